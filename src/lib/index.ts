@@ -1,0 +1,10 @@
+// kitgate: Svelte-first authentication. The framework-free entry (`kitgate`): the `Auth()`
+// engine on Web Request/Response, the public types and the error classes.
+
+export { Auth } from './server/core/auth.js';
+export { checkSession, type SessionCheck } from './server/core/session-check.js';
+export { resolveConfig } from './server/core/config.js';
+export { defaultRedirect, isSameOrigin } from './server/core/redirect.js';
+export { encodeJwt as encode, decodeJwt as decode } from './server/core/jwt.js';
+export * from './server/core/errors.js';
+export * from './server/core/types.js';

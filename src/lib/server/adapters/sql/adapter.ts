@@ -1,0 +1,301 @@
+// The adapter methods shared by the SQLite and PostgreSQL adapters: one Kysely implementation,
+// with the few differences between the databases passed in. Internal; see `../sqlite.ts`, `../postgres.ts`.
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Updateable } from 'kysely';
+import { AdapterError } from '../../core/errors.js';
+import type { Adapter, AdapterUser } from '../../core/types.js';
+import {
+	accountFromRow,
+	accountToRow,
+	authenticatorFromRow,
+	authenticatorToRow,
+	emailToColumn,
+	sessionFromRow,
+	toDate,
+	userFromRow,
+	userToRow,
+	verificationTokenFromRow,
+	type ValueEncoding
+} from './rows.js';
+import type { KitgateTables, SessionsTable, UsersTable } from './tables.js';
+
+/** An adapter backed by a SQL database: every method, plus schema and connection control. */
+export interface SqlAdapter extends Required<Adapter> {
+	/**
+	 * Applies pending migrations. Runs once per adapter (methods call it before their first
+	 * query unless `autoMigrate` is false); resolves to the migration names this adapter applied.
+	 */
+	migrate(): Promise<string[]>;
+	/** Closes the connection or pool the adapter opened itself. A database or pool you passed in stays open. */
+	close(): Promise<void>;
+}
+
+/** What a SQL adapter module hands to {@link createSqlAdapter}. */
+export interface SqlAdapterParts {
+	/** Kysely instance, already scoped to the adapter's schema. */
+	db: Kysely<KitgateTables>;
+	encoding: ValueEncoding;
+	/** Applies pending migrations and returns the names applied. */
+	runMigrations: () => Promise<string[]>;
+	/** Run migrations before the first query (default true). */
+	autoMigrate: boolean;
+	/** Releases what the adapter opened. */
+	close: () => Promise<void>;
+}
+
+/**
+ * Builds the adapter methods on a Kysely instance.
+ *
+ * @example
+ * const adapter = createSqlAdapter({ db, encoding: sqliteEncoding, runMigrations, autoMigrate: true, close });
+ */
+export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
+	const { db, encoding } = parts;
+	let migrated: Promise<string[]> | undefined;
+
+	function migrate(): Promise<string[]> {
+		migrated ??= parts.runMigrations().catch((error: unknown) => {
+			migrated = undefined; // a database that was down at start-up gets another try on the next call
+			throw error;
+		});
+		return migrated;
+	}
+
+	async function ready(): Promise<Kysely<KitgateTables>> {
+		if (parts.autoMigrate) await migrate();
+		return db;
+	}
+
+	async function findUser(id: string): Promise<AdapterUser | null> {
+		const row = await (await ready()).selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+		return row ? userFromRow(row) : null;
+	}
+
+	return {
+		migrate,
+		close: parts.close,
+
+		async createUser(user) {
+			const row = await (await ready())
+				.insertInto('users')
+				.values(userToRow(user, user.id || randomUUID(), encoding))
+				.returningAll()
+				.executeTakeFirstOrThrow();
+			return userFromRow(row);
+		},
+
+		getUser: findUser,
+
+		async getUserByEmail(email) {
+			if (!email) return null;
+			const row = await (await ready())
+				.selectFrom('users')
+				.selectAll()
+				.where('email', '=', email)
+				.executeTakeFirst();
+			return row ? userFromRow(row) : null;
+		},
+
+		async getUserByAccount({ provider, providerAccountId }) {
+			const row = await (await ready())
+				.selectFrom('accounts')
+				.innerJoin('users', 'users.id', 'accounts.user_id')
+				.selectAll('users')
+				.where('accounts.provider', '=', provider)
+				.where('accounts.provider_account_id', '=', providerAccountId)
+				.executeTakeFirst();
+			return row ? userFromRow(row) : null;
+		},
+
+		async updateUser(user) {
+			const changes: Updateable<UsersTable> = {};
+			if (user.name !== undefined) changes.name = user.name;
+			if (user.email !== undefined) changes.email = emailToColumn(user.email);
+			if (user.image !== undefined) changes.image = user.image;
+			if (user.emailVerified !== undefined) {
+				changes.email_verified =
+					user.emailVerified === null ? null : encoding.date(toDate(user.emailVerified, 'emailVerified'));
+			}
+			if (Object.keys(changes).length === 0) {
+				const unchanged = await findUser(user.id);
+				if (!unchanged) throw new AdapterError(`updateUser: no user with id ${user.id}`);
+				return unchanged;
+			}
+			const row = await (await ready())
+				.updateTable('users')
+				.set(changes)
+				.where('id', '=', user.id)
+				.returningAll()
+				.executeTakeFirst();
+			if (!row) throw new AdapterError(`updateUser: no user with id ${user.id}`);
+			return userFromRow(row);
+		},
+
+		async deleteUser(userId) {
+			// Explicit deletes as well as ON DELETE CASCADE: a SQLite connection without
+			// PRAGMA foreign_keys would otherwise leave the user's sessions behind.
+			return (await ready()).transaction().execute(async (trx) => {
+				await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
+				await trx.deleteFrom('accounts').where('user_id', '=', userId).execute();
+				await trx.deleteFrom('authenticators').where('user_id', '=', userId).execute();
+				const row = await trx.deleteFrom('users').where('id', '=', userId).returningAll().executeTakeFirst();
+				return row ? userFromRow(row) : null;
+			});
+		},
+
+		async linkAccount(account) {
+			const row = await (await ready())
+				.insertInto('accounts')
+				.values(accountToRow(account, randomUUID()))
+				.returningAll()
+				.executeTakeFirstOrThrow();
+			return accountFromRow(row);
+		},
+
+		async unlinkAccount({ provider, providerAccountId }) {
+			const row = await (await ready())
+				.deleteFrom('accounts')
+				.where('provider', '=', provider)
+				.where('provider_account_id', '=', providerAccountId)
+				.returningAll()
+				.executeTakeFirst();
+			return row ? accountFromRow(row) : undefined;
+		},
+
+		async getAccount(providerAccountId, provider) {
+			const row = await (await ready())
+				.selectFrom('accounts')
+				.selectAll()
+				.where('provider', '=', provider)
+				.where('provider_account_id', '=', providerAccountId)
+				.executeTakeFirst();
+			return row ? accountFromRow(row) : null;
+		},
+
+		async createSession(session) {
+			const row = await (await ready())
+				.insertInto('sessions')
+				.values({
+					id: randomUUID(),
+					session_token: session.sessionToken,
+					user_id: session.userId,
+					expires: encoding.date(toDate(session.expires, 'expires'))
+				})
+				.returningAll()
+				.executeTakeFirstOrThrow();
+			return sessionFromRow(row);
+		},
+
+		async getSessionAndUser(sessionToken) {
+			const row = await (await ready())
+				.selectFrom('sessions')
+				.innerJoin('users', 'users.id', 'sessions.user_id')
+				.select([
+					'sessions.session_token',
+					'sessions.user_id',
+					'sessions.expires',
+					'users.id',
+					'users.name',
+					'users.email',
+					'users.email_verified',
+					'users.image'
+				])
+				.where('sessions.session_token', '=', sessionToken)
+				.executeTakeFirst();
+			return row ? { session: sessionFromRow(row), user: userFromRow(row) } : null;
+		},
+
+		async updateSession(session) {
+			const changes: Updateable<SessionsTable> = {};
+			if (session.expires !== undefined) changes.expires = encoding.date(toDate(session.expires, 'expires'));
+			if (session.userId !== undefined) changes.user_id = session.userId;
+			const database = await ready();
+			const row =
+				Object.keys(changes).length === 0
+					? await database
+							.selectFrom('sessions')
+							.selectAll()
+							.where('session_token', '=', session.sessionToken)
+							.executeTakeFirst()
+					: await database
+							.updateTable('sessions')
+							.set(changes)
+							.where('session_token', '=', session.sessionToken)
+							.returningAll()
+							.executeTakeFirst();
+			return row ? sessionFromRow(row) : null;
+		},
+
+		async deleteSession(sessionToken) {
+			const row = await (await ready())
+				.deleteFrom('sessions')
+				.where('session_token', '=', sessionToken)
+				.returningAll()
+				.executeTakeFirst();
+			return row ? sessionFromRow(row) : null;
+		},
+
+		async createVerificationToken(token) {
+			const row = await (await ready())
+				.insertInto('verification_tokens')
+				.values({
+					identifier: token.identifier,
+					token: token.token,
+					expires: encoding.date(toDate(token.expires, 'expires'))
+				})
+				.returningAll()
+				.executeTakeFirstOrThrow();
+			return verificationTokenFromRow(row);
+		},
+
+		async useVerificationToken({ identifier, token }) {
+			// One DELETE … RETURNING: of two concurrent uses, only one gets the row.
+			const row = await (await ready())
+				.deleteFrom('verification_tokens')
+				.where('identifier', '=', identifier)
+				.where('token', '=', token)
+				.returningAll()
+				.executeTakeFirst();
+			return row ? verificationTokenFromRow(row) : null;
+		},
+
+		async createAuthenticator(authenticator) {
+			const row = await (await ready())
+				.insertInto('authenticators')
+				.values(authenticatorToRow(authenticator, encoding))
+				.returningAll()
+				.executeTakeFirstOrThrow();
+			return authenticatorFromRow(row);
+		},
+
+		async getAuthenticator(credentialID) {
+			const row = await (await ready())
+				.selectFrom('authenticators')
+				.selectAll()
+				.where('credential_id', '=', credentialID)
+				.executeTakeFirst();
+			return row ? authenticatorFromRow(row) : null;
+		},
+
+		async listAuthenticatorsByUserId(userId) {
+			const rows = await (await ready())
+				.selectFrom('authenticators')
+				.selectAll()
+				.where('user_id', '=', userId)
+				.orderBy('credential_id')
+				.execute();
+			return rows.map(authenticatorFromRow);
+		},
+
+		async updateAuthenticatorCounter(credentialID, newCounter) {
+			const row = await (await ready())
+				.updateTable('authenticators')
+				.set({ counter: newCounter })
+				.where('credential_id', '=', credentialID)
+				.returningAll()
+				.executeTakeFirst();
+			if (!row) throw new AdapterError(`updateAuthenticatorCounter: no authenticator with credential ID ${credentialID}`);
+			return authenticatorFromRow(row);
+		}
+	};
+}

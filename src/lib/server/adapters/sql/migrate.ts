@@ -1,0 +1,92 @@
+// The migration runner of the SQL adapters: applies each migration once per database and records it
+// in a `kitgate_migrations` table. Internal; reached through the SQLite and PostgreSQL adapters.
+import { sql, type Kysely } from 'kysely';
+import { postgresMigrations } from './postgres-migrations.js';
+import { sqliteMigrations } from './sqlite-migrations.js';
+
+/** One schema change: a stable name and the SQL statements, each ending with `;` at the end of a line. */
+export interface Migration {
+	name: string;
+	sql: string;
+}
+
+/** Where migrations go: a SQLite database, or one schema of a PostgreSQL database. */
+export type MigrationTarget = { dialect: 'sqlite' } | { dialect: 'postgres'; schema: string };
+
+// First key of the two-key advisory lock; the second is a hash of the schema name, so
+// migrations of different schemas do not wait for each other.
+const ADVISORY_LOCK_NAMESPACE = 0x6b67_6174;
+
+/**
+ * Applies the migrations the database has not seen yet, all in one transaction that holds an
+ * exclusive lock, so two processes starting at once apply each migration exactly once.
+ * Returns the names applied by this call (empty when the schema was already current).
+ *
+ * @example
+ * const applied = await runMigrations(db, { dialect: 'postgres', schema: 'public' });
+ */
+export async function runMigrations<DB>(db: Kysely<DB>, target: MigrationTarget): Promise<string[]> {
+	return db.connection().execute(async (connection) => {
+		// SQLite: IMMEDIATE takes the write lock now; a deferred transaction could fail to upgrade later.
+		await sql.raw(target.dialect === 'postgres' ? 'begin' : 'begin immediate').execute(connection);
+		try {
+			if (target.dialect === 'postgres') await enterPostgresSchema(connection, target.schema);
+			const applied = await applyPending(connection, target);
+			await sql`commit`.execute(connection);
+			return applied;
+		} catch (error) {
+			await sql`rollback`.execute(connection).catch(() => undefined);
+			throw error;
+		}
+	});
+}
+
+/** Takes the migration lock of `schema`, creates the schema if needed and makes it the default for this transaction. */
+async function enterPostgresSchema<DB>(connection: Kysely<DB>, schema: string): Promise<void> {
+	await sql`select pg_advisory_xact_lock(${ADVISORY_LOCK_NAMESPACE}, hashtext(${schema}))`.execute(connection);
+	// Checked first because CREATE SCHEMA IF NOT EXISTS still needs the CREATE privilege.
+	const existing = await sql`select 1 from pg_namespace where nspname = ${schema}`.execute(connection);
+	if (existing.rows.length === 0) await sql`create schema ${sql.id(schema)}`.execute(connection);
+	await sql`set local search_path to ${sql.id(schema)}`.execute(connection);
+}
+
+async function applyPending<DB>(connection: Kysely<DB>, target: MigrationTarget): Promise<string[]> {
+	const postgres = target.dialect === 'postgres';
+	await sql
+		.raw(
+			postgres
+				? 'create table if not exists kitgate_migrations (name text primary key, applied_at timestamptz not null)'
+				: 'create table if not exists kitgate_migrations (name TEXT NOT NULL PRIMARY KEY, applied_at INTEGER NOT NULL)'
+		)
+		.execute(connection);
+	const done = await sql<{ name: string }>`select name from kitgate_migrations`.execute(connection);
+	const seen = new Set(done.rows.map((row) => row.name));
+
+	const applied: string[] = [];
+	for (const migration of postgres ? postgresMigrations : sqliteMigrations) {
+		if (seen.has(migration.name)) continue;
+		for (const statement of splitStatements(migration.sql)) {
+			await sql.raw(statement).execute(connection);
+		}
+		const now = postgres ? new Date() : Date.now();
+		await sql`insert into kitgate_migrations (name, applied_at) values (${migration.name}, ${now})`.execute(
+			connection
+		);
+		applied.push(migration.name);
+	}
+	return applied;
+}
+
+/** Splits a migration into statements; SQLite prepares one statement at a time. */
+function splitStatements(text: string): string[] {
+	return text
+		.split(/;[ \t]*(?:\r?\n|$)/)
+		.map((chunk) =>
+			chunk
+				.split('\n')
+				.filter((line) => !line.trimStart().startsWith('--'))
+				.join('\n')
+				.trim()
+		)
+		.filter((statement) => statement.length > 0);
+}

@@ -1,0 +1,26 @@
+// GET|POST {basePath}/callback/:provider: where a provider returns the user (OAuth redirect,
+// credentials form post), completing the sign-in.
+
+import type { RequestBody } from '../body.js';
+import type { RequestContext } from '../context.js';
+import { InvalidProvider, InvalidRequest } from '../errors.js';
+import { credentialsSignIn } from '../flows/credentials.js';
+import { handleOAuthCallback } from '../flows/oauth.js';
+import type { Outcome } from '../outcome.js';
+import { assertCsrf, findProvider } from './signin.js';
+
+/** Completes sign-in with the provider in the route. */
+export async function handleCallback(ctx: RequestContext, providerId: string | undefined, body: RequestBody): Promise<Outcome> {
+	const provider = findProvider(ctx, providerId);
+	switch (provider.type) {
+		case 'credentials':
+			if (ctx.request.method !== 'POST') throw new InvalidRequest('Credentials are submitted with POST.');
+			assertCsrf(ctx, body);
+			return credentialsSignIn(ctx, provider, body);
+		case 'oauth':
+		case 'oidc':
+			return handleOAuthCallback(ctx, provider, body);
+		default:
+			throw new InvalidProvider(`Provider "${provider.id}" (${provider.type}) has no callback here.`);
+	}
+}

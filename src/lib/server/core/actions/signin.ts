@@ -1,0 +1,70 @@
+// GET {basePath}/signin shows the sign-in page; POST {basePath}/signin/:provider starts that
+// provider's flow after checking the CSRF token.
+
+import { pageOutcome, pageProviders } from '../built-in-pages.js';
+import type { RequestBody } from '../body.js';
+import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
+import { requestCsrf, type RequestContext } from '../context.js';
+import { isCsrfValid } from '../csrf.js';
+import { InvalidProvider, MissingCSRF, isErrorType } from '../errors.js';
+import { credentialsSignIn } from '../flows/credentials.js';
+import { startOAuthSignIn } from '../flows/oauth.js';
+import { pageUrl, type Outcome } from '../outcome.js';
+import type { Provider } from '../types.js';
+
+/** Shows the sign-in page, or redirects to `pages.signIn` keeping `callbackUrl`, `error` and `code`. */
+export async function showSignInPage(ctx: RequestContext): Promise<Outcome> {
+	const query = ctx.url.searchParams;
+	const requestedError = query.get('error');
+	const error = isErrorType(requestedError) ? requestedError : requestedError ? 'Default' : undefined;
+	if (ctx.config.pages.signIn) {
+		return {
+			type: 'redirect',
+			url: pageUrl(ctx, 'signIn', {
+				callbackUrl: query.get('callbackUrl') ?? undefined,
+				error,
+				code: error === 'CredentialsSignin' ? (query.get('code') ?? undefined) : undefined
+			})
+		};
+	}
+	const callbackUrl = await resolveCallbackUrl(ctx, query.get('callbackUrl'));
+	return pageOutcome(ctx, 'signin', {
+		providers: pageProviders(ctx),
+		csrfToken: requestCsrf(ctx).token,
+		callbackUrl,
+		error,
+		email: query.get('email') ?? undefined
+	});
+}
+
+/** The provider named in the route; `InvalidProvider` when there is none by that id. */
+export function findProvider(ctx: RequestContext, providerId: string | undefined): Provider {
+	const provider = providerId ? ctx.config.providerById.get(providerId) : undefined;
+	if (!provider) throw new InvalidProvider(`There is no provider with the id ${JSON.stringify(providerId)}.`);
+	return provider;
+}
+
+/** Throws `MissingCSRF` unless the body's `csrfToken` matches the CSRF cookie. */
+export function assertCsrf(ctx: RequestContext, body: RequestBody): void {
+	if (ctx.config.skipCSRFCheck) return;
+	if (!isCsrfValid(requestCsrf(ctx), body.csrfToken)) {
+		throw new MissingCSRF('The CSRF token is missing or does not match its cookie. Fetch one from /csrf first.');
+	}
+}
+
+/** Starts sign-in with the provider in the route. */
+export async function startSignIn(ctx: RequestContext, providerId: string | undefined, body: RequestBody): Promise<Outcome> {
+	const provider = findProvider(ctx, providerId);
+	assertCsrf(ctx, body);
+	switch (provider.type) {
+		case 'credentials':
+			return credentialsSignIn(ctx, provider, body);
+		case 'oauth':
+		case 'oidc': {
+			const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
+			return startOAuthSignIn(ctx, provider, body, callbackUrl);
+		}
+		default:
+			throw new InvalidProvider(`Provider "${provider.id}" (${provider.type}) cannot be started with POST /signin.`);
+	}
+}

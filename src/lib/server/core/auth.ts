@@ -1,0 +1,137 @@
+// The engine: `Auth(request, config)` routes a Web Request under basePath to its action and
+// returns a Response. Errors become safe redirects, pages or 4xx answers; causes go to the log.
+
+import { readBody, type RequestBody } from './body.js';
+import { resolveConfig, type ResolvedConfig } from './config.js';
+import { createContext, type RequestContext, type RequestOptions } from './context.js';
+import { AuthError, InvalidRequest, UnknownAction, configurationErrorTypes } from './errors.js';
+import { createLogger } from './logger.js';
+import { errorRedirect, publicErrorType, toResponse, type Outcome } from './outcome.js';
+import { getCsrfToken } from './actions/csrf.js';
+import { handleCallback } from './actions/callback.js';
+import { showErrorPage } from './actions/error.js';
+import { listProviders } from './actions/providers.js';
+import { readSessionAction, updateSessionAction } from './actions/session.js';
+import { showSignInPage, startSignIn } from './actions/signin.js';
+import { showSignOutPage, signOut } from './actions/signout.js';
+import { showVerifyRequest } from './actions/verify-request.js';
+import { resolveMessages } from '../pages/messages.js';
+import { renderPage } from '../pages/render.js';
+import type { AuthConfig } from './types.js';
+
+type Handler = (ctx: RequestContext, providerId: string | undefined, body: RequestBody) => Promise<Outcome> | Outcome;
+
+/** Each route: its handlers by method, and whether it takes a provider id segment. */
+const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' | 'optional' | 'required' }> = {
+	providers: { GET: listProviders, provider: 'none' },
+	csrf: { GET: getCsrfToken, provider: 'none' },
+	session: { GET: readSessionAction, POST: (ctx, _id, body) => updateSessionAction(ctx, body), provider: 'none' },
+	signin: { GET: showSignInPage, POST: startSignIn, provider: 'optional' },
+	callback: { GET: handleCallback, POST: handleCallback, provider: 'required' },
+	signout: { GET: showSignOutPage, POST: (ctx, _id, body) => signOut(ctx, body), provider: 'none' },
+	error: { GET: showErrorPage, provider: 'none' },
+	'verify-request': { GET: showVerifyRequest, provider: 'none' }
+};
+
+/** Routes that answer JSON clients; their errors are JSON too. */
+const JSON_ROUTES = new Set(['providers', 'csrf', 'session']);
+
+/**
+ * Handles one request to kitgate's routes under `basePath`.
+ *
+ * @example
+ * // any server with Web Request/Response
+ * const response = await Auth(request, { providers: [Credentials({ ... })], secret: process.env.AUTH_SECRET });
+ */
+export async function Auth(request: Request, config: AuthConfig, options: RequestOptions = {}): Promise<Response> {
+	let resolved: ResolvedConfig;
+	try {
+		resolved = resolveConfig(config);
+	} catch (error) {
+		return configurationErrorResponse(config, error);
+	}
+	let ctx: RequestContext;
+	try {
+		ctx = createContext(request, resolved, options);
+	} catch (error) {
+		resolved.logger.error(error as Error);
+		return new Response(JSON.stringify({ error: publicErrorType(error) }), {
+			status: 400,
+			headers: { 'content-type': 'application/json' }
+		});
+	}
+	return handleRequest(ctx);
+}
+
+/** Splits `{basePath}/{action}/{providerId}`; undefined when the path is not under basePath. */
+export function parseAuthPath(pathname: string, basePath: string): { action: string; providerId?: string; extra: boolean } | undefined {
+	if (!pathname.startsWith(`${basePath}/`)) return undefined;
+	const segments = pathname.slice(basePath.length + 1).split('/');
+	let providerId: string | undefined;
+	try {
+		providerId = segments[1] ? decodeURIComponent(segments[1]) : undefined;
+	} catch {
+		providerId = undefined;
+	}
+	return { action: segments[0], providerId, extra: segments.length > 2 && segments.slice(2).some(Boolean) };
+}
+
+async function handleRequest(ctx: RequestContext): Promise<Response> {
+	const parsed = parseAuthPath(ctx.url.pathname, ctx.config.basePath);
+	const route = parsed && !parsed.extra ? routes[parsed.action] : undefined;
+	const method = ctx.request.method === 'HEAD' ? 'GET' : ctx.request.method;
+	if (!parsed || !route || !Object.hasOwn(routes, parsed.action) || (route.provider === 'none' && parsed.providerId)) {
+		return failure(ctx, new UnknownAction(`No kitgate route at ${ctx.url.pathname}.`), true, 404);
+	}
+	const handler = route[method as 'GET' | 'POST'];
+	if (!handler) {
+		const allow = (['GET', 'POST'] as const).filter((m) => route[m]).join(', ');
+		return toResponse(ctx, { type: 'json', status: 405, body: { error: 'UnknownAction' }, headers: { allow } });
+	}
+	const isJson = JSON_ROUTES.has(parsed.action);
+	try {
+		if (route.provider === 'required' && !parsed.providerId) throw new UnknownAction('The route needs a provider id.');
+		const body = method === 'POST' ? await readBody(ctx.request) : {};
+		// GET signin/:provider shows the page; only POST starts a flow
+		const outcome = await handler(ctx, method === 'GET' && parsed.action === 'signin' ? undefined : parsed.providerId, body);
+		return toResponse(ctx, outcome);
+	} catch (error) {
+		return failure(ctx, error, isJson);
+	}
+}
+
+/** Logs `error` and answers safely: JSON 4xx for JSON routes, else a redirect to the right page. */
+function failure(ctx: RequestContext, error: unknown, json: boolean, status?: number): Response {
+	const authError = error instanceof AuthError ? error : undefined;
+	if (authError?.type === 'UnknownAction') ctx.config.logger.debug('unknown-action', authError.message);
+	else ctx.config.logger.error(authError ?? new AuthError('Unexpected error', { cause: { err: error } }));
+	// a failed flow sets no cookie but a fresh CSRF token
+	const keep = ctx.setCookies.filter((c) => c.name === ctx.cookieNames.csrfToken.name);
+	ctx.setCookies.splice(0, ctx.setCookies.length, ...keep);
+	const type = publicErrorType(error);
+	if (json) {
+		const code = status ?? (error instanceof InvalidRequest || authError ? 400 : 503);
+		return toResponse(ctx, { type: 'json', status: code, body: { error: type } });
+	}
+	if (status === 404) {
+		return toResponse(ctx, { type: 'json', status, body: { error: type } });
+	}
+	return toResponse(ctx, errorRedirect(ctx, error, undefined));
+}
+
+/** The error page for a configuration that cannot work (when config is resolved per request). */
+function configurationErrorResponse(config: AuthConfig, error: unknown): Response {
+	const logger = createLogger(config?.logger, false);
+	logger.error(error instanceof Error ? error : new AuthError('Invalid configuration', { cause: { err: error } }));
+	const type = error instanceof AuthError && configurationErrorTypes.has(error.type) ? error.type : 'Configuration';
+	const html = renderPage('error', {
+		theme: config?.theme ?? {},
+		messages: resolveMessages(config?.locale, config?.messages),
+		lang: config?.locale ?? 'en',
+		error: type,
+		signInUrl: '',
+		homeUrl: '/'
+	});
+	// 503: the server, not the request, is at fault, and nothing the client resends will fix it
+	return new Response(html, { status: 503, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+}

@@ -1,0 +1,34 @@
+// Chooses where to send the user after signing in or out: the requested callback URL, filtered
+// by the `redirect` callback (same origin only by default).
+
+import type { RequestContext } from './context.js';
+import { InvalidCallbackUrl } from './errors.js';
+
+/**
+ * The URL to go to after the flow: `requested` (from the body, query or callback-url cookie)
+ * passed through the `redirect` callback; the site's base URL when nothing was requested.
+ */
+export async function resolveCallbackUrl(ctx: RequestContext, requested: unknown): Promise<string> {
+	const url = typeof requested === 'string' && requested.length > 0 && requested.length <= 2048 ? requested : ctx.baseUrl;
+	let chosen: unknown;
+	try {
+		chosen = await ctx.config.callbacks.redirect({ url, baseUrl: ctx.baseUrl });
+	} catch (error) {
+		throw new InvalidCallbackUrl('The redirect callback threw.', { cause: { err: error } });
+	}
+	if (typeof chosen !== 'string') throw new InvalidCallbackUrl('The redirect callback must return a URL string.');
+	try {
+		return new URL(chosen, ctx.baseUrl).href;
+	} catch {
+		throw new InvalidCallbackUrl(`The redirect callback returned an invalid URL.`);
+	}
+}
+
+/** The callback URL a request asks for: body field, then query parameter, then the callback-url cookie. */
+export function requestedCallbackUrl(ctx: RequestContext, body: Record<string, unknown> = {}): string | undefined {
+	const fromBody = body.callbackUrl ?? body.redirectTo;
+	if (typeof fromBody === 'string' && fromBody) return fromBody;
+	const fromQuery = ctx.url.searchParams.get('callbackUrl');
+	if (fromQuery) return fromQuery;
+	return ctx.cookies[ctx.cookieNames.callbackUrl.name];
+}

@@ -1,0 +1,302 @@
+// Resolves and validates an `AuthConfig` once: defaults, environment variables, provider checks.
+// Misconfiguration throws here, at start-up, with a message that says what to change.
+
+import {
+	DuplicateProviderId,
+	ExperimentalFeatureNotEnabled,
+	InvalidConfiguration,
+	MissingAdapter,
+	MissingSecret,
+	UnsupportedStrategy,
+	UntrustedHost
+} from './errors.js';
+import { createLogger } from './logger.js';
+import { defaultCookies, type CookieSet } from './cookies.js';
+import { decodeJwt, encodeJwt } from './jwt.js';
+import { defaultRedirect } from './redirect.js';
+import { guardAdapter, type GuardedAdapter } from './adapter-guard.js';
+import { normalizeOAuthProvider } from './flows/oauth-provider.js';
+import type {
+	Adapter,
+	AuthConfig,
+	CallbacksOptions,
+	CookiesOptions,
+	EventCallbacks,
+	JWTOptions,
+	LoggerInstance,
+	PagesOptions,
+	Provider,
+	SessionOptions,
+	Theme
+} from './types.js';
+
+/** A validated configuration with every default filled in. */
+export interface ResolvedConfig {
+	providers: Provider[];
+	providerById: Map<string, Provider>;
+	adapter?: GuardedAdapter;
+	basePath: string;
+	secrets: string[];
+	trustHost: boolean;
+	/** Fixed public URL from `AUTH_URL`, when set. */
+	authUrl?: URL;
+	session: SessionOptions;
+	jwt: JWTOptions;
+	callbacks: CallbacksOptions;
+	events: Partial<EventCallbacks>;
+	cookies: { secure: CookieSet; insecure: CookieSet };
+	useSecureCookies?: boolean;
+	pages: Partial<PagesOptions>;
+	theme: Theme;
+	locale?: string;
+	messages?: Record<string, string>;
+	logger: LoggerInstance;
+	redirectProxyUrl?: string;
+	experimental: { enableWebAuthn: boolean };
+	skipCSRFCheck: boolean;
+	debug: boolean;
+	now: () => number;
+}
+
+/** Environment variables kitgate reads. */
+export type AuthEnv = Record<string, string | undefined>;
+
+const MIN_SECRET_LENGTH = 32;
+const PROVIDER_TYPES = new Set(['oidc', 'oauth', 'email', 'credentials', 'webauthn']);
+const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
+
+const resolvedByConfig = new WeakMap<AuthConfig, ResolvedConfig>();
+let webAuthnWarningShown = false;
+
+function processEnv(): AuthEnv {
+	return (globalThis as { process?: { env: AuthEnv } }).process?.env ?? {};
+}
+
+/**
+ * Resolves `config` (cached per config object). Throws an `AuthError` whose message says
+ * what to change when the configuration cannot work.
+ */
+export function resolveConfig(config: AuthConfig, env: AuthEnv = processEnv()): ResolvedConfig {
+	const cached = resolvedByConfig.get(config);
+	if (cached) return cached;
+	const resolved = buildConfig(config, env);
+	resolvedByConfig.set(config, resolved);
+	return resolved;
+}
+
+function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
+	if (!config || typeof config !== 'object') {
+		throw new InvalidConfiguration('kitgate needs a configuration object: Auth(request, { providers, secret, ... }).');
+	}
+	const logger = createLogger(config.logger, config.debug ?? false);
+	const secrets = resolveSecrets(config.secret, env);
+	const authUrl = resolveAuthUrl(env);
+	const basePath = resolveBasePath(config.basePath, authUrl);
+	const trustHost = resolveTrustHost(config.trustHost, env);
+	if (!trustHost && !authUrl) {
+		throw new UntrustedHost(
+			'kitgate does not trust the Host header, so it cannot know its public URL. ' +
+				'Set `trustHost: true` (or AUTH_TRUST_HOST=true) when your server or proxy sets Host/X-Forwarded-Host, ' +
+				'or set AUTH_URL to the public URL of the app.'
+		);
+	}
+
+	const adapter = config.adapter ? guardAdapter(config.adapter) : undefined;
+	const strategy = config.session?.strategy ?? (adapter ? 'database' : 'jwt');
+	if (strategy !== 'jwt' && strategy !== 'database') {
+		throw new UnsupportedStrategy(`session.strategy must be "jwt" or "database", not ${JSON.stringify(strategy)}.`);
+	}
+	if (strategy === 'database' && !adapter) {
+		throw new UnsupportedStrategy(
+			'session.strategy "database" needs an adapter: pass `adapter` (e.g. SQLiteAdapter()) or use strategy "jwt".'
+		);
+	}
+	const session: SessionOptions = {
+		strategy,
+		maxAge: positiveSeconds(config.session?.maxAge, 30 * 24 * 60 * 60, 'session.maxAge'),
+		updateAge: positiveSeconds(config.session?.updateAge, 24 * 60 * 60, 'session.updateAge'),
+		generateSessionToken: config.session?.generateSessionToken ?? (() => crypto.randomUUID())
+	};
+
+	const providers = resolveProviders(config, adapter);
+	const experimental = { enableWebAuthn: config.experimental?.enableWebAuthn === true };
+	if (experimental.enableWebAuthn && !webAuthnWarningShown) {
+		webAuthnWarningShown = true;
+		logger.warn('experimental-webauthn', 'WebAuthn (passkeys) is experimental and may change without notice.');
+	}
+
+	return {
+		providers,
+		providerById: new Map(providers.map((p) => [p.id, p])),
+		adapter,
+		basePath,
+		secrets,
+		trustHost,
+		authUrl,
+		session,
+		jwt: {
+			maxAge: positiveSeconds(config.jwt?.maxAge, session.maxAge, 'jwt.maxAge'),
+			encode: config.jwt?.encode ?? encodeJwt,
+			decode: config.jwt?.decode ?? decodeJwt
+		},
+		callbacks: {
+			signIn: config.callbacks?.signIn ?? (() => true),
+			redirect: config.callbacks?.redirect ?? defaultRedirect,
+			session: config.callbacks?.session ?? (({ session }) => session),
+			jwt: config.callbacks?.jwt ?? (({ token }) => token)
+		},
+		events: config.events ?? {},
+		cookies: {
+			secure: mergeCookies(defaultCookies(true), config.cookies),
+			insecure: mergeCookies(defaultCookies(false), config.cookies)
+		},
+		useSecureCookies: config.useSecureCookies,
+		pages: config.pages ?? {},
+		theme: config.theme ?? {},
+		locale: config.locale,
+		messages: config.messages,
+		logger,
+		redirectProxyUrl: config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL,
+		experimental,
+		skipCSRFCheck: config.skipCSRFCheck !== undefined,
+		debug: config.debug ?? false,
+		now: config.now ?? Date.now
+	};
+}
+
+function resolveSecrets(secret: AuthConfig['secret'], env: AuthEnv): string[] {
+	const raw = secret ?? env.AUTH_SECRET;
+	const secrets = (Array.isArray(raw) ? raw : raw ? [raw] : []).filter((s) => typeof s === 'string');
+	if (secrets.length === 0) {
+		throw new MissingSecret(
+			'No secret: set AUTH_SECRET (at least 32 random characters, e.g. from `openssl rand -base64 32`) or pass `secret`.'
+		);
+	}
+	const short = secrets.findIndex((s) => s.length < MIN_SECRET_LENGTH);
+	if (short >= 0) {
+		throw new MissingSecret(
+			`The secret${secrets.length > 1 ? ` at index ${short}` : ''} has ${secrets[short].length} characters; ` +
+				`kitgate needs at least ${MIN_SECRET_LENGTH} random characters (e.g. from \`openssl rand -base64 32\`).`
+		);
+	}
+	return secrets;
+}
+
+function resolveAuthUrl(env: AuthEnv): URL | undefined {
+	const value = env.AUTH_URL;
+	if (!value) return undefined;
+	try {
+		const url = new URL(value);
+		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
+		return url;
+	} catch {
+		throw new InvalidConfiguration(`AUTH_URL must be an absolute http(s) URL, e.g. https://example.com; got ${JSON.stringify(value)}.`);
+	}
+}
+
+/** `basePath` wins; else a path in AUTH_URL; else `/auth`. Always `/x/y` without trailing slash. */
+function resolveBasePath(basePath: string | undefined, authUrl: URL | undefined): string {
+	const raw = basePath ?? (authUrl && authUrl.pathname !== '/' ? authUrl.pathname : '/auth');
+	if (typeof raw !== 'string' || !/^\/?[A-Za-z0-9._~\-/]*$/.test(raw) || raw.includes('//')) {
+		throw new InvalidConfiguration(`basePath must be a URL path such as "/auth"; got ${JSON.stringify(raw)}.`);
+	}
+	const trimmed = `/${raw.replace(/^\/+|\/+$/g, '')}`;
+	if (trimmed === '/') throw new InvalidConfiguration('basePath cannot be "/": mount kitgate under a path such as "/auth".');
+	return trimmed;
+}
+
+function resolveTrustHost(trustHost: boolean | undefined, env: AuthEnv): boolean {
+	if (typeof trustHost === 'boolean') return trustHost;
+	const fromEnv = env.AUTH_TRUST_HOST;
+	if (fromEnv !== undefined && fromEnv !== '') return fromEnv === 'true' || fromEnv === '1';
+	// hosting platforms that set Host themselves, and local development
+	return Boolean(env.VERCEL || env.CF_PAGES) || env.NODE_ENV !== 'production';
+}
+
+function positiveSeconds(value: number | undefined, fallback: number, name: string): number {
+	if (value === undefined) return fallback;
+	if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+		throw new InvalidConfiguration(`${name} must be a number of seconds (0 or more); got ${JSON.stringify(value)}.`);
+	}
+	return value;
+}
+
+function resolveProviders(config: AuthConfig, adapter: Adapter | undefined): Provider[] {
+	if (!Array.isArray(config.providers)) {
+		throw new InvalidConfiguration('`providers` must be an array, e.g. providers: [Credentials({ ... })].');
+	}
+	const seen = new Set<string>();
+	return config.providers.map((entry, index) => {
+		// a provider factory passed without calling it, e.g. `providers: [GitHub]`
+		const provider = (typeof entry === 'function' ? (entry as () => Provider)() : entry) as Provider;
+		if (!provider || typeof provider !== 'object') {
+			throw new InvalidConfiguration(`providers[${index}] is not a provider object.`);
+		}
+		if (!PROVIDER_TYPES.has(provider.type)) {
+			throw new InvalidConfiguration(
+				`Provider ${JSON.stringify(provider.id ?? index)} has unknown type ${JSON.stringify(provider.type)}; ` +
+					'use one of "oidc", "oauth", "email", "credentials", "webauthn".'
+			);
+		}
+		if (typeof provider.id !== 'string' || !PROVIDER_ID.test(provider.id)) {
+			throw new InvalidConfiguration(
+				`providers[${index}] needs an \`id\` made of letters, digits, "-" and "_"; got ${JSON.stringify(provider.id)}.`
+			);
+		}
+		if (seen.has(provider.id)) {
+			throw new DuplicateProviderId(
+				`Two providers have the id "${provider.id}": give one of them another \`id\` (it is part of the callback URL).`
+			);
+		}
+		seen.add(provider.id);
+		const named = { ...provider, name: typeof provider.name === 'string' ? provider.name : provider.id } as Provider;
+		return checkProvider(named, config, adapter);
+	});
+}
+
+function checkProvider(provider: Provider, config: AuthConfig, adapter: Adapter | undefined): Provider {
+	switch (provider.type) {
+		case 'credentials':
+			if (typeof provider.authorize !== 'function') {
+				throw new InvalidConfiguration(`Credentials provider "${provider.id}" needs an \`authorize(credentials, request)\` function.`);
+			}
+			return { ...provider, credentials: provider.credentials ?? {} };
+		case 'email':
+			if (!adapter) {
+				throw new MissingAdapter(
+					`Email provider "${provider.id}" stores one-time tokens and needs an adapter: pass \`adapter\` (e.g. SQLiteAdapter()).`
+				);
+			}
+			if (typeof provider.sendVerificationRequest !== 'function') {
+				throw new InvalidConfiguration(`Email provider "${provider.id}" needs a \`sendVerificationRequest\` function.`);
+			}
+			return provider;
+		case 'webauthn':
+			if (config.experimental?.enableWebAuthn !== true) {
+				throw new ExperimentalFeatureNotEnabled(
+					`Provider "${provider.id}" uses WebAuthn, which is experimental: set \`experimental: { enableWebAuthn: true }\`.`
+				);
+			}
+			if (!adapter) {
+				throw new MissingAdapter(`Passkey provider "${provider.id}" stores authenticators and needs an adapter.`);
+			}
+			return provider;
+		case 'oauth':
+		case 'oidc':
+			return normalizeOAuthProvider(provider);
+	}
+}
+
+function mergeCookies(defaults: CookieSet, overrides: Partial<CookiesOptions> | undefined): CookieSet {
+	if (!overrides) return defaults;
+	const merged = { ...defaults };
+	for (const key of Object.keys(defaults) as (keyof CookieSet)[]) {
+		const override = overrides[key];
+		if (!override) continue;
+		merged[key] = {
+			name: override.name ?? defaults[key].name,
+			options: { ...defaults[key].options, ...override.options }
+		};
+	}
+	return merged;
+}

@@ -1,0 +1,71 @@
+// The per-request context every action receives: resolved config, public URL, cookie names for
+// the request's scheme, the request's cookies, and the cookies the response will set.
+
+import type { ResolvedConfig } from './config.js';
+import { parseCookies, serializeCookie, type CookieSet, type OutgoingCookie } from './cookies.js';
+import { csrfState, type CsrfState } from './csrf.js';
+import { publicUrl } from './origin.js';
+import type { CookieOption } from './types.js';
+
+/** Options an integration passes along with a request. */
+export interface RequestOptions {
+	/** Path the application is served under (SvelteKit `paths.base`); default "". */
+	appBase?: string;
+}
+
+/** Everything an action needs to know about the request it handles. */
+export interface RequestContext {
+	config: ResolvedConfig;
+	request: Request;
+	/** The public URL of the request. */
+	url: URL;
+	/** Public origin, e.g. `https://example.com`. */
+	origin: string;
+	/** Site URL given to the `redirect` callback: origin plus the application's base path. */
+	baseUrl: string;
+	/** Origin plus `basePath`: where kitgate's routes live. */
+	authUrl: string;
+	secure: boolean;
+	cookieNames: CookieSet;
+	/** Cookies of the request. */
+	cookies: Record<string, string>;
+	/** Cookies to set on the response. */
+	setCookies: OutgoingCookie[];
+	/** Current time in milliseconds. */
+	now: number;
+}
+
+/** Builds the context of `request`. Throws `InvalidRequest` for an invalid Host header. */
+export function createContext(request: Request, config: ResolvedConfig, options: RequestOptions = {}): RequestContext {
+	const url = publicUrl(request, config);
+	const secure = config.useSecureCookies ?? url.protocol === 'https:';
+	const appBase = (options.appBase ?? '').replace(/\/+$/, '');
+	return {
+		config,
+		request,
+		url,
+		origin: url.origin,
+		baseUrl: `${url.origin}${appBase}`,
+		authUrl: `${url.origin}${config.basePath}`,
+		secure,
+		cookieNames: secure ? config.cookies.secure : config.cookies.insecure,
+		cookies: parseCookies(request.headers.get('cookie')),
+		setCookies: [],
+		now: config.now()
+	};
+}
+
+/** The CSRF state of the request; queues the CSRF cookie when a new token was made. */
+export function requestCsrf(ctx: RequestContext): CsrfState {
+	const option: CookieOption = ctx.cookieNames.csrfToken;
+	const state = csrfState(ctx.cookies[option.name], ctx.config.secrets);
+	if (state.cookieValue && !ctx.setCookies.some((c) => c.name === option.name)) {
+		ctx.setCookies.push({ name: option.name, value: state.cookieValue, options: option.options });
+	}
+	return state;
+}
+
+/** Appends the queued cookies to `headers` as Set-Cookie lines. */
+export function appendSetCookies(headers: Headers, cookies: OutgoingCookie[]): void {
+	for (const cookie of cookies) headers.append('set-cookie', serializeCookie(cookie));
+}

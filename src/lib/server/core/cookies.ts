@@ -1,0 +1,136 @@
+// kitgate's cookies: default names and attributes, Set-Cookie serialisation, and splitting of
+// values too large for one cookie into numbered chunks (`name.0`, `name.1`, …) and back.
+
+import { parse as parseCookieHeader, serialize } from 'cookie';
+import type { CookieAttributes, CookieOption, CookiesOptions } from './types.js';
+
+/** The full set of cookie settings for one request scheme. */
+export type CookieSet = CookiesOptions;
+
+/** A cookie to set (or clear, with `maxAge: 0`) on the response. */
+export interface OutgoingCookie {
+	name: string;
+	value: string;
+	options: CookieAttributes;
+}
+
+/** Largest Set-Cookie header browsers accept for one cookie, name and attributes included. */
+const MAX_COOKIE_BYTES = 4096;
+/** Room kept for the name, `.N` suffix and attributes of a chunk. */
+const CHUNK_OVERHEAD = 200;
+/** Bytes of value per chunk. */
+export const CHUNK_SIZE = MAX_COOKIE_BYTES - CHUNK_OVERHEAD;
+/** A value split into more chunks than this is refused rather than flooding the Cookie header. */
+const MAX_CHUNKS = 10;
+
+/**
+ * Default cookie names and attributes. Over HTTPS the names carry `__Secure-` (or `__Host-`
+ * for the CSRF cookie, which must never be sent to another host or path).
+ */
+export function defaultCookies(secure: boolean): CookieSet {
+	const prefix = secure ? '__Secure-' : '';
+	const base: CookieAttributes = { httpOnly: true, sameSite: 'lax', path: '/', secure };
+	const shortLived: CookieAttributes = { ...base, maxAge: 15 * 60 };
+	const named = (name: string, options: CookieAttributes = base): CookieOption => ({
+		name: `${prefix}kitgate.${name}`,
+		options
+	});
+	return {
+		sessionToken: named('session-token'),
+		callbackUrl: named('callback-url'),
+		csrfToken: { name: `${secure ? '__Host-' : ''}kitgate.csrf-token`, options: base },
+		pkceCodeVerifier: named('pkce.code_verifier', shortLived),
+		state: named('state', shortLived),
+		nonce: named('nonce', shortLived),
+		webauthnChallenge: named('challenge', { ...base, maxAge: 5 * 60 })
+	};
+}
+
+/** Parses a Cookie header into a name → value map; malformed pairs are dropped, never thrown. */
+export function parseCookies(header: string | null | undefined): Record<string, string> {
+	if (!header) return {};
+	try {
+		const parsed = parseCookieHeader(header);
+		const result: Record<string, string> = {};
+		for (const [name, value] of Object.entries(parsed)) if (typeof value === 'string') result[name] = value;
+		return result;
+	} catch {
+		return {};
+	}
+}
+
+/** Serialises one outgoing cookie to a Set-Cookie header value. */
+export function serializeCookie(cookie: OutgoingCookie): string {
+	const { options } = cookie;
+	return serialize(cookie.name, cookie.value, {
+		httpOnly: options.httpOnly,
+		sameSite: options.sameSite,
+		path: options.path ?? '/',
+		secure: options.secure,
+		domain: options.domain,
+		maxAge: options.maxAge,
+		expires: options.expires
+	});
+}
+
+/** A cookie that removes `name` from the browser. */
+export function expiredCookie(name: string, options: CookieAttributes): OutgoingCookie {
+	return { name, value: '', options: { ...options, maxAge: 0, expires: new Date(0) } };
+}
+
+/**
+ * Reads a possibly chunked cookie value: `name` itself, or `name.0`…`name.N` joined in order.
+ * A gap in the numbering, or too many chunks, reads as absent.
+ */
+export function readChunkedCookie(cookies: Record<string, string>, name: string): string | undefined {
+	if (cookies[name] !== undefined) return cookies[name];
+	const parts: string[] = [];
+	for (let index = 0; index <= MAX_CHUNKS; index++) {
+		const part = cookies[`${name}.${index}`];
+		if (part === undefined) break;
+		parts.push(part);
+	}
+	if (parts.length === 0 || parts.length > MAX_CHUNKS) return undefined;
+	return parts.join('');
+}
+
+/** Names of every cookie that belongs to the chunked cookie `name` in the request. */
+export function chunkNames(cookies: Record<string, string>, name: string): string[] {
+	const prefix = `${name}.`;
+	return Object.keys(cookies).filter(
+		(key) => key === name || (key.startsWith(prefix) && /^\d+$/.test(key.slice(prefix.length)))
+	);
+}
+
+/**
+ * Cookies that store `value` under `name`, split into chunks when it is too large, and that
+ * clear chunks from an earlier, longer value.
+ */
+export function writeChunkedCookie(
+	cookies: Record<string, string>,
+	option: CookieOption,
+	value: string
+): OutgoingCookie[] {
+	const out: OutgoingCookie[] = [];
+	const written = new Set<string>();
+	if (value.length <= CHUNK_SIZE) {
+		out.push({ name: option.name, value, options: option.options });
+		written.add(option.name);
+	} else {
+		for (let index = 0; index * CHUNK_SIZE < value.length; index++) {
+			const name = `${option.name}.${index}`;
+			out.push({ name, value: value.slice(index * CHUNK_SIZE, (index + 1) * CHUNK_SIZE), options: option.options });
+			written.add(name);
+		}
+	}
+	for (const stale of chunkNames(cookies, option.name)) {
+		if (!written.has(stale)) out.push(expiredCookie(stale, option.options));
+	}
+	return out;
+}
+
+/** Cookies that clear every chunk of `name` present in the request (or the plain name). */
+export function clearChunkedCookie(cookies: Record<string, string>, option: CookieOption): OutgoingCookie[] {
+	const names = chunkNames(cookies, option.name);
+	return (names.length ? names : [option.name]).map((name) => expiredCookie(name, option.options));
+}

@@ -1,0 +1,38 @@
+// Works out the public URL of a request: fixed by AUTH_URL, or taken from Host/X-Forwarded-*
+// when the host is trusted. Pure functions, no I/O.
+
+import { InvalidRequest } from './errors.js';
+
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+function firstValue(header: string | null): string | undefined {
+	const value = header?.split(',')[0]?.trim();
+	return value || undefined;
+}
+
+/** True for a syntactically valid `host[:port]` (no path, userinfo or spaces). */
+export function isValidHost(host: string): boolean {
+	return HOST.test(host);
+}
+
+/**
+ * The public URL of `request`. With `authUrl` its origin is used and the Host header ignored;
+ * with `trustHost` the origin comes from X-Forwarded-Proto/X-Forwarded-Host, then Host.
+ */
+export function publicUrl(request: Request, options: { authUrl?: URL; trustHost: boolean }): URL {
+	const url = new URL(request.url);
+	if (options.authUrl) {
+		url.protocol = options.authUrl.protocol;
+		url.host = options.authUrl.host;
+		return url;
+	}
+	if (!options.trustHost) return url;
+	const host = firstValue(request.headers.get('x-forwarded-host')) ?? firstValue(request.headers.get('host'));
+	const proto = firstValue(request.headers.get('x-forwarded-proto'))?.toLowerCase();
+	if (host !== undefined) {
+		if (!isValidHost(host)) throw new InvalidRequest('The Host or X-Forwarded-Host header is not a valid host name.');
+		url.host = host;
+	}
+	if (proto === 'http' || proto === 'https') url.protocol = `${proto}:`;
+	return url;
+}

@@ -1,0 +1,80 @@
+// What an action returns (a redirect, JSON or a page) and how it becomes a Response; also how an
+// error becomes a safe outcome: a redirect to the sign-in or error page, or a 4xx.
+
+import { appendSetCookies, type RequestContext } from './context.js';
+import { AuthError, CredentialsSignin, signInErrorTypes, type ErrorType } from './errors.js';
+import type { PagesOptions } from './types.js';
+
+/** The result of an action. */
+export type Outcome =
+	| { type: 'redirect'; url: string }
+	| { type: 'json'; body: unknown; status?: number; headers?: Record<string, string> }
+	| { type: 'html'; html: string; status?: number };
+
+/** Absolute URL of a page: the user's page from `pages`, else the built-in route under basePath. */
+export function pageUrl(
+	ctx: RequestContext,
+	page: keyof PagesOptions,
+	params: Record<string, string | undefined> = {}
+): string {
+	const builtIn: Record<keyof PagesOptions, string> = {
+		signIn: 'signin',
+		signOut: 'signout',
+		error: 'error',
+		verifyRequest: 'verify-request',
+		newUser: 'signin'
+	};
+	const custom = ctx.config.pages[page];
+	const url = custom ? new URL(custom, ctx.origin) : new URL(`${ctx.authUrl}/${builtIn[page]}`);
+	for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
+	return url.href;
+}
+
+/** Converts an outcome to a Response with the queued cookies; honours `X-Auth-Return-Redirect: 1`. */
+export function toResponse(ctx: RequestContext, outcome: Outcome): Response {
+	const headers = new Headers({ 'cache-control': 'no-store' });
+	let response: { body: string | null; status: number };
+	if (outcome.type === 'redirect') {
+		if (ctx.request.headers.get('x-auth-return-redirect') === '1') {
+			headers.set('content-type', 'application/json');
+			response = { body: JSON.stringify({ url: outcome.url }), status: 200 };
+		} else {
+			headers.set('location', outcome.url);
+			response = { body: null, status: 302 };
+		}
+	} else if (outcome.type === 'json') {
+		headers.set('content-type', 'application/json');
+		for (const [name, value] of Object.entries(outcome.headers ?? {})) headers.set(name, value);
+		response = { body: JSON.stringify(outcome.body ?? null), status: outcome.status ?? 200 };
+	} else {
+		headers.set('content-type', 'text/html; charset=utf-8');
+		response = { body: outcome.html, status: outcome.status ?? 200 };
+	}
+	appendSetCookies(headers, ctx.setCookies);
+	return new Response(response.body, { status: response.status, headers });
+}
+
+/** The error type shown to the user for `error` (unknown errors are `Configuration` problems). */
+export function publicErrorType(error: unknown): ErrorType {
+	return error instanceof AuthError ? error.type : 'Configuration';
+}
+
+/** Where a failed sign-in, sign-out or callback sends the user; the cause is logged. */
+export function errorRedirect(ctx: RequestContext, error: unknown, callbackUrl?: string): Outcome {
+	const type = publicErrorType(error);
+	if (type === 'CredentialsSignin') {
+		const code = error instanceof CredentialsSignin ? error.code : 'credentials';
+		return { type: 'redirect', url: pageUrl(ctx, 'signIn', { error: type, code, callbackUrl }) };
+	}
+	if (signInErrorTypes.has(type)) {
+		return { type: 'redirect', url: pageUrl(ctx, 'signIn', { error: type, callbackUrl }) };
+	}
+	return { type: 'redirect', url: pageUrl(ctx, 'error', { error: type }) };
+}
+
+/** HTTP status of the built-in error page for an error type. Never 5xx: `?error=` is user input. */
+export function errorPageStatus(type: string): number {
+	if (type === 'AccessDenied' || type === 'Verification') return 403;
+	if (type === 'UnknownAction' || type === 'InvalidProvider') return 404;
+	return type === 'Default' ? 200 : 400;
+}

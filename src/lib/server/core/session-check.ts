@@ -1,0 +1,43 @@
+// Reads the session of any request without going through the routes: what `getSession(req)`
+// (Express) and `locals.auth()` (SvelteKit) call. Cookies to refresh come back as Set-Cookie lines.
+
+import { resolveConfig } from './config.js';
+import { createContext, type RequestOptions } from './context.js';
+import { serializeCookie } from './cookies.js';
+import { AuthError } from './errors.js';
+import { getSession } from './session.js';
+import type { AuthConfig, Session } from './types.js';
+
+/** A session read, with the Set-Cookie header values to send back (extension or clean-up). */
+export interface SessionCheck {
+	session: Session | null;
+	setCookies: string[];
+}
+
+/**
+ * The session of `request`, or null. With `update`, runs the callbacks with `trigger: "update"`.
+ * A broken cookie is "no session"; only configuration errors throw.
+ *
+ * @example
+ * const { session, setCookies } = await checkSession(request, config);
+ */
+export async function checkSession(
+	request: Request,
+	config: AuthConfig,
+	options: RequestOptions & { update?: { data: unknown } } = {}
+): Promise<SessionCheck> {
+	const resolved = resolveConfig(config);
+	let ctx;
+	try {
+		ctx = createContext(request, resolved, options);
+	} catch {
+		return { session: null, setCookies: [] };
+	}
+	try {
+		const session = await getSession(ctx, options.update);
+		return { session, setCookies: ctx.setCookies.map(serializeCookie) };
+	} catch (error) {
+		resolved.logger.error(error instanceof AuthError ? error : new AuthError('Session check failed', { cause: { err: error } }));
+		return { session: null, setCookies: [] };
+	}
+}

@@ -1,0 +1,201 @@
+// Sessions for both strategies: reading (with extension per `updateAge`), creating on sign-in,
+// updating on request of the app, and ending on sign-out. Cookies go to `ctx.setCookies`.
+
+import type { RequestContext } from './context.js';
+import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
+import { emitEvent } from './events.js';
+import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
+
+/** A session as read from the request, before the `session` callback shapes it. */
+type StoredSession =
+	| { strategy: 'jwt'; token: JWT; expires: number }
+	| { strategy: 'database'; user: AdapterUser; sessionToken: string; expires: number };
+
+/** Seconds since epoch for a millisecond time. */
+const seconds = (ms: number) => Math.floor(ms / 1000);
+
+/** True when a session last written at `writtenAt` must be extended now (pure; `updateAge` 0 = always). */
+export function isSessionStale(writtenAt: number, now: number, updateAgeSeconds: number): boolean {
+	return updateAgeSeconds === 0 || now - writtenAt >= updateAgeSeconds * 1000;
+}
+
+function sessionCookieValue(ctx: RequestContext): string | undefined {
+	return readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name);
+}
+
+function clearSessionCookie(ctx: RequestContext): void {
+	ctx.setCookies.push(...clearChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken));
+}
+
+function writeSessionCookie(ctx: RequestContext, value: string, expires: number): void {
+	const option = ctx.cookieNames.sessionToken;
+	ctx.setCookies.push(
+		...writeChunkedCookie(ctx.cookies, { name: option.name, options: { ...option.options, expires: new Date(expires) } }, value)
+	);
+}
+
+async function encodeSessionToken(ctx: RequestContext, token: JWT): Promise<{ value: string; expires: number }> {
+	const { jwt } = ctx.config;
+	const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token;
+	const value = await jwt.encode({
+		token: claims,
+		secret: ctx.config.secrets,
+		salt: ctx.cookieNames.sessionToken.name,
+		maxAge: jwt.maxAge,
+		now: ctx.now
+	});
+	return { value, expires: ctx.now + jwt.maxAge * 1000 };
+}
+
+/** Decodes the request's session cookie (JWT strategy); null when absent or invalid. */
+export async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | null> {
+	const raw = sessionCookieValue(ctx);
+	if (!raw) return null;
+	try {
+		return await ctx.config.jwt.decode({
+			token: raw,
+			secret: ctx.config.secrets,
+			salt: ctx.cookieNames.sessionToken.name,
+			now: ctx.now
+		});
+	} catch (error) {
+		ctx.config.logger.debug('jwt-decode', 'custom jwt.decode threw', error);
+		return null;
+	}
+}
+
+/** Reads and, when due, extends the stored session; clears the cookie when it is invalid or expired. */
+async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }): Promise<StoredSession | null> {
+	const { config } = ctx;
+	const raw = sessionCookieValue(ctx);
+	if (!raw) return null;
+
+	if (config.session.strategy === 'jwt') {
+		const decoded = await decodeSessionCookie(ctx);
+		if (!decoded) {
+			clearSessionCookie(ctx);
+			return null;
+		}
+		const before = JSON.stringify(decoded);
+		const token = await config.callbacks.jwt({
+			token: decoded,
+			user: undefined as unknown as User,
+			account: null,
+			...(update ? { trigger: 'update' as const, session: update.data } : {})
+		});
+		if (!token) {
+			clearSessionCookie(ctx);
+			return null;
+		}
+		const issuedAt = (decoded.iat ?? 0) * 1000;
+		if (update || JSON.stringify(token) !== before || isSessionStale(issuedAt, ctx.now, config.session.updateAge)) {
+			const { value, expires } = await encodeSessionToken(ctx, token);
+			writeSessionCookie(ctx, value, expires);
+			return { strategy: 'jwt', token, expires };
+		}
+		return { strategy: 'jwt', token, expires: (decoded.exp ?? seconds(ctx.now)) * 1000 };
+	}
+
+	const adapter = config.adapter!;
+	const found = await adapter.getSessionAndUser(raw);
+	if (!found) {
+		clearSessionCookie(ctx);
+		return null;
+	}
+	const { session, user } = found;
+	let expires = new Date(session.expires).getTime();
+	if (expires <= ctx.now) {
+		await adapter.deleteSession(raw);
+		clearSessionCookie(ctx);
+		return null;
+	}
+	const writtenAt = expires - config.session.maxAge * 1000;
+	if (update || isSessionStale(writtenAt, ctx.now, config.session.updateAge)) {
+		expires = ctx.now + config.session.maxAge * 1000;
+		await adapter.updateSession({ sessionToken: raw, expires: new Date(expires) });
+		writeSessionCookie(ctx, raw, expires);
+	}
+	return { strategy: 'database', user, sessionToken: raw, expires };
+}
+
+/**
+ * The session of the request as the client sees it (after the `session` callback), or null.
+ * With `update`, runs the `jwt`/`session` callbacks with `trigger: "update"`.
+ */
+export async function getSession(ctx: RequestContext, update?: { data: unknown }): Promise<Session | null> {
+	const stored = await loadStoredSession(ctx, update);
+	if (!stored) return null;
+	const { callbacks, events } = ctx.config;
+	const updateArgs = update ? { trigger: 'update' as const, newSession: update.data } : {};
+	const expires = new Date(stored.expires).toISOString();
+	if (stored.strategy === 'jwt') {
+		const { token } = stored;
+		const base: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires };
+		const session = await callbacks.session({ session: base, token, user: undefined as unknown as AdapterUser, ...updateArgs });
+		await emitEvent(ctx, 'session', { session, token });
+		return session;
+	}
+	const { user } = stored;
+	const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires };
+	const session = await callbacks.session({ session: base, user, token: undefined as unknown as JWT, ...updateArgs });
+	await emitEvent(ctx, 'session', { session, user });
+	return session;
+}
+
+/** What a completed sign-in hands to `establishSession`. */
+export interface SignedInUser {
+	user: User | AdapterUser;
+	account: Account | null;
+	profile?: Profile;
+	isNewUser?: boolean;
+}
+
+/**
+ * Starts a new session for a signed-in user, replacing any session the request had (no fixation).
+ * Returns false when the `jwt` callback refused (returned null).
+ */
+export async function establishSession(ctx: RequestContext, signedIn: SignedInUser): Promise<boolean> {
+	const { config } = ctx;
+	const { user, account, profile, isNewUser } = signedIn;
+	const previous = sessionCookieValue(ctx);
+	if (config.session.strategy === 'jwt') {
+		const initial: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id };
+		const token = await config.callbacks.jwt({
+			token: initial,
+			user,
+			account,
+			profile,
+			trigger: isNewUser ? 'signUp' : 'signIn',
+			isNewUser
+		});
+		if (!token) {
+			clearSessionCookie(ctx);
+			return false;
+		}
+		const { value, expires } = await encodeSessionToken(ctx, token);
+		writeSessionCookie(ctx, value, expires);
+		return true;
+	}
+	const adapter = config.adapter!;
+	if (previous) await Promise.resolve(adapter.deleteSession(previous)).catch(() => undefined);
+	const sessionToken = config.session.generateSessionToken();
+	const expires = ctx.now + config.session.maxAge * 1000;
+	await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires) });
+	writeSessionCookie(ctx, sessionToken, expires);
+	return true;
+}
+
+/** Ends the request's session (deleting a database session) and fires `signOut`. */
+export async function endSession(ctx: RequestContext): Promise<void> {
+	const { config } = ctx;
+	const raw = sessionCookieValue(ctx);
+	clearSessionCookie(ctx);
+	if (!raw) return;
+	if (config.session.strategy === 'jwt') {
+		const token = await decodeSessionCookie(ctx);
+		await emitEvent(ctx, 'signOut', { token });
+		return;
+	}
+	const session = await config.adapter!.deleteSession(raw);
+	await emitEvent(ctx, 'signOut', { session });
+}

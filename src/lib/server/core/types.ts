@@ -1,0 +1,462 @@
+// Public types of kitgate: configuration, entities, providers, adapter, callbacks and events.
+// Re-exported from the root entry `kitgate`.
+
+/** A value or a promise of it. */
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/** The user as a provider's `profile()` or a credentials `authorize()` returns it. */
+export interface User {
+	id?: string;
+	name?: string | null;
+	email?: string | null;
+	image?: string | null;
+	[key: string]: unknown;
+}
+
+/** What `GET {basePath}/session` and `locals.auth()` return. */
+export interface Session {
+	/** ISO date at which the session expires if it is not used again. */
+	expires: string;
+	user?: User;
+	[key: string]: unknown;
+}
+
+/** The decoded content of a JWT session cookie. */
+export interface JWT {
+	name?: string | null;
+	email?: string | null;
+	picture?: string | null;
+	sub?: string;
+	iat?: number;
+	exp?: number;
+	jti?: string;
+	[key: string]: unknown;
+}
+
+/** The user record an identity provider returns (OIDC standard claims, and any other claim). */
+export interface Profile {
+	sub?: string | null;
+	name?: string | null;
+	given_name?: string | null;
+	family_name?: string | null;
+	middle_name?: string | null;
+	nickname?: string | null;
+	preferred_username?: string | null;
+	profile?: string | null;
+	picture?: unknown;
+	website?: string | null;
+	email?: string | null;
+	email_verified?: boolean | null;
+	gender?: string | null;
+	birthdate?: string | null;
+	zoneinfo?: string | null;
+	locale?: string | null;
+	phone_number?: string | null;
+	updated_at?: Date | string | number | null;
+	address?: {
+		formatted?: string | null;
+		street_address?: string | null;
+		locality?: string | null;
+		region?: string | null;
+		postal_code?: string | null;
+		country?: string | null;
+	} | null;
+	id?: string | null;
+	[claim: string]: unknown;
+}
+
+/** Provider types kitgate knows. */
+export type ProviderType = 'oidc' | 'oauth' | 'email' | 'credentials' | 'webauthn';
+
+/** The token set an OAuth/OIDC token endpoint returns, as stored on an account. */
+export interface TokenSet {
+	access_token?: string;
+	id_token?: string;
+	refresh_token?: string;
+	scope?: string;
+	token_type?: string;
+	expires_in?: number;
+	expires_at?: number;
+	authorization_details?: unknown[];
+	session_state?: unknown;
+	[key: string]: unknown;
+}
+
+/** The connection between a user and a provider. */
+export interface Account extends TokenSet {
+	provider: string;
+	providerAccountId: string;
+	type: ProviderType;
+	userId?: string;
+}
+
+/** A user as an adapter stores it. */
+export interface AdapterUser extends User {
+	id: string;
+	email: string;
+	emailVerified: Date | null;
+}
+
+/** An account as an adapter stores it. */
+export interface AdapterAccount extends Account {
+	userId: string;
+	type: Exclude<ProviderType, 'credentials'>;
+}
+
+/** A database session. */
+export interface AdapterSession {
+	sessionToken: string;
+	userId: string;
+	expires: Date;
+}
+
+/** An email verification token (the `token` is stored hashed with the secret). */
+export interface VerificationToken {
+	identifier: string;
+	token: string;
+	expires: Date;
+}
+
+/** A WebAuthn credential as an adapter stores it. */
+export interface AdapterAuthenticator {
+	credentialID: string;
+	credentialPublicKey: string;
+	counter: number;
+	credentialDeviceType: string;
+	credentialBackedUp: boolean;
+	transports?: string | null;
+	providerAccountId: string;
+	userId: string;
+}
+
+/**
+ * Persistence for users, accounts, sessions, verification tokens and authenticators.
+ * Every method is optional; the engine names a missing one in a `MissingAdapterMethod` error.
+ */
+export interface Adapter {
+	createUser?(user: AdapterUser): Awaitable<AdapterUser>;
+	getUser?(id: string): Awaitable<AdapterUser | null>;
+	getUserByEmail?(email: string): Awaitable<AdapterUser | null>;
+	getUserByAccount?(
+		providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>
+	): Awaitable<AdapterUser | null>;
+	updateUser?(user: Partial<AdapterUser> & Pick<AdapterUser, 'id'>): Awaitable<AdapterUser>;
+	deleteUser?(userId: string): Awaitable<AdapterUser | null | undefined | void>;
+	linkAccount?(account: AdapterAccount): Awaitable<AdapterAccount | null | undefined | void>;
+	unlinkAccount?(
+		providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>
+	): Awaitable<AdapterAccount | undefined | void>;
+	getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>;
+	createSession?(session: AdapterSession): Awaitable<AdapterSession>;
+	getSessionAndUser?(
+		sessionToken: string
+	): Awaitable<{ session: AdapterSession; user: AdapterUser } | null>;
+	updateSession?(
+		session: Partial<AdapterSession> & Pick<AdapterSession, 'sessionToken'>
+	): Awaitable<AdapterSession | null | undefined | void>;
+	deleteSession?(sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
+	createVerificationToken?(
+		verificationToken: VerificationToken
+	): Awaitable<VerificationToken | null | undefined | void>;
+	useVerificationToken?(params: {
+		identifier: string;
+		token: string;
+	}): Awaitable<VerificationToken | null>;
+	createAuthenticator?(authenticator: AdapterAuthenticator): Awaitable<AdapterAuthenticator>;
+	getAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null>;
+	listAuthenticatorsByUserId?(userId: string): Awaitable<AdapterAuthenticator[]>;
+	updateAuthenticatorCounter?(
+		credentialID: string,
+		newCounter: number
+	): Awaitable<AdapterAuthenticator>;
+}
+
+/** Look of a provider's button on the sign-in page. */
+export interface ProviderStyle {
+	brandColor?: string;
+	logo?: string;
+	/** @deprecated use `brandColor`. */
+	bg?: string;
+	/** @deprecated text colour is chosen for contrast. */
+	text?: string;
+}
+
+interface CommonProviderOptions {
+	/** Unique id: part of the URL and the argument of `signIn()`. */
+	id: string;
+	/** Label on the default sign-in button ("Sign in with <name>"). */
+	name: string;
+	type: ProviderType;
+	style?: ProviderStyle;
+}
+
+/** One field of the credentials form on the built-in sign-in page. */
+export interface CredentialInput {
+	label?: string;
+	type?: string;
+	placeholder?: string;
+	required?: boolean;
+	autocomplete?: string;
+}
+
+/** A provider that checks submitted credentials (e.g. username and password) itself. */
+export interface CredentialsConfig extends CommonProviderOptions {
+	type: 'credentials';
+	/** Fields shown on the built-in sign-in page. */
+	credentials: Record<string, CredentialInput>;
+	/**
+	 * Checks the submitted fields. Return a user to sign in; return `null` or throw
+	 * `CredentialsSignin` to refuse.
+	 */
+	authorize: (
+		credentials: Partial<Record<string, unknown>>,
+		request: Request
+	) => Awaitable<User | null>;
+}
+
+/** An endpoint given as a URL, or as an object with a URL and extra query parameters. */
+export type EndpointOption =
+	| string
+	| {
+			url?: string;
+			params?: Record<string, string | undefined>;
+			/** Replaces the built-in request for this endpoint (advanced). */
+			request?: (context: { provider: OAuthConfig; tokens?: TokenSet; params?: unknown }) => Awaitable<unknown>;
+	  };
+
+/** Checks that protect the OAuth callback. */
+export type OAuthCheck = 'pkce' | 'state' | 'nonce' | 'none';
+
+/** An OAuth 2 or OpenID Connect provider. */
+export interface OAuthConfig<P extends Profile = Profile> extends CommonProviderOptions {
+	type: 'oauth' | 'oidc';
+	clientId?: string;
+	clientSecret?: string;
+	issuer?: string;
+	wellKnown?: string;
+	authorization?: EndpointOption;
+	token?: EndpointOption;
+	userinfo?: EndpointOption;
+	jwks_endpoint?: unknown;
+	checks?: OAuthCheck[];
+	/** Overrides of the OAuth client, e.g. `{ token_endpoint_auth_method: "client_secret_post" }`. */
+	client?: Record<string, unknown>;
+	profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
+	account?: (tokens: TokenSet) => TokenSet | undefined | void;
+	/** OIDC only: `false` fetches the userinfo endpoint for user data. */
+	idToken?: boolean;
+	allowDangerousEmailAccountLinking?: boolean;
+	redirectProxyUrl?: string;
+	/** OAuth 1.0a providers set this to `"1.0a"`. */
+	version?: string;
+	[key: string]: unknown;
+}
+
+/** Options passed to an email provider's sender. */
+export interface SendVerificationRequestParams {
+	identifier: string;
+	url: string;
+	expires: Date;
+	provider: EmailConfig;
+	token: string;
+	theme: Theme;
+	request: Request;
+}
+
+/** A provider that signs users in with a one-time link sent by email. */
+export interface EmailConfig extends CommonProviderOptions {
+	type: 'email';
+	from?: string;
+	server?: unknown;
+	/** Lifetime of a link, in seconds (default 24 hours). */
+	maxAge?: number;
+	sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>;
+	generateVerificationToken?: () => Awaitable<string>;
+	normalizeIdentifier?: (identifier: string) => string;
+	[key: string]: unknown;
+}
+
+/** A WebAuthn (passkey) provider; needs `experimental.enableWebAuthn`. */
+export interface WebAuthnConfig extends CommonProviderOptions {
+	type: 'webauthn';
+	[key: string]: unknown;
+}
+
+/** Any provider object. */
+export type Provider = CredentialsConfig | OAuthConfig | EmailConfig | WebAuthnConfig;
+
+/** Look of the built-in pages. */
+export interface Theme {
+	colorScheme?: 'auto' | 'light' | 'dark';
+	brandColor?: string;
+	/** Absolute URL or path of a logo shown above the card. */
+	logo?: string;
+	/** Colour of text on brand-coloured buttons. */
+	buttonText?: string;
+}
+
+/** Paths of user-built pages that replace the built-in ones. */
+export interface PagesOptions {
+	signIn: string;
+	signOut: string;
+	error: string;
+	verifyRequest: string;
+	newUser: string;
+}
+
+/** Attributes of one cookie. */
+export interface CookieAttributes {
+	httpOnly?: boolean;
+	sameSite?: 'lax' | 'strict' | 'none';
+	path?: string;
+	secure?: boolean;
+	domain?: string;
+	maxAge?: number;
+	expires?: Date;
+}
+
+/** Name and attributes of one of kitgate's cookies. */
+export interface CookieOption {
+	name: string;
+	options: CookieAttributes;
+}
+
+/** kitgate's cookies. */
+export interface CookiesOptions {
+	sessionToken: CookieOption;
+	callbackUrl: CookieOption;
+	csrfToken: CookieOption;
+	pkceCodeVerifier: CookieOption;
+	state: CookieOption;
+	nonce: CookieOption;
+	webauthnChallenge: CookieOption;
+}
+
+/** Session options. */
+export interface SessionOptions {
+	/** `jwt` (default) or `database` (default when an adapter is set). */
+	strategy: 'jwt' | 'database';
+	/** Seconds an idle session lives (default 30 days). */
+	maxAge: number;
+	/** Seconds between extensions of the session (default 1 day; 0 = every access). */
+	updateAge: number;
+	/** Token generator for database sessions (default: random UUID). */
+	generateSessionToken: () => string;
+}
+
+/** Parameters of `jwt.encode`. */
+export interface JWTEncodeParams {
+	token: JWT;
+	secret: string | string[];
+	salt: string;
+	maxAge: number;
+	/** Current time in milliseconds (the engine passes its clock). */
+	now?: number;
+}
+
+/** Parameters of `jwt.decode`. */
+export interface JWTDecodeParams {
+	token: string | undefined;
+	secret: string | string[];
+	salt: string;
+	/** Current time in milliseconds (the engine passes its clock). */
+	now?: number;
+}
+
+/** JWT options. */
+export interface JWTOptions {
+	/** Seconds until the JWT expires (default: `session.maxAge`). */
+	maxAge: number;
+	encode: (params: JWTEncodeParams) => Awaitable<string>;
+	decode: (params: JWTDecodeParams) => Awaitable<JWT | null>;
+}
+
+/** Logger levels kitgate writes to. */
+export interface LoggerInstance {
+	error: (error: Error) => void;
+	warn: (code: string, ...message: unknown[]) => void;
+	debug: (code: string, ...message: unknown[]) => void;
+}
+
+/** Triggers the `jwt` callback receives. */
+export type JWTTrigger = 'signIn' | 'signUp' | 'update';
+
+/** Callbacks that shape sign-in, redirects, tokens and sessions. */
+export interface CallbacksOptions {
+	signIn: (params: {
+		user: User | AdapterUser;
+		account: Account | null;
+		profile?: Profile;
+		email?: { verificationRequest?: boolean };
+		credentials?: Record<string, unknown>;
+	}) => Awaitable<boolean | string>;
+	redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>;
+	session: (params: {
+		session: Session;
+		token: JWT;
+		user: AdapterUser;
+		newSession?: unknown;
+		trigger?: 'update';
+	}) => Awaitable<Session>;
+	jwt: (params: {
+		token: JWT;
+		user: User | AdapterUser;
+		account: Account | null;
+		profile?: Profile;
+		trigger?: JWTTrigger;
+		session?: unknown;
+		/** @deprecated use `trigger === "signUp"`. */
+		isNewUser?: boolean;
+	}) => Awaitable<JWT | null>;
+}
+
+/** Audit/logging hooks; their errors are logged, never shown to users. */
+export interface EventCallbacks {
+	signIn: (message: {
+		user: User;
+		account: Account | null;
+		profile?: Profile;
+		isNewUser?: boolean;
+	}) => Awaitable<void>;
+	signOut: (
+		message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }
+	) => Awaitable<void>;
+	createUser: (message: { user: User }) => Awaitable<void>;
+	updateUser: (message: { user: User }) => Awaitable<void>;
+	linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
+	session: (message: { session: Session; token: JWT } | { session: Session; user?: AdapterUser }) => Awaitable<void>;
+}
+
+/** Marker that turns off the CSRF check; for integrations whose framework already checks the origin. */
+export const skipCSRFCheck: unique symbol = Symbol('kitgate.skipCSRFCheck');
+
+/** The configuration object shared by every integration. */
+export interface AuthConfig {
+	providers: Provider[];
+	adapter?: Adapter;
+	/** Base path of the HTTP routes (default `/auth`). */
+	basePath?: string;
+	/** At least 32 random characters; an array rotates secrets (first one signs). Defaults to `AUTH_SECRET`. */
+	secret?: string | string[];
+	/** Trust the `Host` and `X-Forwarded-*` headers (default: `AUTH_TRUST_HOST`, or true outside production). */
+	trustHost?: boolean;
+	session?: Partial<SessionOptions>;
+	jwt?: Partial<JWTOptions>;
+	callbacks?: Partial<CallbacksOptions>;
+	events?: Partial<EventCallbacks>;
+	cookies?: Partial<CookiesOptions>;
+	useSecureCookies?: boolean;
+	pages?: Partial<PagesOptions>;
+	theme?: Theme;
+	/** Language of the built-in pages (`en` default; `fr` shipped). */
+	locale?: string;
+	/** Overrides of page texts, keyed by message id (see docs/theming.md). */
+	messages?: Record<string, string>;
+	debug?: boolean;
+	logger?: Partial<LoggerInstance>;
+	redirectProxyUrl?: string;
+	experimental?: { enableWebAuthn?: boolean };
+	skipCSRFCheck?: typeof skipCSRFCheck;
+	/** Injectable clock in milliseconds (tests); default `Date.now`. */
+	now?: () => number;
+}

@@ -1,0 +1,139 @@
+// Colour parsing for the built-in pages: strict validation of configured colours (so config
+// can never inject CSS) and WCAG contrast maths. Internal to kitgate (used by theme and pages).
+
+/** A colour as red, green and blue channels, each 0–255. */
+export type Rgb = readonly [number, number, number];
+
+// CSS Color 4 named colours (the keywords we accept), as name:rrggbb.
+const NAMED_COLORS = new Map(
+	(
+		'aliceblue:f0f8ff antiquewhite:faebd7 aqua:00ffff aquamarine:7fffd4 azure:f0ffff beige:f5f5dc ' +
+		'bisque:ffe4c4 black:000000 blanchedalmond:ffebcd blue:0000ff blueviolet:8a2be2 brown:a52a2a ' +
+		'burlywood:deb887 cadetblue:5f9ea0 chartreuse:7fff00 chocolate:d2691e coral:ff7f50 ' +
+		'cornflowerblue:6495ed cornsilk:fff8dc crimson:dc143c cyan:00ffff darkblue:00008b darkcyan:008b8b ' +
+		'darkgoldenrod:b8860b darkgray:a9a9a9 darkgreen:006400 darkgrey:a9a9a9 darkkhaki:bdb76b ' +
+		'darkmagenta:8b008b darkolivegreen:556b2f darkorange:ff8c00 darkorchid:9932cc darkred:8b0000 ' +
+		'darksalmon:e9967a darkseagreen:8fbc8f darkslateblue:483d8b darkslategray:2f4f4f ' +
+		'darkslategrey:2f4f4f darkturquoise:00ced1 darkviolet:9400d3 deeppink:ff1493 deepskyblue:00bfff ' +
+		'dimgray:696969 dimgrey:696969 dodgerblue:1e90ff firebrick:b22222 floralwhite:fffaf0 ' +
+		'forestgreen:228b22 fuchsia:ff00ff gainsboro:dcdcdc ghostwhite:f8f8ff gold:ffd700 goldenrod:daa520 ' +
+		'gray:808080 green:008000 greenyellow:adff2f grey:808080 honeydew:f0fff0 hotpink:ff69b4 ' +
+		'indianred:cd5c5c indigo:4b0082 ivory:fffff0 khaki:f0e68c lavender:e6e6fa lavenderblush:fff0f5 ' +
+		'lawngreen:7cfc00 lemonchiffon:fffacd lightblue:add8e6 lightcoral:f08080 lightcyan:e0ffff ' +
+		'lightgoldenrodyellow:fafad2 lightgray:d3d3d3 lightgreen:90ee90 lightgrey:d3d3d3 lightpink:ffb6c1 ' +
+		'lightsalmon:ffa07a lightseagreen:20b2aa lightskyblue:87cefa lightslategray:778899 ' +
+		'lightslategrey:778899 lightsteelblue:b0c4de lightyellow:ffffe0 lime:00ff00 limegreen:32cd32 ' +
+		'linen:faf0e6 magenta:ff00ff maroon:800000 mediumaquamarine:66cdaa mediumblue:0000cd ' +
+		'mediumorchid:ba55d3 mediumpurple:9370db mediumseagreen:3cb371 mediumslateblue:7b68ee ' +
+		'mediumspringgreen:00fa9a mediumturquoise:48d1cc mediumvioletred:c71585 midnightblue:191970 ' +
+		'mintcream:f5fffa mistyrose:ffe4e1 moccasin:ffe4b5 navajowhite:ffdead navy:000080 oldlace:fdf5e6 ' +
+		'olive:808000 olivedrab:6b8e23 orange:ffa500 orangered:ff4500 orchid:da70d6 palegoldenrod:eee8aa ' +
+		'palegreen:98fb98 paleturquoise:afeeee palevioletred:db7093 papayawhip:ffefd5 peachpuff:ffdab9 ' +
+		'peru:cd853f pink:ffc0cb plum:dda0dd powderblue:b0e0e6 purple:800080 rebeccapurple:663399 ' +
+		'red:ff0000 rosybrown:bc8f8f royalblue:4169e1 saddlebrown:8b4513 salmon:fa8072 sandybrown:f4a460 ' +
+		'seagreen:2e8b57 seashell:fff5ee sienna:a0522d silver:c0c0c0 skyblue:87ceeb slateblue:6a5acd ' +
+		'slategray:708090 slategrey:708090 snow:fffafa springgreen:00ff7f steelblue:4682b4 tan:d2b48c ' +
+		'teal:008080 thistle:d8bfd8 tomato:ff6347 turquoise:40e0d0 violet:ee82ee wheat:f5deb3 ' +
+		'white:ffffff whitesmoke:f5f5f5 yellow:ffff00 yellowgreen:9acd32'
+	)
+		.split(' ')
+		.map((entry) => entry.split(':') as [string, string])
+);
+
+const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
+const NUM = String.raw`\d{1,3}(?:\.\d+)?`;
+const ALPHA = String.raw`(?:\s*[,/]\s*(?:${NUM}%?|\.\d+))?`;
+const RGB = new RegExp(
+	String.raw`^rgba?\(\s*(${NUM}%?)(?:\s*,\s*|\s+)(${NUM}%?)(?:\s*,\s*|\s+)(${NUM}%?)${ALPHA}\s*\)$`,
+	'i'
+);
+const HSL = new RegExp(
+	String.raw`^hsla?\(\s*(${NUM})(?:deg)?(?:\s*,\s*|\s+)(${NUM})%(?:\s*,\s*|\s+)(${NUM})%${ALPHA}\s*\)$`,
+	'i'
+);
+
+/**
+ * Parses a colour we accept: `#rgb`, `#rrggbb`, `rgb()`/`rgba()` and `hsl()`/`hsla()` with
+ * plain numbers, or a CSS named colour. Alpha is ignored. Anything else gives `undefined`.
+ *
+ * @example parseColor('#0af') // [0, 170, 255]
+ */
+export function parseColor(value: string): Rgb | undefined {
+	const color = value.trim().toLowerCase();
+	const named = NAMED_COLORS.get(color);
+	if (named) return hexToRgb(named);
+	if (HEX.test(color)) return hexToRgb(color.slice(1));
+	const rgb = RGB.exec(color);
+	if (rgb) return [channel(rgb[1]), channel(rgb[2]), channel(rgb[3])];
+	const hsl = HSL.exec(color);
+	if (hsl) return hslToRgb(Number(hsl[1]), Number(hsl[2]), Number(hsl[3]));
+	return undefined;
+}
+
+/**
+ * Returns the colour, trimmed and lower-cased, if `parseColor` accepts it; otherwise `undefined`.
+ * Only such values may be written into CSS.
+ *
+ * @example sanitizeColor('red;} body{display:none') // undefined
+ */
+export function sanitizeColor(value: unknown): string | undefined {
+	if (typeof value !== 'string' || value.length > 64) return undefined;
+	return parseColor(value) ? value.trim().toLowerCase() : undefined;
+}
+
+/**
+ * WCAG 2 relative luminance of a colour, 0 (black) to 1 (white).
+ *
+ * @example relativeLuminance([255, 255, 255]) // 1
+ */
+export function relativeLuminance([r, g, b]: Rgb): number {
+	const linear = (c: number) => {
+		const s = c / 255;
+		return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+	};
+	return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+
+/**
+ * WCAG 2 contrast ratio of two colours (1 to 21). Unparsable colours give 1.
+ *
+ * @example contrastRatio('#fff', '#000') // 21
+ */
+export function contrastRatio(a: string, b: string): number {
+	const ca = parseColor(a);
+	const cb = parseColor(b);
+	if (!ca || !cb) return 1;
+	const [light, dark] = [relativeLuminance(ca), relativeLuminance(cb)].sort((x, y) => y - x);
+	return (light + 0.05) / (dark + 0.05);
+}
+
+/**
+ * Black or white, whichever contrasts more with `color` (white when `color` is not accepted).
+ *
+ * @example contrastText('#ffd700') // '#000'
+ */
+export function contrastText(color: string): '#000' | '#fff' {
+	if (!parseColor(color)) return '#fff';
+	return contrastRatio(color, '#000') > contrastRatio(color, '#fff') ? '#000' : '#fff';
+}
+
+function hexToRgb(hex: string): Rgb {
+	const full = hex.length === 3 ? [...hex].map((d) => d + d).join('') : hex;
+	return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as unknown as Rgb;
+}
+
+function channel(text: string): number {
+	const value = text.endsWith('%') ? (parseFloat(text) * 255) / 100 : parseFloat(text);
+	return Math.min(255, Math.max(0, value));
+}
+
+function hslToRgb(hue: number, saturation: number, lightness: number): Rgb {
+	const s = Math.min(100, saturation) / 100;
+	const l = Math.min(100, lightness) / 100;
+	const a = s * Math.min(l, 1 - l);
+	const f = (n: number) => {
+		const k = (n + hue / 30) % 12;
+		return Math.round((l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))) * 255);
+	};
+	return [f(0), f(8), f(4)];
+}

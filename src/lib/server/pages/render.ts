@@ -1,0 +1,93 @@
+// Renders the built-in pages (compiled Svelte components) to complete HTML documents.
+// Internal to kitgate: the engine's only entry into the pages; the integrations never import it.
+
+import { render } from 'svelte/server';
+import type { Component } from 'svelte';
+import ErrorPage from './compiled/Error.js';
+import SignIn from './compiled/SignIn.js';
+import SignOut from './compiled/SignOut.js';
+import VerifyRequest from './compiled/VerifyRequest.js';
+import { errorMessageIds, messages as builtInMessages, text } from './messages.js';
+import { themeStyles } from './theme.js';
+import type { PageKind, PagePropsByKind } from './types.js';
+
+const components: Record<PageKind, Component<any>> = {
+	signin: SignIn,
+	signout: SignOut,
+	error: ErrorPage,
+	'verify-request': VerifyRequest
+};
+
+/**
+ * Renders a built-in page to a complete HTML document (`<!doctype html>` … `</html>`), with the
+ * page CSS inlined. All values in `props` are escaped; none is trusted.
+ *
+ * @example
+ * renderPage('signout', { theme: {}, messages: resolveMessages('en'), lang: 'en',
+ *   csrfToken, callbackUrl: '/', action: '/auth/signout' })
+ */
+export function renderPage<K extends PageKind>(kind: K, props: PagePropsByKind[K]): string {
+	// English fills any key the engine's table lacks, so a page never shows a bare message id
+	const full = { ...props, theme: props.theme ?? {}, messages: { ...builtInMessages.en, ...props.messages } };
+	const { head, body } = render(components[kind], { props: full });
+	return (
+		'<!doctype html>' +
+		`<html lang="${escapeHtml(languageTag(full.lang))}">` +
+		'<head>' +
+		'<meta charset="utf-8">' +
+		'<meta name="viewport" content="width=device-width, initial-scale=1">' +
+		'<meta name="robots" content="noindex">' +
+		'<meta name="referrer" content="same-origin">' +
+		`<title>${escapeHtml(pageTitle(kind, full))}</title>` +
+		`<style>${themeStyles(full.theme)}</style>` +
+		head +
+		'</head>' +
+		`<body>${body}</body>` +
+		'</html>'
+	);
+}
+
+/**
+ * Renders a built-in page as an HTML `Response` that is never cached and cannot be framed.
+ *
+ * @example return renderPageResponse('error', props, 403);
+ */
+export function renderPageResponse<K extends PageKind>(kind: K, props: PagePropsByKind[K], status = 200): Response {
+	return new Response(renderPage(kind, props), {
+		status,
+		headers: {
+			'content-type': 'text/html; charset=utf-8',
+			'cache-control': 'no-store',
+			// the pages run no script and must not be framed (clickjacking of the sign-in buttons)
+			'content-security-policy': "script-src 'none'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+			'x-frame-options': 'DENY'
+		}
+	});
+}
+
+/** The document title: the same text as the page's `<h1>`. */
+function pageTitle(kind: PageKind, props: PagePropsByKind[PageKind]): string {
+	const table = props.messages;
+	switch (kind) {
+		case 'signin':
+			return text(table, 'signin.title');
+		case 'signout':
+			return text(table, 'signout.title');
+		case 'verify-request':
+			return text(table, 'verify.title');
+		case 'error':
+			return text(table, errorMessageIds(table, (props as PagePropsByKind['error']).error).title);
+	}
+}
+
+/** A plausible BCP 47 tag, or `en`. */
+function languageTag(lang: unknown): string {
+	return typeof lang === 'string' && /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(lang) ? lang : 'en';
+}
+
+function escapeHtml(value: string): string {
+	return value.replace(
+		/[&<>"']/g,
+		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string
+	);
+}

@@ -1,0 +1,14 @@
+import adapter from '@sveltejs/adapter-node';
+import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
+
+/** @type {import('@sveltejs/kit').Config} */
+const config = {
+	preprocess: vitePreprocess(),
+	kit: {
+		adapter: adapter(),
+		// the demo can be served under a base path (e2e checks basePath handling): BASE_PATH=/app
+		paths: { base: process.env.BASE_PATH ?? '' }
+	}
+};
+
+export default config;
