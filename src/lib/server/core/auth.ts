@@ -4,6 +4,7 @@
 import { readBody, type RequestBody } from './body.js';
 import { resolveConfig, type ResolvedConfig } from './config.js';
 import { createContext, type RequestContext, type RequestOptions } from './context.js';
+import type { OutgoingCookie } from './cookies.js';
 import { AuthError, InvalidRequest, UnknownAction, configurationErrorTypes } from './errors.js';
 import { createLogger } from './logger.js';
 import { errorRedirect, publicErrorType, toResponse, type Outcome } from './outcome.js';
@@ -44,23 +45,36 @@ const JSON_ROUTES = new Set(['providers', 'csrf', 'session']);
  * const response = await Auth(request, { providers: [Credentials({ ... })], secret: process.env.AUTH_SECRET });
  */
 export async function Auth(request: Request, config: AuthConfig, options: RequestOptions = {}): Promise<Response> {
+	return (await runAuth(request, config, options)).response;
+}
+
+/** What `runAuth` gives integrations: the response and the cookies it sets, as objects. */
+export interface AuthRun {
+	response: Response;
+	cookies: OutgoingCookie[];
+}
+
+/** `Auth()` for integrations that must set cookies themselves (SvelteKit form actions). */
+export async function runAuth(request: Request, config: AuthConfig, options: RequestOptions = {}): Promise<AuthRun> {
 	let resolved: ResolvedConfig;
 	try {
 		resolved = resolveConfig(config);
 	} catch (error) {
-		return configurationErrorResponse(config, error);
+		return { response: configurationErrorResponse(config, error), cookies: [] };
 	}
 	let ctx: RequestContext;
 	try {
 		ctx = createContext(request, resolved, options);
 	} catch (error) {
 		resolved.logger.error(error as Error);
-		return new Response(JSON.stringify({ error: publicErrorType(error) }), {
+		const response = new Response(JSON.stringify({ error: publicErrorType(error) }), {
 			status: 400,
 			headers: { 'content-type': 'application/json' }
 		});
+		return { response, cookies: [] };
 	}
-	return handleRequest(ctx);
+	const response = await handleRequest(ctx);
+	return { response, cookies: ctx.setCookies };
 }
 
 /** Splits `{basePath}/{action}/{providerId}`; undefined when the path is not under basePath. */

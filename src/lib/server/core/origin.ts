@@ -21,18 +21,12 @@ export function isValidHost(host: string): boolean {
  */
 export function publicUrl(request: Request, options: { authUrl?: URL; trustHost: boolean }): URL {
 	const url = new URL(request.url);
-	if (options.authUrl) {
-		url.protocol = options.authUrl.protocol;
-		url.host = options.authUrl.host;
-		return url;
-	}
+	const path = `${url.pathname}${url.search}`;
+	if (options.authUrl) return new URL(path, options.authUrl.origin);
 	if (!options.trustHost) return url;
-	const host = firstValue(request.headers.get('x-forwarded-host')) ?? firstValue(request.headers.get('host'));
+	const host = firstValue(request.headers.get('x-forwarded-host')) ?? firstValue(request.headers.get('host')) ?? url.host;
 	const proto = firstValue(request.headers.get('x-forwarded-proto'))?.toLowerCase();
-	if (host !== undefined) {
-		if (!isValidHost(host)) throw new InvalidRequest('The Host or X-Forwarded-Host header is not a valid host name.');
-		url.host = host;
-	}
-	if (proto === 'http' || proto === 'https') url.protocol = `${proto}:`;
-	return url;
+	if (!isValidHost(host)) throw new InvalidRequest('The Host or X-Forwarded-Host header is not a valid host name.');
+	const protocol = proto === 'http' || proto === 'https' ? `${proto}:` : url.protocol;
+	return new URL(path, `${protocol}//${host}`);
 }

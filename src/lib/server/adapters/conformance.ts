@@ -1,0 +1,453 @@
+// The adapter conformance suite: the behaviour kitgate's engine relies on, as vitest tests that any
+// adapter author can run in their own vitest. Export paths: `kitgate/adapters/conformance` and `kitgate/adapters/testing`.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type {
+	Adapter,
+	AdapterAccount,
+	AdapterAuthenticator,
+	AdapterUser
+} from '../core/types.js';
+import { isUniqueViolation } from './errors.js';
+
+/** Options of {@link runAdapterTests}. */
+export interface AdapterTestOptions {
+	/** Creates the adapter under test. Called once, before the first test; tests use fresh random keys. */
+	adapter: () => Promise<Adapter> | Adapter;
+	/** Runs after the last test: close connections, drop the test database. */
+	cleanup?: () => Promise<void> | void;
+	/** Label of the suite (default `"adapter"`). */
+	name?: string;
+	/** How many concurrent `linkAccount` calls race for one provider account (default 50). */
+	concurrentLinks?: number;
+}
+
+const adapterMethods = [
+	'createUser',
+	'getUser',
+	'getUserByEmail',
+	'getUserByAccount',
+	'updateUser',
+	'deleteUser',
+	'linkAccount',
+	'unlinkAccount',
+	'getAccount',
+	'createSession',
+	'getSessionAndUser',
+	'updateSession',
+	'deleteSession',
+	'createVerificationToken',
+	'useVerificationToken',
+	'createAuthenticator',
+	'getAuthenticator',
+	'listAuthenticatorsByUserId',
+	'updateAuthenticatorCounter'
+] as const satisfies readonly (keyof Adapter)[];
+
+/**
+ * Registers the conformance tests for an adapter: every method of the Adapter interface, not-found
+ * cases, single-use tokens, cascading deletes, time-zone-safe dates and unique-key races. The
+ * adapter must implement every method.
+ *
+ * @example
+ * // my-adapter.test.ts
+ * import { runAdapterTests } from 'kitgate/adapters/testing';
+ * import { MyAdapter } from './my-adapter.js';
+ *
+ * const db = await openTestDatabase();
+ * runAdapterTests({ name: 'MyAdapter', adapter: () => MyAdapter(db), cleanup: () => db.close() });
+ */
+export function runAdapterTests(options: AdapterTestOptions): void {
+	const concurrentLinks = options.concurrentLinks ?? 50;
+
+	describe(`${options.name ?? 'adapter'} conformance`, () => {
+		let raw: Adapter;
+		// Every test but the first relies on the first one's check that all methods exist.
+		let adapter: Required<Adapter>;
+
+		beforeAll(async () => {
+			raw = await options.adapter();
+			adapter = raw as Required<Adapter>;
+		});
+		afterAll(async () => {
+			await options.cleanup?.();
+		});
+
+		async function createUser(overrides: Partial<AdapterUser> = {}): Promise<AdapterUser> {
+			return adapter.createUser({ ...newUser(), ...overrides });
+		}
+
+		async function createUserWithEverything() {
+			const user = await createUser();
+			const account = newAccount(user.id);
+			await adapter.linkAccount(account);
+			const session = { sessionToken: randomUUID(), userId: user.id, expires: inOneDay() };
+			await adapter.createSession(session);
+			const authenticator = newAuthenticator(user.id);
+			await adapter.createAuthenticator(authenticator);
+			return { user, account, session, authenticator };
+		}
+
+		test('implements every adapter method', () => {
+			const missing = adapterMethods.filter((method) => typeof raw[method] !== 'function');
+			expect(missing, 'missing adapter methods').toEqual([]);
+		});
+
+		describe('users', () => {
+			test('createUser returns the user, and getUser reads it back', async () => {
+				const input = newUser({ emailVerified: new Date('2030-05-06T07:08:09.123Z') });
+				const created = await adapter.createUser(input);
+				expect(created).toMatchObject({ email: input.email, name: input.name, image: input.image });
+				expect(created.id).toEqual(expect.any(String));
+				expect(created.emailVerified?.getTime()).toBe(input.emailVerified?.getTime());
+				expect(await adapter.getUser(created.id)).toEqual(created);
+			});
+
+			test('getUserByEmail finds the user with that email', async () => {
+				const user = await createUser();
+				await createUser();
+				expect(await adapter.getUserByEmail(user.email)).toEqual(user);
+			});
+
+			test('createUser rejects a second user with the same email as a unique violation', async () => {
+				const user = await createUser();
+				const error = await adapter.createUser(newUser({ email: user.email })).then(
+					() => null,
+					(reason: unknown) => reason
+				);
+				expect(error).not.toBeNull();
+				expect(isUniqueViolation(error)).toBe(true);
+			});
+
+			test('concurrent createUser with one email: exactly one wins, the others are unique violations', async () => {
+				const email = `${randomUUID()}@example.com`;
+				const results = await Promise.allSettled(
+					Array.from({ length: 8 }, () => adapter.createUser(newUser({ email })))
+				);
+				const winners = results.filter((result) => result.status === 'fulfilled');
+				const losers = results.filter((result) => result.status === 'rejected');
+				expect(winners).toHaveLength(1);
+				expect(losers.every((result) => isUniqueViolation(result.reason))).toBe(true);
+				expect((await adapter.getUserByEmail(email))?.id).toBe(winners[0]?.value.id);
+			});
+
+			test('users without an email do not collide, and are not found by an empty email', async () => {
+				const first = await createUser({ email: '' });
+				const second = await createUser({ email: '' });
+				expect(first.id).not.toBe(second.id);
+				expect((await adapter.getUser(first.id))?.email).toBe('');
+				expect(await adapter.getUserByEmail('')).toBeNull();
+			});
+
+			test('updateUser changes the given fields and keeps the others', async () => {
+				const user = await createUser();
+				const verified = new Date('2031-01-02T03:04:05.678Z');
+				const updated = await adapter.updateUser({ id: user.id, name: 'Grace', emailVerified: verified });
+				expect(updated).toMatchObject({ id: user.id, name: 'Grace', email: user.email, image: user.image });
+				expect(updated.emailVerified?.getTime()).toBe(verified.getTime());
+				expect(await adapter.getUser(user.id)).toEqual(updated);
+
+				const email = `${randomUUID()}@example.com`;
+				expect((await adapter.updateUser({ id: user.id, email })).email).toBe(email);
+				expect((await adapter.getUserByEmail(email))?.id).toBe(user.id);
+			});
+
+			test('updateUser rejects an unknown id', async () => {
+				await expect(adapter.updateUser({ id: randomUUID(), name: 'Nobody' })).rejects.toThrow();
+			});
+
+			test('updateUser rejects an email another user has, as a unique violation', async () => {
+				const taken = await createUser();
+				const user = await createUser();
+				const error = await Promise.resolve(adapter.updateUser({ id: user.id, email: taken.email })).then(
+					() => null,
+					(reason: unknown) => reason
+				);
+				expect(isUniqueViolation(error)).toBe(true);
+			});
+
+			test('deleteUser removes the user and cascades to sessions, accounts and authenticators', async () => {
+				const doomed = await createUserWithEverything();
+				const kept = await createUserWithEverything();
+				const deleted = await adapter.deleteUser(doomed.user.id);
+				if (deleted) expect(deleted).toEqual(doomed.user);
+
+				expect(await adapter.getUser(doomed.user.id)).toBeNull();
+				expect(await adapter.getSessionAndUser(doomed.session.sessionToken)).toBeNull();
+				expect(await adapter.getAccount(doomed.account.providerAccountId, doomed.account.provider)).toBeNull();
+				expect(await adapter.getUserByAccount(doomed.account)).toBeNull();
+				expect(await adapter.getAuthenticator(doomed.authenticator.credentialID)).toBeNull();
+				expect(await adapter.listAuthenticatorsByUserId(doomed.user.id)).toEqual([]);
+
+				expect(await adapter.getSessionAndUser(kept.session.sessionToken)).not.toBeNull();
+				expect(await adapter.getAccount(kept.account.providerAccountId, kept.account.provider)).not.toBeNull();
+				expect(await adapter.getAuthenticator(kept.authenticator.credentialID)).not.toBeNull();
+			});
+
+			test('deleteUser of an unknown id resolves without a user', async () => {
+				expect((await adapter.deleteUser(randomUUID())) ?? null).toBeNull();
+			});
+		});
+
+		describe('not-found lookups return null', () => {
+			const lookups: Record<string, (adapter: Required<Adapter>) => unknown> = {
+				getUser: (a) => a.getUser(randomUUID()),
+				getUserByEmail: (a) => a.getUserByEmail(`${randomUUID()}@example.com`),
+				getUserByAccount: (a) => a.getUserByAccount({ provider: 'github', providerAccountId: randomUUID() }),
+				getAccount: (a) => a.getAccount(randomUUID(), 'github'),
+				getSessionAndUser: (a) => a.getSessionAndUser(randomUUID()),
+				useVerificationToken: (a) =>
+					a.useVerificationToken({ identifier: `${randomUUID()}@example.com`, token: randomUUID() }),
+				getAuthenticator: (a) => a.getAuthenticator(randomUUID())
+			};
+			for (const [method, lookup] of Object.entries(lookups)) {
+				test(method, async () => {
+					expect(await lookup(adapter)).toBeNull();
+				});
+			}
+		});
+
+		describe('accounts', () => {
+			test('linkAccount stores token fields, OAuth 1.0a tokens and unknown fields; getAccount and getUserByAccount read them', async () => {
+				const user = await createUser();
+				const account: AdapterAccount = {
+					...newAccount(user.id),
+					oauth_token: 'oauth-token',
+					oauth_token_secret: 'oauth-token-secret',
+					refresh_token_expires_in: 15_897_600,
+					authorization_details: [{ type: 'payment', amount: '10.00' }]
+				};
+				const linked = await adapter.linkAccount(account);
+				if (linked) expect(linked).toEqual(account);
+				expect(await adapter.getAccount(account.providerAccountId, account.provider)).toEqual(account);
+				expect(await adapter.getUserByAccount(account)).toEqual(user);
+			});
+
+			test('one user can have several accounts', async () => {
+				const user = await createUser();
+				const first = newAccount(user.id);
+				const second = { ...newAccount(user.id), provider: 'gitlab' };
+				await adapter.linkAccount(first);
+				await adapter.linkAccount(second);
+				expect((await adapter.getUserByAccount(first))?.id).toBe(user.id);
+				expect((await adapter.getUserByAccount(second))?.id).toBe(user.id);
+			});
+
+			test('linkAccount for a user that does not exist rejects', async () => {
+				await expect(Promise.resolve(adapter.linkAccount(newAccount(randomUUID())))).rejects.toThrow();
+			});
+
+			test('unlinkAccount removes the account and leaves the user', async () => {
+				const user = await createUser();
+				const account = newAccount(user.id);
+				await adapter.linkAccount(account);
+				const unlinked = await adapter.unlinkAccount(account);
+				if (unlinked) expect(unlinked).toEqual(account);
+				expect(await adapter.getAccount(account.providerAccountId, account.provider)).toBeNull();
+				expect(await adapter.getUserByAccount(account)).toBeNull();
+				expect(await adapter.getUser(user.id)).toEqual(user);
+			});
+
+			test(`${concurrentLinks} concurrent linkAccount of one provider account: exactly one row, the others are unique violations`, async () => {
+				const user = await createUser();
+				const providerAccountId = randomUUID();
+				const attempts = Array.from({ length: concurrentLinks }, (_, index) => ({
+					...newAccount(user.id),
+					providerAccountId,
+					access_token: `token-${index}`
+				}));
+				const results = await Promise.allSettled(attempts.map((account) => adapter.linkAccount(account)));
+				const winners = results.flatMap((result, index) => (result.status === 'fulfilled' ? [attempts[index]] : []));
+				const losers = results.filter((result) => result.status === 'rejected');
+				expect(winners).toHaveLength(1);
+				expect(losers.every((result) => isUniqueViolation(result.reason))).toBe(true);
+				expect(await adapter.getAccount(providerAccountId, 'github')).toEqual(winners[0]);
+				await adapter.unlinkAccount({ provider: 'github', providerAccountId });
+				expect(await adapter.getAccount(providerAccountId, 'github')).toBeNull();
+			});
+		});
+
+		describe('sessions', () => {
+			test('createSession returns the session; getSessionAndUser returns it with its user', async () => {
+				const user = await createUser();
+				const session = { sessionToken: randomUUID(), userId: user.id, expires: inOneDay() };
+				const created = await adapter.createSession(session);
+				expect(created).toEqual(session);
+				expect(await adapter.getSessionAndUser(session.sessionToken)).toEqual({ session, user });
+			});
+
+			test('createSession for a user that does not exist rejects', async () => {
+				const session = { sessionToken: randomUUID(), userId: randomUUID(), expires: inOneDay() };
+				await expect(Promise.resolve(adapter.createSession(session))).rejects.toThrow();
+			});
+
+			test('updateSession changes expires', async () => {
+				const user = await createUser();
+				const session = { sessionToken: randomUUID(), userId: user.id, expires: inOneDay() };
+				await adapter.createSession(session);
+				const expires = new Date(session.expires.getTime() + 30 * 86_400_000 + 7);
+				const updated = await adapter.updateSession({ sessionToken: session.sessionToken, expires });
+				if (updated) expect(updated).toEqual({ ...session, expires });
+				const stored = await adapter.getSessionAndUser(session.sessionToken);
+				expect(stored?.session.expires.getTime()).toBe(expires.getTime());
+			});
+
+			test('updateSession of an unknown token resolves without a session', async () => {
+				const result = await adapter.updateSession({ sessionToken: randomUUID(), expires: inOneDay() });
+				expect(result ?? null).toBeNull();
+			});
+
+			test('deleteSession returns the deleted session and removes it', async () => {
+				const user = await createUser();
+				const session = { sessionToken: randomUUID(), userId: user.id, expires: inOneDay() };
+				await adapter.createSession(session);
+				expect(await adapter.deleteSession(session.sessionToken)).toEqual(session);
+				expect(await adapter.getSessionAndUser(session.sessionToken)).toBeNull();
+				expect((await adapter.deleteSession(session.sessionToken)) ?? null).toBeNull();
+				expect(await adapter.getUser(user.id)).toEqual(user);
+			});
+		});
+
+		describe('verification tokens', () => {
+			test('useVerificationToken returns the token once, then null', async () => {
+				const token = { identifier: `${randomUUID()}@example.com`, token: randomUUID(), expires: inOneDay() };
+				const created = await adapter.createVerificationToken(token);
+				if (created) expect(created).toEqual(token);
+				expect(await adapter.useVerificationToken(token)).toEqual(token);
+				expect(await adapter.useVerificationToken(token)).toBeNull();
+			});
+
+			test('useVerificationToken needs both identifier and token to match', async () => {
+				const token = { identifier: `${randomUUID()}@example.com`, token: randomUUID(), expires: inOneDay() };
+				await adapter.createVerificationToken(token);
+				expect(await adapter.useVerificationToken({ ...token, identifier: 'other@example.com' })).toBeNull();
+				expect(await adapter.useVerificationToken({ ...token, token: randomUUID() })).toBeNull();
+				expect(await adapter.useVerificationToken(token)).toEqual(token);
+			});
+
+			test('concurrent useVerificationToken: exactly one caller gets the token', async () => {
+				const token = { identifier: `${randomUUID()}@example.com`, token: randomUUID(), expires: inOneDay() };
+				await adapter.createVerificationToken(token);
+				const results = await Promise.all(Array.from({ length: 10 }, () => adapter.useVerificationToken(token)));
+				expect(results.filter((result) => result !== null)).toEqual([token]);
+			});
+		});
+
+		describe('authenticators', () => {
+			test('createAuthenticator returns it; getAuthenticator and listAuthenticatorsByUserId read it', async () => {
+				const user = await createUser();
+				const backedUp = { ...newAuthenticator(user.id), credentialBackedUp: true, transports: 'internal,hybrid' };
+				const { transports: _, ...single } = { ...newAuthenticator(user.id), credentialBackedUp: false, counter: 0 };
+				expect(await adapter.createAuthenticator(backedUp)).toEqual(backedUp);
+				const created = await adapter.createAuthenticator(single);
+				expect(created).toMatchObject(single);
+				expect(created.transports ?? null).toBeNull();
+				expect(await adapter.getAuthenticator(backedUp.credentialID)).toEqual(backedUp);
+				const listed = await adapter.listAuthenticatorsByUserId(user.id);
+				expect(listed.map((a) => a.credentialID).sort()).toEqual(
+					[backedUp.credentialID, single.credentialID].sort()
+				);
+				expect(listed.find((a) => a.credentialID === single.credentialID)?.credentialBackedUp).toBe(false);
+			});
+
+			test('createAuthenticator rejects a duplicate credentialID', async () => {
+				const user = await createUser();
+				const authenticator = newAuthenticator(user.id);
+				await adapter.createAuthenticator(authenticator);
+				const error = await Promise.resolve(adapter.createAuthenticator({ ...authenticator, counter: 9 })).then(
+					() => null,
+					(reason: unknown) => reason
+				);
+				expect(error).toBeInstanceOf(Error);
+				expect(isUniqueViolation(error)).toBe(true);
+				expect((await adapter.getAuthenticator(authenticator.credentialID))?.counter).toBe(authenticator.counter);
+			});
+
+			test('listAuthenticatorsByUserId returns [] for an unknown user', async () => {
+				expect(await adapter.listAuthenticatorsByUserId(randomUUID())).toEqual([]);
+			});
+
+			test('updateAuthenticatorCounter stores the new counter (up to 2^32 - 1)', async () => {
+				const user = await createUser();
+				const authenticator = newAuthenticator(user.id);
+				await adapter.createAuthenticator(authenticator);
+				const updated = await adapter.updateAuthenticatorCounter(authenticator.credentialID, 4_294_967_295);
+				expect(updated).toEqual({ ...authenticator, counter: 4_294_967_295 });
+				expect((await adapter.getAuthenticator(authenticator.credentialID))?.counter).toBe(4_294_967_295);
+			});
+
+			test('updateAuthenticatorCounter rejects an unknown credential', async () => {
+				await expect(Promise.resolve(adapter.updateAuthenticatorCounter(randomUUID(), 1))).rejects.toThrow();
+			});
+		});
+
+		test('dates round-trip to the millisecond, whatever the time zone of the writer and the reader', async () => {
+			const previousTimeZone = process.env.TZ;
+			const emailVerified = new Date('1969-07-20T20:17:40.001Z');
+			const expires = new Date('2033-11-05T23:59:59.999Z');
+			const sessionToken = randomUUID();
+			const token = { identifier: `${randomUUID()}@example.com`, token: randomUUID(), expires };
+			try {
+				process.env.TZ = 'Pacific/Chatham'; // UTC+12:45 or +13:45: off by neither whole hours nor zero
+				const user = await createUser({ emailVerified });
+				await adapter.createSession({ sessionToken, userId: user.id, expires });
+				await adapter.createVerificationToken(token);
+
+				process.env.TZ = 'America/St_Johns'; // UTC-3:30 or -2:30
+				const stored = await adapter.getSessionAndUser(sessionToken);
+				expect(stored?.user.emailVerified?.getTime()).toBe(emailVerified.getTime());
+				expect(stored?.session.expires.getTime()).toBe(expires.getTime());
+				expect((await adapter.useVerificationToken(token))?.expires.getTime()).toBe(expires.getTime());
+			} finally {
+				if (previousTimeZone === undefined) delete process.env.TZ;
+				else process.env.TZ = previousTimeZone;
+			}
+		});
+	});
+}
+
+function newUser(overrides: Partial<AdapterUser> = {}): AdapterUser {
+	const id = randomUUID();
+	return {
+		id,
+		name: 'Ada Lovelace',
+		email: `${id}@example.com`,
+		emailVerified: null,
+		image: `https://example.com/avatars/${id}.png`,
+		...overrides
+	};
+}
+
+function newAccount(userId: string): AdapterAccount {
+	return {
+		userId,
+		type: 'oidc',
+		provider: 'github',
+		providerAccountId: randomUUID(),
+		access_token: 'access-token',
+		id_token: 'id-token',
+		refresh_token: 'refresh-token',
+		expires_at: 1_900_000_000,
+		scope: 'openid email profile',
+		token_type: 'bearer',
+		session_state: { sid: 'abc', rotated: 2 }
+	};
+}
+
+function newAuthenticator(userId: string): AdapterAuthenticator {
+	return {
+		credentialID: Buffer.from(randomUUID()).toString('base64url'),
+		userId,
+		providerAccountId: randomUUID(),
+		credentialPublicKey: Buffer.from(`public-key-${randomUUID()}`).toString('base64'),
+		counter: 3,
+		credentialDeviceType: 'multiDevice',
+		credentialBackedUp: true,
+		transports: 'usb,nfc'
+	};
+}
+
+function inOneDay(): Date {
+	// A fixed odd millisecond so a store that drops milliseconds is caught.
+	return new Date(Math.floor(Date.now() / 1000) * 1000 + 86_400_000 + 321);
+}

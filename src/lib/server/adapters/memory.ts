@@ -1,0 +1,250 @@
+// An adapter that keeps everything in process memory, for tests and quick experiments; it follows the
+// SQL adapters' rules (unique keys, cascading deletes, single-use tokens). Export path: `kitgate/adapters/memory`.
+import { randomUUID } from 'node:crypto';
+import { AdapterError } from '../core/errors.js';
+import type {
+	Adapter,
+	AdapterAccount,
+	AdapterAuthenticator,
+	AdapterSession,
+	AdapterUser,
+	VerificationToken
+} from '../core/types.js';
+import { UniqueViolationError } from './errors.js';
+
+/**
+ * Creates an adapter whose data lives in this process and is lost on exit. Nothing to close.
+ * Every call returns copies, so changing a returned object never changes what is stored.
+ *
+ * @example
+ * import { MemoryAdapter } from 'kitgate/adapters/memory';
+ *
+ * const adapter = MemoryAdapter();
+ * const user = await adapter.createUser({ id: '', email: 'ada@example.com', emailVerified: null });
+ */
+export function MemoryAdapter(): Required<Adapter> {
+	const users = new Map<string, AdapterUser>();
+	const accounts = new Map<string, AdapterAccount>();
+	const sessions = new Map<string, AdapterSession>();
+	const verificationTokens = new Map<string, VerificationToken>();
+	const authenticators = new Map<string, AdapterAuthenticator>();
+
+	function requireUser(userId: string, operation: string): void {
+		if (!users.has(userId)) throw new AdapterError(`${operation}: no user with id ${userId}`);
+	}
+
+	function requireFreeEmail(email: string, exceptUserId?: string): void {
+		if (!email) return; // users without an email do not collide, as NULLs in a SQL unique column
+		for (const user of users.values()) {
+			if (user.email === email && user.id !== exceptUserId) {
+				throw new UniqueViolationError('users_email_key', 'A user with this email already exists');
+			}
+		}
+	}
+
+	// Methods are async but never await before writing, so check-then-insert cannot interleave.
+	return {
+		async createUser(user) {
+			const stored = normalizeUser({ ...user, id: user.id || randomUUID() });
+			if (users.has(stored.id)) throw new UniqueViolationError('users_pkey', 'A user with this id already exists');
+			requireFreeEmail(stored.email);
+			users.set(stored.id, stored);
+			return copy(stored);
+		},
+
+		async getUser(id) {
+			return copyOrNull(users.get(id));
+		},
+
+		async getUserByEmail(email) {
+			if (!email) return null;
+			return copyOrNull([...users.values()].find((user) => user.email === email));
+		},
+
+		async getUserByAccount({ provider, providerAccountId }) {
+			const account = accounts.get(accountKey(provider, providerAccountId));
+			return account ? copyOrNull(users.get(account.userId)) : null;
+		},
+
+		async updateUser(changes) {
+			const current = users.get(changes.id);
+			if (!current) throw new AdapterError(`updateUser: no user with id ${changes.id}`);
+			const next = normalizeUser({
+				id: current.id,
+				name: changes.name !== undefined ? changes.name : current.name,
+				email: changes.email !== undefined ? changes.email : current.email,
+				emailVerified: changes.emailVerified !== undefined ? changes.emailVerified : current.emailVerified,
+				image: changes.image !== undefined ? changes.image : current.image
+			});
+			requireFreeEmail(next.email, next.id);
+			users.set(next.id, next);
+			return copy(next);
+		},
+
+		async deleteUser(userId) {
+			const user = users.get(userId);
+			if (!user) return null;
+			users.delete(userId);
+			deleteWhere(sessions, (session) => session.userId === userId);
+			deleteWhere(accounts, (account) => account.userId === userId);
+			deleteWhere(authenticators, (authenticator) => authenticator.userId === userId);
+			return copy(user);
+		},
+
+		async linkAccount(account) {
+			requireUser(account.userId, 'linkAccount');
+			const key = accountKey(account.provider, account.providerAccountId);
+			if (accounts.has(key)) {
+				throw new UniqueViolationError('accounts_provider_account_key', 'This provider account is already linked');
+			}
+			const stored = withoutEmptyFields(account);
+			accounts.set(key, stored);
+			return copy(stored);
+		},
+
+		async unlinkAccount({ provider, providerAccountId }) {
+			const key = accountKey(provider, providerAccountId);
+			const account = accounts.get(key);
+			accounts.delete(key);
+			return account ? copy(account) : undefined;
+		},
+
+		async getAccount(providerAccountId, provider) {
+			return copyOrNull(accounts.get(accountKey(provider, providerAccountId)));
+		},
+
+		async createSession(session) {
+			requireUser(session.userId, 'createSession');
+			if (sessions.has(session.sessionToken)) {
+				throw new UniqueViolationError('sessions_session_token_key', 'A session with this token already exists');
+			}
+			const stored = {
+				sessionToken: session.sessionToken,
+				userId: session.userId,
+				expires: new Date(session.expires)
+			};
+			sessions.set(stored.sessionToken, stored);
+			return copy(stored);
+		},
+
+		async getSessionAndUser(sessionToken) {
+			const session = sessions.get(sessionToken);
+			const user = session && users.get(session.userId);
+			return session && user ? { session: copy(session), user: copy(user) } : null;
+		},
+
+		async updateSession(changes) {
+			const current = sessions.get(changes.sessionToken);
+			if (!current) return null;
+			if (changes.userId !== undefined) requireUser(changes.userId, 'updateSession');
+			const next = {
+				sessionToken: current.sessionToken,
+				userId: changes.userId ?? current.userId,
+				expires: changes.expires !== undefined ? new Date(changes.expires) : current.expires
+			};
+			sessions.set(next.sessionToken, next);
+			return copy(next);
+		},
+
+		async deleteSession(sessionToken) {
+			const session = sessions.get(sessionToken);
+			sessions.delete(sessionToken);
+			return copyOrNull(session);
+		},
+
+		async createVerificationToken(token) {
+			const key = tokenKey(token.identifier, token.token);
+			if (verificationTokens.has(key)) {
+				throw new UniqueViolationError('verification_tokens_pkey', 'This verification token already exists');
+			}
+			const stored = { identifier: token.identifier, token: token.token, expires: new Date(token.expires) };
+			verificationTokens.set(key, stored);
+			return copy(stored);
+		},
+
+		async useVerificationToken({ identifier, token }) {
+			const key = tokenKey(identifier, token);
+			const stored = verificationTokens.get(key);
+			verificationTokens.delete(key);
+			return copyOrNull(stored);
+		},
+
+		async createAuthenticator(authenticator) {
+			requireUser(authenticator.userId, 'createAuthenticator');
+			if (authenticators.has(authenticator.credentialID)) {
+				throw new UniqueViolationError('authenticators_credential_id_key', 'This credential is already registered');
+			}
+			const stored: AdapterAuthenticator = {
+				credentialID: authenticator.credentialID,
+				userId: authenticator.userId,
+				providerAccountId: authenticator.providerAccountId,
+				credentialPublicKey: authenticator.credentialPublicKey,
+				counter: authenticator.counter,
+				credentialDeviceType: authenticator.credentialDeviceType,
+				credentialBackedUp: authenticator.credentialBackedUp,
+				transports: authenticator.transports ?? null
+			};
+			authenticators.set(stored.credentialID, stored);
+			return copy(stored);
+		},
+
+		async getAuthenticator(credentialID) {
+			return copyOrNull(authenticators.get(credentialID));
+		},
+
+		async listAuthenticatorsByUserId(userId) {
+			return [...authenticators.values()]
+				.filter((authenticator) => authenticator.userId === userId)
+				.sort((a, b) => (a.credentialID < b.credentialID ? -1 : a.credentialID > b.credentialID ? 1 : 0))
+				.map(copy);
+		},
+
+		async updateAuthenticatorCounter(credentialID, newCounter) {
+			const current = authenticators.get(credentialID);
+			if (!current) {
+				throw new AdapterError(`updateAuthenticatorCounter: no authenticator with credential ID ${credentialID}`);
+			}
+			const next = { ...current, counter: newCounter };
+			authenticators.set(credentialID, next);
+			return copy(next);
+		}
+	};
+}
+
+/** Keeps the fields a SQL adapter stores, with the same defaults (no email reads back as ''). */
+function normalizeUser(user: AdapterUser): AdapterUser {
+	return {
+		id: user.id,
+		name: user.name ?? null,
+		email: user.email ?? '',
+		emailVerified: user.emailVerified ? new Date(user.emailVerified) : null,
+		image: user.image ?? null
+	};
+}
+
+/** A SQL adapter reads a NULL token field back as absent; do the same here. */
+function withoutEmptyFields(account: AdapterAccount): AdapterAccount {
+	return Object.fromEntries(
+		Object.entries(account).filter(([, value]) => value !== null && value !== undefined)
+	) as AdapterAccount;
+}
+
+function accountKey(provider: string, providerAccountId: string): string {
+	return JSON.stringify([provider, providerAccountId]);
+}
+
+function tokenKey(identifier: string, token: string): string {
+	return JSON.stringify([identifier, token]);
+}
+
+function deleteWhere<T>(map: Map<string, T>, matches: (value: T) => boolean): void {
+	for (const [key, value] of map) if (matches(value)) map.delete(key);
+}
+
+function copy<T>(value: T): T {
+	return structuredClone(value);
+}
+
+function copyOrNull<T>(value: T | undefined): T | null {
+	return value === undefined ? null : structuredClone(value);
+}

@@ -1,0 +1,71 @@
+// The PostgreSQL adapter: users, accounts, sessions, email tokens and passkeys in PostgreSQL, through
+// a `pg` pool and Kysely; the schema is created on first use. Export path: `kitgate/adapters/postgres`.
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { InvalidConfiguration } from '../core/errors.js';
+import { createSqlAdapter, type SqlAdapter } from './sql/adapter.js';
+import { runMigrations } from './sql/migrate.js';
+import { postgresEncoding } from './sql/rows.js';
+import type { KitgateTables } from './sql/tables.js';
+
+export type { SqlAdapter } from './sql/adapter.js';
+
+/** Options of {@link PostgresAdapter}. */
+export interface PostgresAdapterOptions {
+	/** A pool you own; `close()` leaves it open. */
+	pool?: pg.Pool;
+	/**
+	 * Connection URL for a pool the adapter creates (and `close()` ends). Defaults to
+	 * `process.env.DATABASE_URL` when neither `pool` nor `connectionString` is given.
+	 */
+	connectionString?: string;
+	/** Schema that holds kitgate's tables (default `public`); created on first use if missing. */
+	schema?: string;
+	/** Apply pending migrations before the first query (default `true`). */
+	autoMigrate?: boolean;
+}
+
+/** The PostgreSQL adapter: every adapter method, `migrate()`, `close()`, and the pool it uses. */
+export interface PostgresAdapter extends SqlAdapter {
+	/** The `pg` pool: the one passed in, or the one the adapter created. */
+	readonly pool: pg.Pool;
+	/** The schema holding kitgate's tables. */
+	readonly schema: string;
+}
+
+/**
+ * Creates an adapter that stores everything in PostgreSQL. Several processes may share one
+ * database: migrations take an advisory lock, and unique constraints settle races.
+ * Call `close()` on shutdown to end the pool the adapter created.
+ *
+ * @example
+ * import { SvelteKitAuth } from 'kitgate/sveltekit';
+ * import { PostgresAdapter } from 'kitgate/adapters/postgres';
+ *
+ * const adapter = PostgresAdapter({ connectionString: process.env.DATABASE_URL, schema: 'auth' });
+ * export const { handle } = SvelteKitAuth({ adapter, providers });
+ * process.on('SIGTERM', () => adapter.close());
+ */
+export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresAdapter {
+	if (options.pool && options.connectionString !== undefined) {
+		throw new InvalidConfiguration('PostgresAdapter: pass either `pool` or `connectionString`, not both');
+	}
+	const connectionString = options.connectionString ?? process.env.DATABASE_URL;
+	if (!options.pool && !connectionString) {
+		throw new InvalidConfiguration('PostgresAdapter: pass `pool` or `connectionString`, or set DATABASE_URL');
+	}
+	const pool = options.pool ?? new pg.Pool({ connectionString });
+	const schema = options.schema ?? 'public';
+	const base = new Kysely<KitgateTables>({ dialect: new PostgresDialect({ pool }) });
+
+	const adapter = createSqlAdapter({
+		db: base.withSchema(schema),
+		encoding: postgresEncoding,
+		autoMigrate: options.autoMigrate ?? true,
+		runMigrations: () => runMigrations(base, { dialect: 'postgres', schema }),
+		async close() {
+			if (!options.pool && !pool.ending && !pool.ended) await pool.end();
+		}
+	});
+	return { ...adapter, pool, schema };
+}

@@ -1,0 +1,62 @@
+-- kitgate schema 0001 (PostgreSQL): users, accounts, sessions, verification tokens, authenticators.
+-- The adapter applies this by itself. To use your own tool instead, run it with the target schema first in search_path.
+CREATE TABLE IF NOT EXISTS users (
+	id text PRIMARY KEY,
+	name text,
+	email text,
+	email_verified timestamptz,
+	image text,
+	CONSTRAINT users_email_key UNIQUE (email)
+);
+
+CREATE TABLE IF NOT EXISTS accounts (
+	id text PRIMARY KEY,
+	user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	type text NOT NULL,
+	provider text NOT NULL,
+	provider_account_id text NOT NULL,
+	access_token text,
+	id_token text,
+	refresh_token text,
+	expires_at bigint,
+	scope text,
+	token_type text,
+	session_state text,
+	oauth_token text,
+	oauth_token_secret text,
+	extra text,
+	CONSTRAINT accounts_provider_account_key UNIQUE (provider, provider_account_id)
+);
+
+CREATE INDEX IF NOT EXISTS accounts_user_id_idx ON accounts (user_id);
+
+CREATE TABLE IF NOT EXISTS sessions (
+	id text PRIMARY KEY,
+	session_token text NOT NULL,
+	user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	expires timestamptz NOT NULL,
+	CONSTRAINT sessions_session_token_key UNIQUE (session_token)
+);
+
+CREATE INDEX IF NOT EXISTS sessions_user_id_idx ON sessions (user_id);
+
+CREATE TABLE IF NOT EXISTS verification_tokens (
+	identifier text NOT NULL,
+	token text NOT NULL,
+	expires timestamptz NOT NULL,
+	CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
+);
+
+CREATE TABLE IF NOT EXISTS authenticators (
+	credential_id text NOT NULL,
+	user_id text NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	provider_account_id text NOT NULL,
+	credential_public_key text NOT NULL,
+	counter bigint NOT NULL,
+	credential_device_type text NOT NULL,
+	credential_backed_up boolean NOT NULL,
+	transports text,
+	CONSTRAINT authenticators_credential_id_key PRIMARY KEY (credential_id)
+);
+
+CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators (user_id);

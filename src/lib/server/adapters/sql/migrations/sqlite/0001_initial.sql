@@ -1,0 +1,62 @@
+-- kitgate schema 0001 (SQLite): users, accounts, sessions, verification tokens, authenticators.
+-- The adapter applies this by itself. Cascading deletes need PRAGMA foreign_keys = ON on every connection.
+CREATE TABLE IF NOT EXISTS users (
+	id TEXT NOT NULL PRIMARY KEY,
+	name TEXT,
+	email TEXT,
+	email_verified INTEGER,
+	image TEXT,
+	CONSTRAINT users_email_key UNIQUE (email)
+);
+
+CREATE TABLE IF NOT EXISTS accounts (
+	id TEXT NOT NULL PRIMARY KEY,
+	user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	type TEXT NOT NULL,
+	provider TEXT NOT NULL,
+	provider_account_id TEXT NOT NULL,
+	access_token TEXT,
+	id_token TEXT,
+	refresh_token TEXT,
+	expires_at INTEGER,
+	scope TEXT,
+	token_type TEXT,
+	session_state TEXT,
+	oauth_token TEXT,
+	oauth_token_secret TEXT,
+	extra TEXT,
+	CONSTRAINT accounts_provider_account_key UNIQUE (provider, provider_account_id)
+);
+
+CREATE INDEX IF NOT EXISTS accounts_user_id_idx ON accounts (user_id);
+
+CREATE TABLE IF NOT EXISTS sessions (
+	id TEXT NOT NULL PRIMARY KEY,
+	session_token TEXT NOT NULL,
+	user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	expires INTEGER NOT NULL,
+	CONSTRAINT sessions_session_token_key UNIQUE (session_token)
+);
+
+CREATE INDEX IF NOT EXISTS sessions_user_id_idx ON sessions (user_id);
+
+CREATE TABLE IF NOT EXISTS verification_tokens (
+	identifier TEXT NOT NULL,
+	token TEXT NOT NULL,
+	expires INTEGER NOT NULL,
+	CONSTRAINT verification_tokens_pkey PRIMARY KEY (identifier, token)
+);
+
+CREATE TABLE IF NOT EXISTS authenticators (
+	credential_id TEXT NOT NULL,
+	user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+	provider_account_id TEXT NOT NULL,
+	credential_public_key TEXT NOT NULL,
+	counter INTEGER NOT NULL,
+	credential_device_type TEXT NOT NULL,
+	credential_backed_up INTEGER NOT NULL,
+	transports TEXT,
+	CONSTRAINT authenticators_credential_id_key PRIMARY KEY (credential_id)
+);
+
+CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators (user_id);

@@ -1,0 +1,181 @@
+// Vitest global setup: provides `databaseUrl`, an empty PostgreSQL database for the tests. Uses
+// DATABASE_URL when set; otherwise starts a throwaway cluster on 127.0.0.1 and removes it afterwards.
+import { execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+	interface ProvidedContext {
+		/** URL of a PostgreSQL database; each test file works in a schema of its own. */
+		databaseUrl: string;
+	}
+}
+
+const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
+const TEST_DATABASE = 'kitgate_test';
+
+/**
+ * Starts what the tests need and returns the teardown.
+ *
+ * @example
+ * // vite.config.ts
+ * test: { globalSetup: ['src/lib/server/core/test/global-setup.ts'] }
+ */
+export default async function setup(project: TestProject): Promise<() => void> {
+	const postgres = await startPostgres();
+	project.provide('databaseUrl', postgres.url);
+	return () => postgres.stop();
+}
+
+interface RunningPostgres {
+	url: string;
+	stop: () => void;
+}
+
+async function startPostgres(): Promise<RunningPostgres> {
+	const existing = process.env.DATABASE_URL;
+	if (existing) return { url: existing, stop: () => undefined };
+
+	if (!existsSync(join(POSTGRES_BIN, 'initdb'))) {
+		throw new Error(
+			`PostgreSQL 15 is needed for the tests but ${POSTGRES_BIN}/initdb is missing: ` +
+				'install it (apt-get install postgresql) or set DATABASE_URL to an empty database.'
+		);
+	}
+	const cluster = createCluster();
+	try {
+		const port = await startCluster(cluster);
+		const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
+		await admin.connect();
+		try {
+			await admin.query(`CREATE DATABASE ${TEST_DATABASE}`);
+		} finally {
+			await admin.end();
+		}
+		return { url: `postgres://postgres@127.0.0.1:${port}/${TEST_DATABASE}`, stop: cluster.remove };
+	} catch (error) {
+		cluster.remove();
+		throw error;
+	}
+}
+
+interface Cluster {
+	directory: string;
+	dataDirectory: string;
+	logFile: string;
+	remove: () => void;
+}
+
+/** Runs initdb in a new temporary folder (owned by `postgres` when we are root: postgres refuses to run as root). */
+function createCluster(): Cluster {
+	const directory = mkdtempSync(join(tmpdir(), 'kitgate-pg-'));
+	if (isRoot()) chownSync(directory, systemId('-u'), systemId('-g'));
+	const dataDirectory = join(directory, 'data');
+	let removed = false;
+	const cluster: Cluster = {
+		directory,
+		dataDirectory,
+		logFile: join(directory, 'postgres.log'),
+		remove() {
+			if (removed) return;
+			removed = true;
+			process.off('exit', cluster.remove);
+			try {
+				if (existsSync(join(dataDirectory, 'postmaster.pid'))) {
+					runPostgresTool('pg_ctl', ['-D', dataDirectory, '-m', 'immediate', '-w', 'stop'], directory);
+				}
+			} finally {
+				rmSync(directory, { recursive: true, force: true });
+			}
+		}
+	};
+	// Also stop the server when vitest exits without running the teardown (Ctrl-C).
+	process.on('exit', cluster.remove);
+	try {
+		runPostgresTool(
+			'initdb',
+			['-D', dataDirectory, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
+			directory
+		);
+	} catch (error) {
+		cluster.remove();
+		throw new Error(`initdb failed: ${describeFailure(error)}`, { cause: error });
+	}
+	return cluster;
+}
+
+/** Starts the server on a free loopback port; tries another port if one was taken meanwhile. */
+async function startCluster(cluster: Cluster): Promise<number> {
+	let lastError: unknown;
+	for (let attempt = 0; attempt < 3; attempt++) {
+		const port = await freePort();
+		const serverOptions = [
+			'-c listen_addresses=127.0.0.1',
+			`-p ${port}`,
+			`-k ${cluster.directory}`,
+			// Durability does not matter for a database that is deleted at the end of the run.
+			'-c fsync=off -c synchronous_commit=off -c full_page_writes=off'
+		].join(' ');
+		try {
+			runPostgresTool(
+				'pg_ctl',
+				['-D', cluster.dataDirectory, '-l', cluster.logFile, '-w', '-t', '30', '-o', serverOptions, 'start'],
+				cluster.directory
+			);
+			return port;
+		} catch (error) {
+			lastError = error;
+		}
+	}
+	const log = existsSync(cluster.logFile) ? readFileSync(cluster.logFile, 'utf8').slice(-2000) : '(no log)';
+	throw new Error(
+		`Could not start PostgreSQL for the tests: ${describeFailure(lastError)}\nServer log:\n${log}\n` +
+			'Set DATABASE_URL to an existing empty database to use another server.',
+		{ cause: lastError }
+	);
+}
+
+/** Runs a PostgreSQL program, through `su postgres` when we are root. */
+function runPostgresTool(program: string, args: string[], cwd: string): void {
+	const path = join(POSTGRES_BIN, program);
+	// Output goes to pipes that pg_ctl's background server does not inherit (it writes to -l).
+	const options = { cwd, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], timeout: 60_000 };
+	if (isRoot()) {
+		const command = [path, ...args].map(shellQuote).join(' ');
+		execFileSync('su', ['-s', '/bin/sh', 'postgres', '-c', command], options);
+	} else {
+		execFileSync(path, args, options);
+	}
+}
+
+function isRoot(): boolean {
+	return process.getuid?.() === 0;
+}
+
+function systemId(flag: '-u' | '-g'): number {
+	return Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+}
+
+function shellQuote(value: string): string {
+	return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+function describeFailure(error: unknown): string {
+	const stderr = (error as { stderr?: Buffer | string }).stderr?.toString().trim();
+	return stderr || (error instanceof Error ? error.message : String(error));
+}
+
+function freePort(): Promise<number> {
+	return new Promise((resolve, reject) => {
+		const server = createServer();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as AddressInfo;
+			server.close(() => resolve(port));
+		});
+	});
+}

@@ -1,0 +1,135 @@
+// Express integration: `ExpressAuth(config)` middleware for the routes under basePath, and
+// `getSession(req, config)`. Export path: `kitgate/express`. Works with Express 5 (and 4).
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { runAuth } from '../core/auth.js';
+import { resolveConfig } from '../core/config.js';
+import { MAX_BODY_BYTES } from '../core/body.js';
+import { checkSession } from '../core/session-check.js';
+import type { AuthConfig, Session } from '../core/types.js';
+
+/** Configuration of the Express integration (basePath defaults to `/auth`). */
+export type ExpressAuthConfig = AuthConfig;
+
+/** The parts of an Express request kitgate reads. */
+export interface ExpressRequestLike extends IncomingMessage {
+	protocol?: string;
+	originalUrl?: string;
+	body?: unknown;
+	get?(name: string): string | undefined;
+	host?: string;
+}
+
+type ExpressResponseLike = ServerResponse;
+type Next = (error?: unknown) => void;
+
+/**
+ * The middleware serving kitgate's routes. Mount it on the basePath:
+ * `app.use("/auth", ExpressAuth(config))` or `app.use("/auth/*splat", ExpressAuth(config))`.
+ * Set `app.set("trust proxy", true)` behind a proxy so HTTPS is detected.
+ *
+ * @example
+ * app.use("/auth", ExpressAuth({ providers: [Credentials({ ... })] }));
+ */
+export function ExpressAuth(config: ExpressAuthConfig) {
+	// validated now, so a misconfiguration stops the server at start-up
+	const resolved = resolveConfig(config);
+	return async function kitgateMiddleware(req: ExpressRequestLike, res: ExpressResponseLike, next: Next): Promise<void> {
+		try {
+			const path = (req.originalUrl ?? req.url ?? '/').split('?')[0];
+			if (!path.startsWith(`${resolved.basePath}/`)) return next();
+			const request = await toWebRequest(req, true);
+			const { response } = await runAuth(request, config);
+			await writeWebResponse(res, response);
+		} catch (error) {
+			next(error);
+		}
+	};
+}
+
+/**
+ * The session of an Express request, or null. Pass `res` to let kitgate extend the session
+ * cookie when `updateAge` says so.
+ *
+ * @example
+ * app.use(async (req, res, next) => { res.locals.session = await getSession(req, config, res); next(); });
+ */
+export async function getSession(
+	req: ExpressRequestLike,
+	config: ExpressAuthConfig,
+	res?: ExpressResponseLike
+): Promise<Session | null> {
+	const request = await toWebRequest(req, false);
+	const { session, setCookies } = await checkSession(request, config);
+	if (res && setCookies.length && !res.headersSent) appendSetCookie(res, setCookies);
+	return session;
+}
+
+function header(req: ExpressRequestLike, name: string): string | undefined {
+	const value = req.headers[name];
+	return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/**
+ * Converts an Express request to a Web Request. Protocol and host come from Express, which
+ * applies its own `trust proxy` setting, so raw X-Forwarded-* headers are replaced by its answer.
+ */
+export async function toWebRequest(req: ExpressRequestLike, withBody: boolean): Promise<Request> {
+	const protocol = req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+	const host = req.host ?? req.get?.('host') ?? header(req, 'host') ?? 'localhost';
+	const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${host}`);
+	const headers = new Headers();
+	for (const [name, value] of Object.entries(req.headers)) {
+		if (value === undefined || name.startsWith(':')) continue;
+		headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+	}
+	headers.set('x-forwarded-proto', protocol);
+	headers.set('x-forwarded-host', url.host);
+	const method = req.method ?? 'GET';
+	const init: RequestInit = { method, headers };
+	if (withBody && method !== 'GET' && method !== 'HEAD') init.body = await requestBody(req, headers);
+	return new Request(url, init);
+}
+
+/** The body bytes: re-encoded when a body parser already consumed the stream, else read raw. */
+async function requestBody(req: ExpressRequestLike, headers: Headers): Promise<string | Uint8Array> {
+	if (req.body !== undefined && req.body !== null && typeof req.body === 'object' && !(req.body instanceof Uint8Array)) {
+		const type = headers.get('content-type') ?? '';
+		headers.delete('content-length');
+		if (type.includes('application/json')) return JSON.stringify(req.body);
+		const form = new URLSearchParams();
+		for (const [key, value] of Object.entries(req.body as Record<string, unknown>)) {
+			if (typeof value === 'string') form.append(key, value);
+		}
+		return form.toString();
+	}
+	if (typeof req.body === 'string' || req.body instanceof Uint8Array) return req.body;
+	const chunks: Uint8Array[] = [];
+	let size = 0;
+	for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
+		const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
+		size += bytes.byteLength;
+		// stop reading: the engine refuses bodies this large anyway
+		if (size > MAX_BODY_BYTES) return new Uint8Array(MAX_BODY_BYTES + 1);
+		chunks.push(bytes);
+	}
+	return Buffer.concat(chunks);
+}
+
+function appendSetCookie(res: ExpressResponseLike, cookies: string[]): void {
+	const existing = res.getHeader('set-cookie');
+	const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
+	res.setHeader('set-cookie', [...list, ...cookies]);
+}
+
+/** Writes a Web Response to an Express/Node response, keeping every Set-Cookie header. */
+export async function writeWebResponse(res: ExpressResponseLike, response: Response): Promise<void> {
+	res.statusCode = response.status;
+	for (const [name, value] of response.headers) {
+		if (name !== 'set-cookie') res.setHeader(name, value);
+	}
+	const cookies = response.headers.getSetCookie();
+	if (cookies.length) appendSetCookie(res, cookies);
+	const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
+	res.end(body);
+}

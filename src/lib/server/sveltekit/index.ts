@@ -1,0 +1,170 @@
+// SvelteKit integration: `SvelteKitAuth(config | (event) => config)` → `{ handle, signIn, signOut }`.
+// Export path: `kitgate/sveltekit`. Requests under basePath go to the engine; others get `locals.auth()`.
+
+import { redirect, type Action, type Handle, type RequestEvent } from '@sveltejs/kit';
+import { base } from '$app/paths';
+import { runAuth } from '../core/auth.js';
+import { resolveConfig } from '../core/config.js';
+import type { OutgoingCookie } from '../core/cookies.js';
+import { CredentialsSignin } from '../core/errors.js';
+import { checkSession } from '../core/session-check.js';
+import { skipCSRFCheck, type AuthConfig, type Session } from '../core/types.js';
+
+/** Configuration of the SvelteKit integration (basePath defaults to `{paths.base}/auth`). */
+export type SvelteKitAuthConfig = AuthConfig;
+
+/** `locals.auth`: reads the session; `update(data)` runs the callbacks with `trigger: "update"`. */
+export interface LocalsAuth {
+	(): Promise<Session | null>;
+	/** Updates the session from the server (the `jwt` callback receives `trigger: "update"` and `session: data`). */
+	update(data: unknown): Promise<Session | null>;
+}
+
+declare global {
+	// eslint-disable-next-line @typescript-eslint/no-namespace
+	namespace App {
+		interface Locals {
+			/** The session of the request (set by kitgate's `handle`). */
+			auth: LocalsAuth;
+		}
+	}
+}
+
+/** What `SvelteKitAuth` returns. */
+export interface SvelteKitAuthResult {
+	/** The request hook; compose it with others through `sequence()`. */
+	handle: Handle;
+	/** Form action for a `/signin` route: posts `providerId` (and credential fields) to the engine. */
+	signIn: Action;
+	/** Form action for a `/signout` route. */
+	signOut: Action;
+}
+
+type ConfigSource = SvelteKitAuthConfig | ((event: RequestEvent) => PromiseLike<SvelteKitAuthConfig>);
+
+const withBasePath = new WeakMap<SvelteKitAuthConfig, SvelteKitAuthConfig>();
+
+/** The config with SvelteKit's default basePath filled in; the same object for the same input (cache). */
+function prepare(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
+	let prepared = withBasePath.get(config);
+	if (!prepared) {
+		prepared = config.basePath ? config : { ...config, basePath: `${base}/auth` };
+		withBasePath.set(config, prepared);
+	}
+	return prepared;
+}
+
+/**
+ * Adds kitgate to a SvelteKit app.
+ *
+ * @example
+ * // src/auth.ts
+ * export const { handle, signIn, signOut } = SvelteKitAuth({ providers: [Credentials({ ... })] });
+ * // src/hooks.server.ts
+ * export { handle } from "./auth";
+ */
+export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
+	// a static config is validated now, so a misconfiguration stops the server at start-up
+	if (typeof source !== 'function') resolveConfig(prepare(source));
+	const configOf = async (event: RequestEvent) =>
+		prepare(typeof source === 'function' ? await source(event) : source);
+	const options = { appBase: base };
+
+	const handle: Handle = async ({ event, resolve }) => {
+		const config = await configOf(event);
+		const basePath = config.basePath as string;
+		if (event.url.pathname.startsWith(`${basePath}/`)) {
+			return (await runAuth(event.request, config, options)).response;
+		}
+		const pendingCookies: string[] = [];
+		let current: Promise<Session | null> | undefined;
+		const read = async (update?: { data: unknown }) => {
+			const check = await checkSession(event.request, config, { ...options, update });
+			pendingCookies.push(...check.setCookies);
+			return check.session;
+		};
+		const auth = (() => (current ??= read())) as LocalsAuth;
+		auth.update = (data: unknown) => (current = read({ data }));
+		event.locals.auth = auth;
+		const response = await resolve(event);
+		return pendingCookies.length ? withCookies(response, pendingCookies) : response;
+	};
+
+	const signIn: Action = async (event) => {
+		const config = await configOf(event);
+		const form = await event.request.formData();
+		const providerId = String(form.get('providerId') ?? form.get('provider') ?? '');
+		const provider = config.providers.find((p) => typeof p === 'object' && p.id === providerId);
+		const route = provider?.type === 'credentials' ? 'callback' : 'signin';
+		const fields = new URLSearchParams();
+		for (const [key, value] of form) if (typeof value === 'string' && key !== 'providerId') fields.append(key, value);
+		if (!fields.has('callbackUrl')) fields.set('callbackUrl', String(form.get('redirectTo') ?? `${base}/`));
+		const url = await postToEngine(event, config, `${config.basePath}/${route}/${encodeURIComponent(providerId)}`, fields);
+		const target = new URL(url, event.url);
+		if (target.searchParams.get('error') === 'CredentialsSignin') {
+			// the spec: in form actions a credentials failure is thrown to the caller, not redirected
+			const error = new CredentialsSignin();
+			error.code = target.searchParams.get('code') ?? 'credentials';
+			throw error;
+		}
+		redirect(303, url);
+	};
+
+	const signOut: Action = async (event) => {
+		const config = await configOf(event);
+		const form = await event.request.formData();
+		const fields = new URLSearchParams();
+		fields.set('callbackUrl', String(form.get('callbackUrl') ?? form.get('redirectTo') ?? `${base}/`));
+		const url = await postToEngine(event, config, `${config.basePath}/signout`, fields);
+		redirect(303, url);
+	};
+
+	return { handle, signIn, signOut };
+}
+
+/**
+ * Posts a form to the engine on behalf of a form action and copies its cookies to `event.cookies`.
+ * SvelteKit already refuses cross-site form posts to actions, so the engine's CSRF token is not needed.
+ */
+async function postToEngine(event: RequestEvent, config: SvelteKitAuthConfig, path: string, fields: URLSearchParams): Promise<string> {
+	const headers = new Headers({
+		'content-type': 'application/x-www-form-urlencoded',
+		'x-auth-return-redirect': '1'
+	});
+	for (const name of ['cookie', 'host', 'x-forwarded-host', 'x-forwarded-proto', 'user-agent']) {
+		const value = event.request.headers.get(name);
+		if (value) headers.set(name, value);
+	}
+	const request = new Request(new URL(path, event.url), { method: 'POST', headers, body: fields });
+	const { response, cookies } = await runAuth(request, { ...config, skipCSRFCheck }, { appBase: base });
+	for (const cookie of cookies) setEventCookie(event, cookie);
+	const body = (await response.json().catch(() => null)) as { url?: string } | null;
+	return body?.url ?? `${config.basePath}/error?error=Configuration`;
+}
+
+function setEventCookie(event: RequestEvent, cookie: OutgoingCookie): void {
+	const { options } = cookie;
+	event.cookies.set(cookie.name, cookie.value, {
+		path: options.path ?? '/',
+		httpOnly: options.httpOnly,
+		sameSite: options.sameSite,
+		secure: options.secure,
+		domain: options.domain,
+		maxAge: options.maxAge,
+		expires: options.expires
+	});
+}
+
+/** The response with extra Set-Cookie headers (a copy when its headers are immutable). */
+function withCookies(response: Response, cookies: string[]): Response {
+	try {
+		for (const cookie of cookies) response.headers.append('set-cookie', cookie);
+		return response;
+	} catch {
+		const copy = new Response(response.body, response);
+		for (const cookie of cookies) copy.headers.append('set-cookie', cookie);
+		return copy;
+	}
+}
+
+export { CredentialsSignin };
