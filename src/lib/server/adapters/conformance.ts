@@ -10,7 +10,12 @@ import type {
 } from '../core/types.js';
 import { isUniqueViolation } from './errors.js';
 
-/** Options of {@link runAdapterTests}. */
+/**
+ * Options of {@link runAdapterTests}.
+ *
+ * @example
+ * const options: AdapterTestOptions = { name: 'MyAdapter', adapter: () => MyAdapter(), cleanup: () => db.close() };
+ */
 export interface AdapterTestOptions {
 	/** Creates the adapter under test. Called once, before the first test; tests use fresh random keys. */
 	adapter: () => Promise<Adapter> | Adapter;
@@ -111,10 +116,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 
 			test('createUser rejects a second user with the same email as a unique violation', async () => {
 				const user = await createUser();
-				const error = await adapter.createUser(newUser({ email: user.email })).then(
-					() => null,
-					(reason: unknown) => reason
-				);
+				const error = await rejection(adapter.createUser(newUser({ email: user.email })));
 				expect(error).not.toBeNull();
 				expect(isUniqueViolation(error)).toBe(true);
 			});
@@ -153,16 +155,13 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 			});
 
 			test('updateUser rejects an unknown id', async () => {
-				await expect(adapter.updateUser({ id: randomUUID(), name: 'Nobody' })).rejects.toThrow();
+				await expect(Promise.resolve(adapter.updateUser({ id: randomUUID(), name: 'Nobody' }))).rejects.toThrow();
 			});
 
 			test('updateUser rejects an email another user has, as a unique violation', async () => {
 				const taken = await createUser();
 				const user = await createUser();
-				const error = await Promise.resolve(adapter.updateUser({ id: user.id, email: taken.email })).then(
-					() => null,
-					(reason: unknown) => reason
-				);
+				const error = await rejection(adapter.updateUser({ id: user.id, email: taken.email }));
 				expect(isUniqueViolation(error)).toBe(true);
 			});
 
@@ -354,10 +353,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				const user = await createUser();
 				const authenticator = newAuthenticator(user.id);
 				await adapter.createAuthenticator(authenticator);
-				const error = await Promise.resolve(adapter.createAuthenticator({ ...authenticator, counter: 9 })).then(
-					() => null,
-					(reason: unknown) => reason
-				);
+				const error = await rejection(adapter.createAuthenticator({ ...authenticator, counter: 9 }));
 				expect(error).toBeInstanceOf(Error);
 				expect(isUniqueViolation(error)).toBe(true);
 				expect((await adapter.getAuthenticator(authenticator.credentialID))?.counter).toBe(authenticator.counter);
@@ -445,6 +441,14 @@ function newAuthenticator(userId: string): AdapterAuthenticator {
 		credentialBackedUp: true,
 		transports: 'usb,nfc'
 	};
+}
+
+/** The reason a call rejected with, or null when it succeeded. */
+function rejection(result: unknown): Promise<unknown> {
+	return Promise.resolve(result).then(
+		() => null,
+		(reason: unknown) => reason
+	);
 }
 
 function inOneDay(): Date {

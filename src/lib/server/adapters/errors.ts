@@ -2,7 +2,12 @@
 // race (two sign-ins creating the same user) as an expected outcome. Export path: `kitgate/adapters/errors`.
 import { AdapterError } from '../core/errors.js';
 
-/** Stable `code` of {@link UniqueViolationError}. */
+/**
+ * Stable `code` of {@link UniqueViolationError}.
+ *
+ * @example
+ * if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) retry();
+ */
 export const UNIQUE_VIOLATION = 'UNIQUE_VIOLATION';
 
 // Codes the drivers put on their own errors: PostgreSQL's SQLSTATE and better-sqlite3's extended result codes.

@@ -10,7 +10,12 @@ import type { KitgateTables } from './sql/tables.js';
 
 export type { SqlAdapter } from './sql/adapter.js';
 
-/** Options of {@link PostgresAdapter}. */
+/**
+ * Options of {@link PostgresAdapter}.
+ *
+ * @example
+ * const options: PostgresAdapterOptions = { connectionString: process.env.DATABASE_URL, schema: 'auth' };
+ */
 export interface PostgresAdapterOptions {
 	/** A pool you own; `close()` leaves it open. */
 	pool?: pg.Pool;
@@ -25,7 +30,13 @@ export interface PostgresAdapterOptions {
 	autoMigrate?: boolean;
 }
 
-/** The PostgreSQL adapter: every adapter method, `migrate()`, `close()`, and the pool it uses. */
+/**
+ * The PostgreSQL adapter: every adapter method, `migrate()`, `close()`, and the pool it uses.
+ *
+ * @example
+ * const adapter: PostgresAdapter = PostgresAdapter({ pool });
+ * await adapter.migrate(); // create the tables at start-up instead of on the first request
+ */
 export interface PostgresAdapter extends SqlAdapter {
 	/** The `pg` pool: the one passed in, or the one the adapter created. */
 	readonly pool: pg.Pool;
@@ -54,7 +65,7 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 	if (!options.pool && !connectionString) {
 		throw new InvalidConfiguration('PostgresAdapter: pass `pool` or `connectionString`, or set DATABASE_URL');
 	}
-	const pool = options.pool ?? new pg.Pool({ connectionString });
+	const pool = options.pool ?? createPool(connectionString);
 	const schema = options.schema ?? 'public';
 	const base = new Kysely<KitgateTables>({ dialect: new PostgresDialect({ pool }) });
 
@@ -68,4 +79,12 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 		}
 	});
 	return { ...adapter, pool, schema };
+}
+
+function createPool(connectionString: string | undefined): pg.Pool {
+	const pool = new pg.Pool({ connectionString });
+	// An idle connection dropped by the server (restart, failover) must not crash the process:
+	// the pool discards it, and the next query opens a new one.
+	pool.on('error', () => undefined);
+	return pool;
 }

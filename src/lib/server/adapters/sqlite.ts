@@ -12,13 +12,23 @@ import type { KitgateTables } from './sql/tables.js';
 
 export type { SqlAdapter } from './sql/adapter.js';
 
-/** Where the file is used when neither `filename` nor `database` is given (relative to the working directory). */
+/**
+ * The file used when neither `filename` nor `database` is given, relative to the working directory.
+ *
+ * @example
+ * SQLiteAdapter(); // same as SQLiteAdapter({ filename: DEFAULT_SQLITE_FILENAME })
+ */
 export const DEFAULT_SQLITE_FILENAME = '.data/kitgate.sqlite';
 
 /** How long a write waits for another connection's lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
 
-/** Options of {@link SQLiteAdapter}. */
+/**
+ * Options of {@link SQLiteAdapter}.
+ *
+ * @example
+ * const options: SQLiteAdapterOptions = { filename: 'data/auth.sqlite' };
+ */
 export interface SQLiteAdapterOptions {
 	/**
 	 * Path of the database file (default {@link DEFAULT_SQLITE_FILENAME}); its folder is created if
@@ -34,7 +44,13 @@ export interface SQLiteAdapterOptions {
 	autoMigrate?: boolean;
 }
 
-/** The SQLite adapter: every adapter method, `migrate()`, `close()`, and the database it uses. */
+/**
+ * The SQLite adapter: every adapter method, `migrate()`, `close()`, and the database it uses.
+ *
+ * @example
+ * const adapter: SQLiteAdapter = SQLiteAdapter({ filename: 'data/auth.sqlite' });
+ * adapter.database.backup('backups/auth.sqlite');
+ */
 export interface SQLiteAdapter extends SqlAdapter {
 	/** The better-sqlite3 database, e.g. for `database.backup(path)`. */
 	readonly database: Database.Database;

@@ -4,7 +4,9 @@
 /** True when `url` (absolute or relative) resolves to the origin of `baseUrl`. */
 export function isSameOrigin(url: string, baseUrl: string): boolean {
 	try {
-		return new URL(url, baseUrl).origin === new URL(baseUrl).origin;
+		const origin = new URL(baseUrl).origin;
+		// opaque origins (javascript:, data:, …) all serialise as "null" yet are never the same origin
+		return origin !== 'null' && new URL(url, baseUrl).origin === origin;
 	} catch {
 		return false;
 	}

@@ -125,7 +125,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 export async function getSession(ctx: RequestContext, update?: { data: unknown }): Promise<Session | null> {
 	const stored = await loadStoredSession(ctx, update);
 	if (!stored) return null;
-	const { callbacks, events } = ctx.config;
+	const { callbacks } = ctx.config;
 	const updateArgs = update ? { trigger: 'update' as const, newSession: update.data } : {};
 	const expires = new Date(stored.expires).toISOString();
 	if (stored.strategy === 'jwt') {

@@ -87,7 +87,7 @@ export async function toWebRequest(req: ExpressRequestLike, withBody: boolean): 
 	headers.set('x-forwarded-host', url.host);
 	const method = req.method ?? 'GET';
 	const init: RequestInit = { method, headers };
-	if (withBody && method !== 'GET' && method !== 'HEAD') init.body = await requestBody(req, headers);
+	if (withBody && method !== 'GET' && method !== 'HEAD') init.body = (await requestBody(req, headers)) as BodyInit;
 	return new Request(url, init);
 }
 

@@ -19,7 +19,14 @@ import {
 } from './rows.js';
 import type { KitgateTables, SessionsTable, UsersTable } from './tables.js';
 
-/** An adapter backed by a SQL database: every method, plus schema and connection control. */
+/**
+ * An adapter backed by a SQL database: every method, plus schema and connection control.
+ *
+ * @example
+ * const adapter: SqlAdapter = SQLiteAdapter();
+ * await adapter.migrate();
+ * await adapter.close();
+ */
 export interface SqlAdapter extends Required<Adapter> {
 	/**
 	 * Applies pending migrations. Runs once per adapter (methods call it before their first
@@ -30,7 +37,12 @@ export interface SqlAdapter extends Required<Adapter> {
 	close(): Promise<void>;
 }
 
-/** What a SQL adapter module hands to {@link createSqlAdapter}. */
+/**
+ * What a SQL adapter module hands to {@link createSqlAdapter}.
+ *
+ * @example
+ * const parts: SqlAdapterParts = { db, encoding: sqliteEncoding, runMigrations, autoMigrate: true, close };
+ */
 export interface SqlAdapterParts {
 	/** Kysely instance, already scoped to the adapter's schema. */
 	db: Kysely<KitgateTables>;

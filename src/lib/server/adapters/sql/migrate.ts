@@ -4,13 +4,23 @@ import { sql, type Kysely } from 'kysely';
 import { postgresMigrations } from './postgres-migrations.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
-/** One schema change: a stable name and the SQL statements, each ending with `;` at the end of a line. */
+/**
+ * One schema change: a stable name and the SQL statements, each ending with `;` at the end of a line.
+ *
+ * @example
+ * const migration: Migration = { name: '0002_users_locale', sql: 'ALTER TABLE users ADD COLUMN locale text;\n' };
+ */
 export interface Migration {
 	name: string;
 	sql: string;
 }
 
-/** Where migrations go: a SQLite database, or one schema of a PostgreSQL database. */
+/**
+ * Where migrations go: a SQLite database, or one schema of a PostgreSQL database.
+ *
+ * @example
+ * const target: MigrationTarget = { dialect: 'postgres', schema: 'auth' };
+ */
 export type MigrationTarget = { dialect: 'sqlite' } | { dialect: 'postgres'; schema: string };
 
 // First key of the two-key advisory lock; the second is a hash of the schema name, so

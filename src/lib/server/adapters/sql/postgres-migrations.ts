@@ -66,5 +66,10 @@ CREATE TABLE IF NOT EXISTS authenticators (
 CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators (user_id);
 `;
 
-/** PostgreSQL migrations in the order they apply. Names never change once released. */
+/**
+ * PostgreSQL migrations in the order they apply. Names never change once released.
+ *
+ * @example
+ * for (const { name, sql } of postgresMigrations) console.log(name, sql.length);
+ */
 export const postgresMigrations: readonly Migration[] = [{ name: '0001_initial', sql: initial }];

@@ -17,25 +17,45 @@ import type {
 	VerificationTokensTable
 } from './tables.js';
 
-/** How a database wants the values it has no common type for. */
+/**
+ * How a database wants the values it has no common type for.
+ *
+ * @example
+ * const expires = encoding.date(session.expires); // a number for SQLite, a Date for PostgreSQL
+ */
 export interface ValueEncoding {
 	date(value: Date): Date | number;
 	boolean(value: boolean): boolean | number;
 }
 
-/** SQLite: epoch milliseconds and 0/1, which read back the same in every time zone. */
+/**
+ * SQLite: epoch milliseconds and 0/1, which read back the same in every time zone.
+ *
+ * @example
+ * sqliteEncoding.date(new Date(0)); // 0
+ */
 export const sqliteEncoding: ValueEncoding = {
 	date: (value) => value.getTime(),
 	boolean: (value) => (value ? 1 : 0)
 };
 
-/** PostgreSQL: `timestamptz` and `boolean`; the driver sends dates with their UTC offset. */
+/**
+ * PostgreSQL: `timestamptz` and `boolean`; the driver sends dates with their UTC offset.
+ *
+ * @example
+ * postgresEncoding.boolean(true); // true
+ */
 export const postgresEncoding: ValueEncoding = {
 	date: (value) => value,
 	boolean: (value) => value
 };
 
-/** Accepts a Date, an ISO string or epoch milliseconds; throws on anything that is not a date. */
+/**
+ * Accepts a Date, an ISO string or epoch milliseconds; throws an AdapterError on anything else.
+ *
+ * @example
+ * toDate('2030-01-01T00:00:00.000Z', 'expires'); // Date
+ */
 export function toDate(value: unknown, field: string): Date {
 	const date =
 		value instanceof Date ? value : typeof value === 'string' || typeof value === 'number' ? new Date(value) : null;
@@ -51,11 +71,22 @@ function readBoolean(value: boolean | number | bigint): boolean {
 	return value === true || Number(value) === 1;
 }
 
-/** Users without an email keep NULL, so any number of them fit under the unique constraint. */
+/**
+ * Users without an email keep NULL, so any number of them fit under the unique constraint.
+ *
+ * @example
+ * emailToColumn(''); // null
+ */
 export function emailToColumn(email: string | null | undefined): string | null {
 	return email ? email : null;
 }
 
+/**
+ * The `users` row of a user; unknown user fields are not stored.
+ *
+ * @example
+ * db.insertInto('users').values(userToRow(user, user.id, sqliteEncoding));
+ */
 export function userToRow(user: AdapterUser, id: string, encoding: ValueEncoding): Insertable<UsersTable> {
 	return {
 		id,
@@ -66,6 +97,12 @@ export function userToRow(user: AdapterUser, id: string, encoding: ValueEncoding
 	};
 }
 
+/**
+ * The user of a `users` row; a NULL email reads back as `''`.
+ *
+ * @example
+ * const user = userFromRow(await db.selectFrom('users').selectAll().executeTakeFirstOrThrow());
+ */
 export function userFromRow(row: Selectable<UsersTable>): AdapterUser {
 	return {
 		id: row.id,
@@ -76,14 +113,32 @@ export function userFromRow(row: Selectable<UsersTable>): AdapterUser {
 	};
 }
 
+/**
+ * The session of a `sessions` row.
+ *
+ * @example
+ * const session = sessionFromRow(row);
+ */
 export function sessionFromRow(row: Pick<Selectable<SessionsTable>, 'session_token' | 'user_id' | 'expires'>): AdapterSession {
 	return { sessionToken: row.session_token, userId: row.user_id, expires: readDate(row.expires) };
 }
 
+/**
+ * The token of a `verification_tokens` row.
+ *
+ * @example
+ * const token = verificationTokenFromRow(row);
+ */
 export function verificationTokenFromRow(row: Selectable<VerificationTokensTable>): VerificationToken {
 	return { identifier: row.identifier, token: row.token, expires: readDate(row.expires) };
 }
 
+/**
+ * The `authenticators` row of a WebAuthn credential.
+ *
+ * @example
+ * db.insertInto('authenticators').values(authenticatorToRow(authenticator, postgresEncoding));
+ */
 export function authenticatorToRow(
 	authenticator: AdapterAuthenticator,
 	encoding: ValueEncoding
@@ -100,6 +155,12 @@ export function authenticatorToRow(
 	};
 }
 
+/**
+ * The WebAuthn credential of an `authenticators` row (a bigint counter reads back as a number).
+ *
+ * @example
+ * const authenticator = authenticatorFromRow(row);
+ */
 export function authenticatorFromRow(row: Selectable<AuthenticatorsTable>): AdapterAuthenticator {
 	return {
 		credentialID: row.credential_id,
@@ -129,6 +190,9 @@ const isTextColumn = (key: string): key is TextColumn => (textColumns as readonl
 /**
  * Token fields go to their columns; any other field (or a field whose value does not fit its
  * column) goes into the JSON `extra` column, so whatever a provider's `account()` returns reads back.
+ *
+ * @example
+ * accountToRow({ ...account, refresh_token_expires_in: 600 }, randomUUID()).extra; // '{"refresh_token_expires_in":600}'
  */
 export function accountToRow(account: AdapterAccount, id: string): Insertable<AccountsTable> {
 	const { userId, type, provider, providerAccountId, ...fields } = account;
@@ -151,6 +215,12 @@ export function accountToRow(account: AdapterAccount, id: string): Insertable<Ac
 	return row;
 }
 
+/**
+ * The account of an `accounts` row: the `extra` fields merged back, NULL columns left out.
+ *
+ * @example
+ * const account = accountFromRow(row);
+ */
 export function accountFromRow(row: Selectable<AccountsTable>): AdapterAccount {
 	const account: AdapterAccount = {
 		...(row.extra === null ? {} : (JSON.parse(row.extra) as Record<string, unknown>)),

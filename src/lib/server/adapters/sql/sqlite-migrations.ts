@@ -67,5 +67,10 @@ CREATE TABLE IF NOT EXISTS authenticators (
 CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators (user_id);
 `;
 
-/** SQLite migrations in the order they apply. Names never change once released. */
+/**
+ * SQLite migrations in the order they apply. Names never change once released.
+ *
+ * @example
+ * for (const { name, sql } of sqliteMigrations) console.log(name, sql.length);
+ */
 export const sqliteMigrations: readonly Migration[] = [{ name: '0001_initial', sql: initial }];

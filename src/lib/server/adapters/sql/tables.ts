@@ -3,14 +3,20 @@
 import type { ColumnType } from 'kysely';
 
 /** A date column: epoch milliseconds in SQLite, `timestamptz` in PostgreSQL. */
-export type DateColumn = ColumnType<Date | number | string, Date | number, Date | number>;
+type DateColumn = ColumnType<Date | number | string, Date | number, Date | number>;
 
 /** An integer column that PostgreSQL returns as a string when it is a `bigint`. */
-export type BigIntColumn = ColumnType<number | string | bigint, number, number>;
+type BigIntColumn = ColumnType<number | string | bigint, number, number>;
 
 /** A boolean column: INTEGER 0/1 in SQLite, `boolean` in PostgreSQL. */
-export type BooleanColumn = ColumnType<boolean | number | bigint, boolean | number, boolean | number>;
+type BooleanColumn = ColumnType<boolean | number | bigint, boolean | number, boolean | number>;
 
+/**
+ * A row of `users`.
+ *
+ * @example
+ * type Row = Selectable<UsersTable>;
+ */
 export interface UsersTable {
 	id: string;
 	name: string | null;
@@ -19,6 +25,12 @@ export interface UsersTable {
 	image: string | null;
 }
 
+/**
+ * A row of `accounts`: the identity columns, the token columns and `extra`.
+ *
+ * @example
+ * type Row = Selectable<AccountsTable>;
+ */
 export interface AccountsTable {
 	id: string;
 	user_id: string;
@@ -39,6 +51,12 @@ export interface AccountsTable {
 	extra: string | null;
 }
 
+/**
+ * A row of `sessions`.
+ *
+ * @example
+ * type Row = Selectable<SessionsTable>;
+ */
 export interface SessionsTable {
 	id: string;
 	session_token: string;
@@ -46,12 +64,24 @@ export interface SessionsTable {
 	expires: DateColumn;
 }
 
+/**
+ * A row of `verification_tokens`.
+ *
+ * @example
+ * type Row = Selectable<VerificationTokensTable>;
+ */
 export interface VerificationTokensTable {
 	identifier: string;
 	token: string;
 	expires: DateColumn;
 }
 
+/**
+ * A row of `authenticators`.
+ *
+ * @example
+ * type Row = Selectable<AuthenticatorsTable>;
+ */
 export interface AuthenticatorsTable {
 	credential_id: string;
 	user_id: string;
@@ -63,7 +93,12 @@ export interface AuthenticatorsTable {
 	transports: string | null;
 }
 
-/** The tables the SQL adapters read and write. */
+/**
+ * The tables the SQL adapters read and write.
+ *
+ * @example
+ * const db = new Kysely<KitgateTables>({ dialect });
+ */
 export interface KitgateTables {
 	users: UsersTable;
 	accounts: AccountsTable;

@@ -234,7 +234,7 @@ describe('callbacks and events', () => {
 			const response = await signIn(client);
 			expect(response.headers.get('location')).toBe(`http://localhost:3000${expected}`);
 			expect(client.jar.has('kitgate.session-token')).toBe(false);
-			if (expected.includes('AccessDenied')) expect(errors[0].type ?? '').toBe('AccessDenied');
+			if (expected.includes('AccessDenied')) expect(errors[0]).toMatchObject({ type: 'AccessDenied' });
 		}
 		const errors: Error[] = [];
 		const client = testClient(makeConfig({

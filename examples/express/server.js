@@ -1,0 +1,57 @@
+// The Express demo: the same flows as the SvelteKit demo, served by Express 5 with kitgate's
+// built-in pages. Run with `node examples/express/server.js` after `npm run package`.
+
+import express from 'express';
+import { ExpressAuth, getSession } from 'kitgate/express';
+import { authConfig, DEMO_CREDENTIALS } from './auth-config.js';
+
+const port = Number(process.env.PORT ?? 3100);
+const host = process.env.HOST ?? '127.0.0.1';
+
+const app = express();
+// behind a proxy, let Express read X-Forwarded-Proto so HTTPS is detected
+app.set('trust proxy', process.env.TRUST_PROXY === 'true');
+
+// Express 5 spells the wildcard "/auth/*splat"; app.use("/auth", …) works too
+app.use('/auth/*splat', ExpressAuth(authConfig));
+
+// expose the session to every page
+app.use(async (req, res, next) => {
+	res.locals.session = await getSession(req, authConfig, res);
+	next();
+});
+
+/** Escapes text for HTML. */
+const escape = (value) =>
+	String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+
+function page(title, session, body) {
+	const user = session?.user;
+	const nav = user
+		? `<span data-testid="signed-in-as">Signed in as ${escape(user.name ?? user.email)}</span> <a href="/auth/signout">Sign out</a>`
+		: `<a href="/auth/signin">Sign in</a>`;
+	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} · kitgate Express demo</title></head>
+<body style="font-family: system-ui, sans-serif; margin: 0"><header style="border-bottom:1px solid #e5e7eb;padding:.75rem 1.5rem"><nav aria-label="Main" style="display:flex;gap:1rem">
+<a href="/">kitgate Express demo</a><a href="/protected">Protected page</a>${nav}</nav></header><main style="padding:1.5rem">${body}</main></body></html>`;
+}
+
+app.get('/', (req, res) => {
+	const session = res.locals.session;
+	const body = session?.user
+		? `<h1>kitgate Express demo</h1><p data-testid="session-user">Hello, ${escape(session.user.name)}!</p><pre data-testid="session-json">${escape(JSON.stringify(session, null, 2))}</pre>`
+		: `<h1>kitgate Express demo</h1><p data-testid="anonymous">You are not signed in.</p>`;
+	res.send(page('Home', session, body));
+});
+
+// route protection: anonymous visitors go to the sign-in page
+app.get('/protected', (req, res) => {
+	const session = res.locals.session;
+	if (!session?.user) return res.redirect(`/auth/signin?callbackUrl=${encodeURIComponent(req.originalUrl)}`);
+	res.send(
+		page('Protected', session, `<h1>Protected page</h1><p data-testid="protected-user">Only signed-in users see this. You are ${escape(session.user.name)} (${escape(session.user.email)}).</p>`)
+	);
+});
+
+app.listen(port, host, () => {
+	console.log(`kitgate Express demo on http://localhost:${port} (user "${DEMO_CREDENTIALS.username}", password "${DEMO_CREDENTIALS.password}")`);
+});

@@ -1,0 +1,48 @@
+// Playwright: Debian's Chromium when present (Playwright cannot download browsers here), both
+// demo apps started as web servers: SvelteKit (built, adapter-node) and the Express example.
+
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+const chromium = '/usr/bin/chromium';
+const SVELTEKIT_PORT = 4173;
+const EXPRESS_PORT = 3100;
+
+export default defineConfig({
+	testDir: 'e2e',
+	outputDir: 'test-results',
+	workers: 1,
+	retries: 0,
+	timeout: 30_000,
+	reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/playwright.json' }]] : 'list',
+	use: {
+		launchOptions: {
+			executablePath: existsSync(chromium) ? chromium : undefined,
+			args: [
+				'--no-sandbox',
+				'--disable-gpu',
+				'--disable-background-networking',
+				'--disable-component-update',
+				'--disable-sync',
+				'--no-first-run',
+				'--disable-quic'
+			]
+		}
+	},
+	webServer: [
+		{
+			command: 'node build',
+			port: SVELTEKIT_PORT,
+			env: { PORT: String(SVELTEKIT_PORT), HOST: '127.0.0.1', ORIGIN: `http://localhost:${SVELTEKIT_PORT}` },
+			reuseExistingServer: false,
+			timeout: 60_000
+		},
+		{
+			command: 'node examples/express/server.js',
+			port: EXPRESS_PORT,
+			env: { PORT: String(EXPRESS_PORT), HOST: '127.0.0.1' },
+			reuseExistingServer: false,
+			timeout: 60_000
+		}
+	]
+});

@@ -1,0 +1,69 @@
+// Packs kitgate with `npm pack`, installs the tarball with Express alone in a clean folder (no
+// SvelteKit, no Vite) and runs examples/express there: the root entry and /express must work.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const port = 3190;
+let dir;
+let server;
+
+before(async () => {
+	dir = mkdtempSync(join(tmpdir(), 'kitgate-pack-'));
+	const packed = spawnSync('npm', ['pack', '--pack-destination', dir, '--json'], { cwd: root, encoding: 'utf8' });
+	assert.equal(packed.status, 0, packed.stderr);
+	const [{ filename }] = JSON.parse(packed.stdout);
+	const expressVersion = JSON.parse(readFileSync(join(root, 'node_modules/express/package.json'), 'utf8')).version;
+	cpSync(join(root, 'examples/express'), join(dir, 'app'), { recursive: true });
+	writeFileSync(
+		join(dir, 'app/package.json'),
+		JSON.stringify({ name: 'pack-test', private: true, type: 'module', dependencies: { kitgate: `file:../${filename}`, express: expressVersion } })
+	);
+	const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: join(dir, 'app'), encoding: 'utf8' });
+	assert.equal(installed.status, 0, installed.stderr);
+	server = spawn('node', ['server.js'], { cwd: join(dir, 'app'), env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' } });
+	await new Promise((resolveReady, reject) => {
+		server.stdout.on('data', (chunk) => String(chunk).includes('Express demo on') && resolveReady());
+		server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
+		setTimeout(() => reject(new Error('server did not start')), 20_000);
+	});
+});
+
+after(() => {
+	server?.kill();
+	if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+test('the clean install has neither SvelteKit nor Vite', () => {
+	assert.equal(existsSync(join(dir, 'app/node_modules/@sveltejs/kit')), false);
+	assert.equal(existsSync(join(dir, 'app/node_modules/vite')), false);
+	assert.equal(existsSync(join(dir, 'app/node_modules/kitgate/dist/index.d.ts')), true);
+});
+
+test('the built-in sign-in page renders from the tarball', async () => {
+	const response = await fetch(`http://127.0.0.1:${port}/auth/signin`);
+	assert.equal(response.status, 200);
+	assert.match(await response.text(), /name="password"/);
+});
+
+test('credentials sign-in gives a session that getSession reads', async () => {
+	const csrf = await fetch(`http://127.0.0.1:${port}/auth/csrf`);
+	const { csrfToken } = await csrf.json();
+	const csrfCookie = csrf.headers.getSetCookie()[0].split(';')[0];
+	const signIn = await fetch(`http://127.0.0.1:${port}/auth/callback/credentials`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+		body: new URLSearchParams({ csrfToken, username: 'demo', password: 'demo-password', callbackUrl: '/protected' })
+	});
+	assert.equal(signIn.status, 302);
+	const session = signIn.headers.getSetCookie().find((c) => c.startsWith('kitgate.session-token='));
+	assert.ok(session, 'session cookie set');
+	const page = await fetch(`http://127.0.0.1:${port}/protected`, { headers: { cookie: session.split(';')[0] } });
+	assert.match(await page.text(), /You are Demo User/);
+});

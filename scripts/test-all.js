@@ -1,0 +1,66 @@
+// `npm test`: every test in one go — type checks, unit and integration tests (vitest), the build,
+// packaging checks, the packed-tarball Express test, and the Playwright end-to-end tests.
+// Ends with one line `N passed, N failed` and exits non-zero on any failure.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const results = [];
+
+/** Runs a command, streaming its output; returns its exit code. */
+function run(label, command, args, env = {}) {
+	console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+	const started = Date.now();
+	const child = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+	console.log(`=== ${label}: exit ${child.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	return child.status ?? 1;
+}
+
+/** Records a single pass/fail check. */
+function check(label, ok) {
+	results.push({ label, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
+}
+
+rmSync('reports', { recursive: true, force: true });
+mkdirSync('reports', { recursive: true });
+
+check('svelte-check', run('types', 'npx', ['svelte-kit', 'sync']) === 0 &&
+	run('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--fail-on-warnings']) === 0);
+check('eslint', run('lint', 'npx', ['eslint', '.']) === 0);
+
+run('unit and integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json']);
+if (existsSync('reports/vitest.json')) {
+	const report = JSON.parse(readFileSync('reports/vitest.json', 'utf8'));
+	const failed = report.numFailedTests + (report.numTotalTests === 0 ? 1 : 0) + (report.success || report.numFailedTests ? 0 : 1);
+	results.push({ label: 'vitest', passed: report.numPassedTests, failed });
+} else {
+	check('vitest (no report)', false);
+}
+
+const built = run('build', 'npx', ['vite', 'build']) === 0 && run('package', 'npx', ['svelte-package']) === 0;
+check('build', built);
+if (built) {
+	check('publint', run('publint', 'npx', ['publint', '--strict']) === 0);
+	check('are-the-types-wrong', run('attw', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only', '--ignore-rules', 'cjs-resolves-to-esm']) === 0);
+	const tap = spawnSync('node', ['--test', '--test-reporter=tap', 'scripts/pack.test.js'], { encoding: 'utf8', env: process.env });
+	process.stdout.write(tap.stdout ?? '');
+	process.stderr.write(tap.stderr ?? '');
+	const pass = Number(/^# pass (\d+)/m.exec(tap.stdout ?? '')?.[1] ?? 0);
+	const fail = Number(/^# fail (\d+)/m.exec(tap.stdout ?? '')?.[1] ?? 0);
+	results.push({ label: 'packed tarball', passed: pass, failed: fail + (pass + fail === 0 || tap.status ? 1 : 0) });
+
+	run('end-to-end', 'npx', ['playwright', 'test'], { CI: 'true' });
+	if (existsSync('reports/playwright.json')) {
+		const stats = JSON.parse(readFileSync('reports/playwright.json', 'utf8')).stats;
+		results.push({ label: 'playwright', passed: stats.expected, failed: stats.unexpected + stats.flaky + (stats.expected ? 0 : 1) });
+	} else {
+		check('playwright (no report)', false);
+	}
+}
+
+console.log('\n=== summary');
+for (const r of results) console.log(`${r.label}: ${r.passed} passed, ${r.failed} failed`);
+const passed = results.reduce((sum, r) => sum + r.passed, 0);
+const failed = results.reduce((sum, r) => sum + r.failed, 0);
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,27 @@
+// The demo app's kitgate configuration: embedded defaults so sign-in works on a fresh machine
+// with no accounts anywhere. Real apps read their secret from AUTH_SECRET.
+
+import { SvelteKitAuth } from '$lib/server/sveltekit/index.js';
+import Credentials from '$lib/server/providers/credentials.js';
+import { base } from '$app/paths';
+import { demoUser } from './demo-users.js';
+
+// demo only: a fixed secret so `npm start` needs no set-up; never do this in a real app
+const DEMO_SECRET = 'kitgate-demo-secret-do-not-use-in-production-0123456789';
+
+export const { handle, signIn, signOut } = SvelteKitAuth({
+	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
+	trustHost: true,
+	basePath: `${base}/auth`,
+	providers: [
+		Credentials({
+			name: 'Demo account',
+			credentials: {
+				username: { label: 'Username', autocomplete: 'username' },
+				password: { label: 'Password', type: 'password', autocomplete: 'current-password' }
+			},
+			authorize: ({ username, password }) => demoUser(username, password)
+		})
+	],
+	theme: { brandColor: '#4f46e5' }
+});

@@ -1,0 +1,121 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import { InvalidConfiguration } from '../core/errors.js';
+import { runAdapterTests } from './conformance.js';
+import { PostgresAdapter } from './postgres.js';
+
+const connectionString = inject('databaseUrl');
+// One schema per test file, so files running in parallel never see each other's rows.
+const schema = `t_${randomBytes(6).toString('hex')}`;
+const admin = new pg.Pool({ connectionString, max: 2 });
+const opened: PostgresAdapter[] = [];
+
+function openAdapter(options: Parameters<typeof PostgresAdapter>[0] = {}): PostgresAdapter {
+	const adapter = PostgresAdapter({ connectionString, schema, ...options });
+	opened.push(adapter);
+	return adapter;
+}
+
+afterAll(async () => {
+	await Promise.all(opened.map((adapter) => adapter.close()));
+	await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+	await admin.end();
+});
+
+runAdapterTests({ name: 'PostgresAdapter', adapter: () => openAdapter() });
+
+describe('PostgresAdapter', () => {
+	test('two adapters on one database share data', async () => {
+		const writer = openAdapter();
+		const reader = openAdapter();
+		const user = await writer.createUser({ id: 'shared-user', email: 'shared@example.com', emailVerified: null });
+		await writer.createSession({ sessionToken: 'shared-token', userId: user.id, expires: new Date(2_000_000_000_000) });
+		expect(await reader.getSessionAndUser('shared-token')).toEqual({
+			session: { sessionToken: 'shared-token', userId: user.id, expires: new Date(2_000_000_000_000) },
+			user
+		});
+		await reader.deleteSession('shared-token');
+		expect(await writer.getSessionAndUser('shared-token')).toBeNull();
+	});
+
+	test('the migration runner is safe when several processes start at once', async () => {
+		// A schema name that needs quoting, created by whichever adapter gets the lock first.
+		const freshSchema = `Fresh-${randomBytes(4).toString('hex')}`;
+		const adapters = Array.from({ length: 6 }, () => openAdapter({ schema: freshSchema }));
+		try {
+			const results = await Promise.all(adapters.map((adapter) => adapter.migrate()));
+			expect(results.flat()).toEqual(['0001_initial']);
+			const recorded = await admin.query(`select name from "${freshSchema}".kitgate_migrations`);
+			expect(recorded.rows).toEqual([{ name: '0001_initial' }]);
+			const user = await adapters[0]!.createUser({ id: 'u', email: 'u@example.com', emailVerified: null });
+			expect(await adapters[5]!.getUser('u')).toEqual(user);
+		} finally {
+			await admin.query(`DROP SCHEMA IF EXISTS "${freshSchema}" CASCADE`);
+		}
+	});
+
+	test('keeps its tables in the configured schema', async () => {
+		await openAdapter().migrate();
+		const tables = await admin.query<{ table_name: string }>(
+			'select table_name from information_schema.tables where table_schema = $1 order by table_name',
+			[schema]
+		);
+		expect(tables.rows.map((row) => row.table_name)).toEqual([
+			'accounts',
+			'authenticators',
+			'kitgate_migrations',
+			'sessions',
+			'users',
+			'verification_tokens'
+		]);
+	});
+
+	test('stores dates as timestamptz and counters as bigint', async () => {
+		const columns = await admin.query<{ table_name: string; column_name: string; data_type: string }>(
+			`select table_name, column_name, data_type from information_schema.columns
+			 where table_schema = $1 and column_name in ('email_verified', 'expires', 'counter', 'credential_backed_up')
+			 order by table_name, column_name`,
+			[schema]
+		);
+		expect(columns.rows).toEqual([
+			{ table_name: 'authenticators', column_name: 'counter', data_type: 'bigint' },
+			{ table_name: 'authenticators', column_name: 'credential_backed_up', data_type: 'boolean' },
+			{ table_name: 'sessions', column_name: 'expires', data_type: 'timestamp with time zone' },
+			{ table_name: 'users', column_name: 'email_verified', data_type: 'timestamp with time zone' },
+			{ table_name: 'verification_tokens', column_name: 'expires', data_type: 'timestamp with time zone' }
+		]);
+	});
+
+	test('50 concurrent links of one provider account leave exactly one row', async () => {
+		const adapter = openAdapter();
+		await adapter.createUser({ id: 'linker', email: 'linker@example.com', emailVerified: null });
+		const account = { userId: 'linker', type: 'oauth', provider: 'race', providerAccountId: 'same' } as const;
+		await Promise.allSettled(Array.from({ length: 50 }, () => adapter.linkAccount(account)));
+		const rows = await admin.query(
+			`select count(*)::int as n from ${schema}.accounts where provider = 'race' and provider_account_id = 'same'`
+		);
+		expect(rows.rows).toEqual([{ n: 1 }]);
+	});
+
+	test('a pool passed in stays open after close(); one it created is ended', async () => {
+		const pool = new pg.Pool({ connectionString, max: 1 });
+		const borrowed = PostgresAdapter({ pool, schema });
+		expect(await borrowed.getUser('nobody')).toBeNull();
+		await borrowed.close();
+		expect((await pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+		await pool.end();
+
+		const owned = PostgresAdapter({ connectionString, schema });
+		expect(await owned.getUser('nobody')).toBeNull();
+		await owned.close();
+		expect(owned.pool.ended).toBe(true);
+		await owned.close(); // a second close is harmless
+	});
+
+	test('pool and connectionString together are a configuration error', () => {
+		const pool = new pg.Pool({ connectionString });
+		expect(() => PostgresAdapter({ pool, connectionString })).toThrow(InvalidConfiguration);
+		return pool.end();
+	});
+});

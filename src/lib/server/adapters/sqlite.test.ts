@@ -1,0 +1,149 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, test } from 'vitest';
+import { InvalidConfiguration } from '../core/errors.js';
+import type { AdapterAccount } from '../core/types.js';
+import { runAdapterTests } from './conformance.js';
+import { SQLiteAdapter } from './sqlite.js';
+
+const directory = mkdtempSync(join(tmpdir(), 'kitgate-sqlite-'));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+let suiteAdapter: SQLiteAdapter | undefined;
+runAdapterTests({
+	name: 'SQLiteAdapter',
+	adapter: () => (suiteAdapter = SQLiteAdapter({ filename: join(directory, 'conformance', 'auth.sqlite') })),
+	cleanup: () => suiteAdapter?.close()
+});
+
+describe('SQLiteAdapter', () => {
+	test('creates the missing parent folders of filename', async () => {
+		const filename = join(directory, 'new', 'nested', 'auth.sqlite');
+		expect(existsSync(join(directory, 'new'))).toBe(false);
+		const adapter = SQLiteAdapter({ filename });
+		await adapter.migrate();
+		expect(existsSync(filename)).toBe(true);
+		await adapter.close();
+	});
+
+	test('opens its file in WAL mode with foreign keys on and a busy timeout', async () => {
+		const adapter = SQLiteAdapter({ filename: join(directory, 'pragmas.sqlite') });
+		expect(adapter.database.pragma('journal_mode', { simple: true })).toBe('wal');
+		expect(adapter.database.pragma('foreign_keys', { simple: true })).toBe(1);
+		expect(adapter.database.pragma('busy_timeout', { simple: true })).toBe(5000);
+		await adapter.close();
+	});
+
+	test('enforces foreign keys on its own connection', async () => {
+		const adapter = SQLiteAdapter({ filename: join(directory, 'foreign-keys.sqlite') });
+		const error = await rejection(adapter.createSession({ sessionToken: 't', userId: 'nobody', expires: new Date() }));
+		expect(error).toMatchObject({ code: 'SQLITE_CONSTRAINT_FOREIGNKEY' });
+		await adapter.close();
+	});
+
+	test('reopening an existing file migrates nothing twice and keeps the data', async () => {
+		const filename = join(directory, 'reopen.sqlite');
+		const first = SQLiteAdapter({ filename });
+		expect(await first.migrate()).toEqual(['0001_initial']);
+		const user = await first.createUser({ id: 'u1', email: 'ada@example.com', emailVerified: null });
+		await first.close();
+
+		const second = SQLiteAdapter({ filename });
+		expect(await second.migrate()).toEqual([]);
+		expect(await second.getUser(user.id)).toEqual(user);
+		const recorded = second.database.prepare('select name from kitgate_migrations').all();
+		expect(recorded).toEqual([{ name: '0001_initial' }]);
+		await second.close();
+	});
+
+	test('migrate() runs once per adapter, however often it is called', async () => {
+		const adapter = SQLiteAdapter({ filename: ':memory:' });
+		const results = await Promise.all([adapter.migrate(), adapter.getUser('x'), adapter.migrate()]);
+		expect(results).toEqual([['0001_initial'], null, ['0001_initial']]);
+		await adapter.close();
+	});
+
+	test('with autoMigrate: false, nothing is created until migrate() is called', async () => {
+		const adapter = SQLiteAdapter({ filename: ':memory:', autoMigrate: false });
+		await expect(Promise.resolve(adapter.getUser('x'))).rejects.toThrow(/no such table/);
+		await adapter.migrate();
+		expect(await adapter.getUser('x')).toBeNull();
+		await adapter.close();
+	});
+
+	test('a database passed in gets foreign keys on and stays open after close()', async () => {
+		const database = new Database(':memory:');
+		const adapter = SQLiteAdapter({ database });
+		expect(database.pragma('foreign_keys', { simple: true })).toBe(1);
+		await adapter.migrate();
+		await adapter.close();
+		expect(database.open).toBe(true);
+		expect(database.prepare('select count(*) as n from users').get()).toEqual({ n: 0 });
+		database.close();
+	});
+
+	test('close() closes a file the adapter opened', async () => {
+		const adapter = SQLiteAdapter({ filename: join(directory, 'close.sqlite') });
+		await adapter.close();
+		expect(adapter.database.open).toBe(false);
+		await adapter.close(); // a second close is harmless
+	});
+
+	test('filename and database together are a configuration error', () => {
+		const database = new Database(':memory:');
+		expect(() => SQLiteAdapter({ filename: 'x.sqlite', database })).toThrow(InvalidConfiguration);
+		database.close();
+	});
+
+	test('stores dates as epoch milliseconds and booleans as 0/1', async () => {
+		const adapter = SQLiteAdapter({ filename: ':memory:' });
+		await adapter.createUser({ id: 'u1', email: 'a@example.com', emailVerified: new Date(1234) });
+		await adapter.createAuthenticator({
+			credentialID: 'c1',
+			userId: 'u1',
+			providerAccountId: 'p1',
+			credentialPublicKey: 'k',
+			counter: 1,
+			credentialDeviceType: 'singleDevice',
+			credentialBackedUp: true
+		});
+		expect(adapter.database.prepare('select email_verified from users').get()).toEqual({ email_verified: 1234 });
+		expect(adapter.database.prepare('select credential_backed_up from authenticators').get()).toEqual({
+			credential_backed_up: 1
+		});
+		await adapter.close();
+	});
+
+	test('account fields whose values do not fit their column read back unchanged', async () => {
+		const adapter = SQLiteAdapter({ filename: ':memory:' });
+		await adapter.createUser({ id: 'u1', email: 'a@example.com', emailVerified: null });
+		// Some providers send a scope list or a fractional expiry; both go to the JSON `extra` column.
+		const account = {
+			userId: 'u1',
+			type: 'oauth',
+			provider: 'example',
+			providerAccountId: '42',
+			scope: ['openid', 'email'],
+			expires_at: 1.5,
+			session_state: 'plain string'
+		} as unknown as AdapterAccount;
+		await adapter.linkAccount(account);
+		expect(await adapter.getAccount('42', 'example')).toEqual(account);
+		expect(adapter.database.prepare('select scope, expires_at, extra from accounts').get()).toEqual({
+			scope: null,
+			expires_at: null,
+			extra: JSON.stringify({ scope: ['openid', 'email'], expires_at: 1.5 })
+		});
+		await adapter.close();
+	});
+});
+
+/** The reason a call rejected with, or null when it succeeded. */
+function rejection(result: unknown): Promise<unknown> {
+	return Promise.resolve(result).then(
+		() => null,
+		(reason: unknown) => reason
+	);
+}

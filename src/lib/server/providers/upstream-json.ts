@@ -1,0 +1,73 @@
+// Authenticated JSON requests that built-in providers' userinfo/token handlers make upstream.
+// A failed request becomes `OAuthCallbackError` naming the provider and status. Internal.
+
+import { OAuthCallbackError } from '../core/errors.js';
+
+/** Options of `requestUpstreamJson`. */
+export interface UpstreamRequest {
+	/** Provider name for error messages, e.g. "GitHub". */
+	provider: string;
+	/** What is being fetched, e.g. "user info". */
+	what: string;
+	method?: 'GET' | 'POST';
+	/** Sent as `Authorization: Bearer …` when set. */
+	accessToken?: string;
+	headers?: Record<string, string>;
+	/** A form body (POST). */
+	form?: Record<string, string>;
+	/** Abort after this many milliseconds (default 10 s). */
+	timeoutMs?: number;
+}
+
+/** Request timeout: an unreachable provider must not hang a sign-in forever. */
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+/**
+ * Fetches `url` and parses its JSON body. A network failure, a non-2xx status or a body that is
+ * not JSON throws `OAuthCallbackError` with the upstream answer (truncated) in the message.
+ *
+ * @example
+ * const user = await requestUpstreamJson("https://api.github.com/user", { provider: "GitHub", what: "user", accessToken });
+ */
+export async function requestUpstreamJson(url: string, options: UpstreamRequest): Promise<unknown> {
+	const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+	if (options.accessToken) headers.authorization = `Bearer ${options.accessToken}`;
+	let body: string | undefined;
+	if (options.form) {
+		headers['content-type'] = 'application/x-www-form-urlencoded';
+		body = new URLSearchParams(options.form).toString();
+	}
+	let response: Response;
+	try {
+		response = await fetch(url, {
+			method: options.method ?? (body ? 'POST' : 'GET'),
+			headers,
+			body,
+			signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS)
+		});
+	} catch (error) {
+		throw new OAuthCallbackError(`${options.provider}: the ${options.what} request to ${url} failed.`, { cause: { err: error } });
+	}
+	const text = await response.text();
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		parsed = undefined;
+	}
+	if (!response.ok || parsed === undefined) {
+		throw new OAuthCallbackError(
+			`${options.provider}: the ${options.what} request answered ${response.status}: ${text.slice(0, 300)}`
+		);
+	}
+	return parsed;
+}
+
+/** The access token of a token set, or an `OAuthCallbackError` naming the provider. */
+export function requireAccessToken(tokens: { access_token?: unknown } | undefined, provider: string): string {
+	const token = tokens?.access_token;
+	if (typeof token !== 'string' || !token) {
+		throw new OAuthCallbackError(`${provider}: the token response has no access_token.`);
+	}
+	return token;
+}
