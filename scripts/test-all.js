@@ -41,7 +41,9 @@ const built = run('build', 'npx', ['vite', 'build']) === 0 && run('package', 'np
 check('build', built);
 if (built) {
 	check('publint', run('publint', 'npx', ['publint', '--strict']) === 0);
-	check('are-the-types-wrong', run('attw', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only', '--ignore-rules', 'cjs-resolves-to-esm']) === 0);
+	check('are-the-types-wrong', run('attw', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only', '--ignore-rules', 'cjs-resolves-to-esm',
+		// .svelte component types resolve only in bundler mode, as for every Svelte library
+		'--exclude-entrypoints', './components']) === 0);
 	const tap = spawnSync('node', ['--test', '--test-reporter=tap', 'scripts/pack.test.js'], { encoding: 'utf8', env: process.env });
 	process.stdout.write(tap.stdout ?? '');
 	process.stderr.write(tap.stderr ?? '');

@@ -168,9 +168,10 @@ describe('chunked cookies', () => {
 		expect(readChunkedCookie(applyCookies({}, out), option.name)).toBe(value);
 	});
 
-	test('reading takes contiguous chunks from 0: a gap stops the read', () => {
-		expect(readChunkedCookie({ 'n.0': 'aa', 'n.2': 'cc' }, 'n')).toBe('aa');
-		expect(readChunkedCookie({ 'n.0': 'aa', 'n.1': 'bb', 'n.3': 'dd' }, 'n')).toBe('aabb');
+	test('a gap in the chunk numbering reads as absent', () => {
+		expect(readChunkedCookie({ 'n.0': 'aa', 'n.2': 'cc' }, 'n')).toBeUndefined();
+		expect(readChunkedCookie({ 'n.0': 'aa', 'n.1': 'bb', 'n.3': 'dd' }, 'n')).toBeUndefined();
+		expect(readChunkedCookie({ 'n.0': 'aa', 'n.1': 'bb' }, 'n')).toBe('aabb');
 	});
 
 	test('a missing name.0 reads as absent', () => {

@@ -21,7 +21,7 @@ const CHUNK_OVERHEAD = 200;
 /** Bytes of value per chunk. */
 export const CHUNK_SIZE = MAX_COOKIE_BYTES - CHUNK_OVERHEAD;
 /** A value split into more chunks than this is refused rather than flooding the Cookie header. */
-const MAX_CHUNKS = 10;
+export const MAX_CHUNKS = 10;
 
 /**
  * Default cookie names and attributes. Over HTTPS the names carry `__Secure-` (or `__Host-`
@@ -91,6 +91,8 @@ export function readChunkedCookie(cookies: Record<string, string>, name: string)
 		parts.push(part);
 	}
 	if (parts.length === 0 || parts.length > MAX_CHUNKS) return undefined;
+	// a chunk beyond the contiguous run means the set is broken (or forged)
+	if (chunkNames(cookies, name).length !== parts.length) return undefined;
 	return parts.join('');
 }
 

@@ -2,7 +2,8 @@
 // updating on request of the app, and ending on sign-out. Cookies go to `ctx.setCookies`.
 
 import type { RequestContext } from './context.js';
-import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
+import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
+import { JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
 
@@ -29,6 +30,16 @@ function clearSessionCookie(ctx: RequestContext): void {
 
 function writeSessionCookie(ctx: RequestContext, value: string, expires: number): void {
 	const option = ctx.cookieNames.sessionToken;
+	const chunks = Math.ceil(value.length / CHUNK_SIZE);
+	if (chunks > MAX_CHUNKS) {
+		throw new JWTSessionError(
+			`The session needs ${chunks} cookies (${value.length} bytes); the limit is ${MAX_CHUNKS}. Return less from the jwt callback.`
+		);
+	}
+	if (chunks > 2) {
+		// many proxies refuse request headers over 8 KB
+		ctx.config.logger.warn('session-cookie-size', `The session cookie needs ${chunks} chunks (${value.length} bytes); slim the jwt callback.`);
+	}
 	ctx.setCookies.push(
 		...writeChunkedCookie(ctx.cookies, { name: option.name, options: { ...option.options, expires: new Date(expires) } }, value)
 	);

@@ -147,6 +147,17 @@ export interface Adapter {
 		providerAccountId: Pick<AdapterAccount, 'provider' | 'providerAccountId'>
 	): Awaitable<AdapterAccount | undefined | void>;
 	getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>;
+	/**
+	 * Optional (kitgate addition): writes new token fields (`access_token`, `refresh_token`,
+	 * `expires_at`, …) to the account `{ provider, providerAccountId }` and returns it. Used to
+	 * persist upstream token refresh (`refresh: true` on a provider) and tokens of a repeated sign-in.
+	 *
+	 * @example
+	 * await adapter.updateAccount({ provider: "github", providerAccountId: "42", access_token: "new", expires_at: 1767225600 });
+	 */
+	updateAccount?(
+		account: Partial<AdapterAccount> & Pick<AdapterAccount, 'provider' | 'providerAccountId'>
+	): Awaitable<AdapterAccount | null | undefined | void>;
 	createSession?(session: AdapterSession): Awaitable<AdapterSession>;
 	getSessionAndUser?(
 		sessionToken: string
@@ -220,7 +231,11 @@ export type EndpointOption =
 	| {
 			url?: string;
 			params?: Record<string, string | undefined>;
-			/** Replaces the built-in request for this endpoint (advanced). */
+			/**
+			 * Replaces the built-in request for this endpoint (advanced). `token`: gets `params`
+			 * (`code`, `code_verifier`, `redirect_uri`, …) and returns the token response (a JSON
+			 * object or a `Response`), which is still validated. `userinfo`: gets `tokens` and returns the profile.
+			 */
 			request?: (context: { provider: OAuthConfig; tokens?: TokenSet; params?: unknown }) => Awaitable<unknown>;
 	  };
 
@@ -247,6 +262,13 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
 	idToken?: boolean;
 	allowDangerousEmailAccountLinking?: boolean;
 	redirectProxyUrl?: string;
+	/**
+	 * Keep the upstream `access_token` fresh with the `refresh_token` before `expires_at`
+	 * (`skewSeconds` early, default 60). Off by default. See docs/providers.md.
+	 */
+	refresh?: boolean | { skewSeconds?: number };
+	/** Time limit of each request to the identity provider, in milliseconds (default 10000). */
+	timeout?: number;
 	/** OAuth 1.0a providers set this to `"1.0a"`. */
 	version?: string;
 	[key: string]: unknown;

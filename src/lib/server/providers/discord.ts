@@ -71,9 +71,10 @@ function discordAvatarUrl(profile: DiscordProfile): string {
 		return `${CDN}/avatars/${profile.id}/${profile.avatar}.${format}`;
 	}
 	// default avatars: by id for new usernames, by legacy discriminator otherwise
-	const index = profile.discriminator === '0' || !profile.discriminator
-		? Number((BigInt(profile.id) >> 22n) % 6n)
-		: Number(profile.discriminator) % 5;
+	const legacy = profile.discriminator && profile.discriminator !== '0';
+	const index = legacy
+		? Number(profile.discriminator) % 5
+		: /^\d+$/.test(profile.id) ? Number((BigInt(profile.id) >> 22n) % 6n) : 0;
 	return `${CDN}/embed/avatars/${index}.png`;
 }
 

@@ -1,6 +1,7 @@
 // What a built-in OAuth/OIDC provider accepts (`OAuthUserConfig`) and how the user's options,
 // the provider's defaults and `AUTH_<ID>_*` environment variables merge. Used by `kitgate/providers/*`.
 
+import { InvalidConfiguration } from '../core/errors.js';
 import type { Awaitable, EndpointOption, OAuthConfig, TokenSet, User } from '../core/types.js';
 
 /** Environment variables a provider may read its credentials from. */
@@ -109,4 +110,18 @@ export function mergeProvider<P>(
 /** The URL of an endpoint option (undefined for a handler without a URL). */
 export function endpointUrl(option: EndpointOption | undefined): string | undefined {
 	return typeof option === 'string' ? option : option?.url;
+}
+
+/**
+ * The provider's `issuer`, or an `InvalidConfiguration` error that says how to set it: for
+ * providers that run on the customer's own domain (Keycloak, Okta, Auth0, Cognito, generic OIDC).
+ *
+ * @example
+ * requireIssuer(provider, "https://kc.example.com/realms/myrealm")
+ */
+export function requireIssuer(provider: OAuthConfig, example: string): string {
+	if (typeof provider.issuer === 'string' && provider.issuer) return provider.issuer;
+	throw new InvalidConfiguration(
+		`Provider "${provider.id}" needs \`issuer\`, e.g. ${example}; pass it as an option or set ${providerEnvPrefix(provider.id)}_ISSUER.`
+	);
 }

@@ -2,6 +2,7 @@
 // A failed request becomes `OAuthCallbackError` naming the provider and status. Internal.
 
 import { OAuthCallbackError } from '../core/errors.js';
+import type { EndpointOption } from '../core/types.js';
 
 /** Options of `requestUpstreamJson`. */
 export interface UpstreamRequest {
@@ -70,4 +71,18 @@ export function requireAccessToken(tokens: { access_token?: unknown } | undefine
 		throw new OAuthCallbackError(`${provider}: the token response has no access_token.`);
 	}
 	return token;
+}
+
+/**
+ * The URL of an endpoint option with its `params` added as query parameters, so a request
+ * handler honours the user's merged `url` and `params`; `fallback` when the option has no URL.
+ *
+ * @example
+ * endpointUrlWithParams({ url: "https://graph.facebook.com/me", params: { fields: "id,name" } }, "") // "…/me?fields=id%2Cname"
+ */
+export function endpointUrlWithParams(option: EndpointOption | undefined, fallback: string): string {
+	const url = new URL(typeof option === 'string' ? option : (option?.url ?? fallback));
+	const params = typeof option === 'object' ? option.params : undefined;
+	for (const [name, value] of Object.entries(params ?? {})) if (value !== undefined) url.searchParams.set(name, value);
+	return url.href;
 }

@@ -1,15 +1,139 @@
-// Normalises an OAuth 2 / OIDC provider's options at start-up (defaults for checks and the like).
-// The protocol steps themselves live in ./oauth.ts.
+// Checks an OAuth 2 / OIDC provider's options at start-up and fills in defaults (checks, client
+// authentication), so a mistake fails with a message instead of at a user's sign-in. Steps: ./oauth.ts.
 
 import { InvalidConfiguration } from '../errors.js';
-import type { OAuthConfig } from '../types.js';
+import type { EndpointOption, OAuthCheck, OAuthConfig } from '../types.js';
+import { isAllowedEndpoint } from './oauth-http.js';
+import { endpointUrl } from './oauth-metadata.js';
 
-/** Validates and fills in defaults of an OAuth/OIDC provider. */
+const CHECKS: ReadonlySet<string> = new Set<OAuthCheck>(['pkce', 'state', 'nonce', 'none']);
+
+/** Token endpoint client authentication methods kitgate supports, and whether each needs `clientSecret`. */
+export const CLIENT_AUTH_METHODS = {
+	client_secret_basic: true,
+	client_secret_post: true,
+	client_secret_jwt: true,
+	none: false
+} as const;
+
+/** A supported `client.token_endpoint_auth_method`. */
+export type ClientAuthMethod = keyof typeof CLIENT_AUTH_METHODS;
+
+/**
+ * Validates an OAuth/OIDC provider and returns it with defaults: `checks` (`["pkce"]`),
+ * `client.token_endpoint_auth_method` (`client_secret_basic`, or `none` without a secret) and, for
+ * OIDC, `idToken: true`. Throws `InvalidConfiguration` naming the provider and the fix.
+ *
+ * @example
+ * normalizeOAuthProvider({ id: "idp", name: "IdP", type: "oidc", issuer: "https://idp.example.com", clientId: "app" });
+ * // → { ..., checks: ["pkce"], client: { token_endpoint_auth_method: "none" }, idToken: true }
+ */
 export function normalizeOAuthProvider(provider: OAuthConfig): OAuthConfig {
-	if (!provider.issuer && !provider.wellKnown && !provider.authorization) {
-		throw new InvalidConfiguration(
-			`OAuth provider "${provider.id}" needs \`issuer\`, \`wellKnown\` or an \`authorization\` endpoint.`
+	const fail = (message: string): never => {
+		throw new InvalidConfiguration(`OAuth provider "${provider.id}": ${message}`);
+	};
+	// OAuth 1.0a providers (`version: "1.0a"`) are checked by their own flow
+	if (typeof provider.version === 'string' && provider.version.startsWith('1.')) return provider;
+
+	if (typeof provider.clientId !== 'string' || !provider.clientId) {
+		fail('`clientId` is required (the client id the identity provider gave your app).');
+	}
+	checkUrls(provider, fail);
+	const discovers = Boolean(provider.issuer || provider.wellKnown);
+	if (!discovers && !endpointUrl(provider.authorization)) {
+		fail('set `issuer` (or `wellKnown`) for discovery, or an `authorization` endpoint URL.');
+	}
+	if (!discovers && !endpointUrl(provider.token) && !hasRequest(provider.token)) {
+		fail('set `issuer` (or `wellKnown`), or a `token` endpoint.');
+	}
+	if (provider.type === 'oidc' && !provider.issuer && !provider.wellKnown) {
+		fail('an "oidc" provider needs `issuer` (or `wellKnown`): ID tokens are checked against it.');
+	}
+	const needsUserinfo = provider.type === 'oauth' || provider.idToken === false;
+	if (needsUserinfo && !discovers && !endpointUrl(provider.userinfo) && !hasRequest(provider.userinfo)) {
+		fail('set a `userinfo` endpoint (URL or `{ request }`): the profile is read from it.');
+	}
+	if (typeof provider.authorization === 'object' && provider.authorization.request) {
+		fail('`authorization.request` is not supported; use `authorization.url` and `authorization.params`.');
+	}
+	for (const name of ['profile', 'account'] as const) {
+		if (provider[name] !== undefined && typeof provider[name] !== 'function') fail(`\`${name}\` must be a function.`);
+	}
+
+	const checks = normalizeChecks(provider, fail);
+	const client = { ...provider.client };
+	const method = client.token_endpoint_auth_method ?? (provider.clientSecret ? 'client_secret_basic' : 'none');
+	if (typeof method !== 'string' || !Object.hasOwn(CLIENT_AUTH_METHODS, method)) {
+		fail(
+			`client.token_endpoint_auth_method ${JSON.stringify(method)} is not supported; ` +
+				`use one of ${Object.keys(CLIENT_AUTH_METHODS).map((m) => `"${m}"`).join(', ')}.`
 		);
 	}
-	return { ...provider, checks: provider.checks ?? ['pkce'] };
+	if (CLIENT_AUTH_METHODS[method as ClientAuthMethod] && !provider.clientSecret) {
+		fail(`client.token_endpoint_auth_method "${method}" needs \`clientSecret\`.`);
+	}
+	client.token_endpoint_auth_method = method;
+	checkRefreshAndTimeout(provider, fail);
+
+	return {
+		...provider,
+		checks,
+		client,
+		...(provider.type === 'oidc' ? { idToken: provider.idToken !== false } : {})
+	};
+}
+
+/** `checks` without duplicates; `none` alone; `nonce` only for OIDC. */
+function normalizeChecks(provider: OAuthConfig, fail: (message: string) => never): OAuthCheck[] {
+	const given = provider.checks ?? ['pkce'];
+	if (!Array.isArray(given) || given.length === 0) {
+		fail('`checks` must be a non-empty array of "pkce", "state", "nonce" (OIDC) or "none", e.g. ["pkce"].');
+	}
+	const checks = [...new Set(given)];
+	for (const check of checks) {
+		if (!CHECKS.has(check)) fail(`unknown check ${JSON.stringify(check)}; use "pkce", "state", "nonce" or "none".`);
+	}
+	if (checks.includes('none') && checks.length > 1) fail('`checks: ["none"]` turns every check off and cannot be combined.');
+	if (checks.includes('nonce') && provider.type !== 'oidc') fail('the "nonce" check needs an ID token: use it with type "oidc".');
+	return checks;
+}
+
+/** Every configured URL must parse; identity provider endpoints must be https (http only on loopback). */
+function checkUrls(provider: OAuthConfig, fail: (message: string) => never): void {
+	const endpoints: [string, string | undefined][] = [
+		['issuer', provider.issuer],
+		['wellKnown', provider.wellKnown],
+		['authorization', endpointUrl(provider.authorization as EndpointOption | undefined)],
+		['token', endpointUrl(provider.token as EndpointOption | undefined)],
+		['userinfo', endpointUrl(provider.userinfo as EndpointOption | undefined)],
+		['jwks_endpoint', typeof provider.jwks_endpoint === 'string' ? provider.jwks_endpoint : undefined]
+	];
+	for (const [name, value] of endpoints) {
+		if (value === undefined) continue;
+		if (typeof value !== 'string' || !URL.canParse(value)) fail(`\`${name}\` must be an absolute URL; got ${JSON.stringify(value)}.`);
+		if (!isAllowedEndpoint(value)) {
+			fail(`\`${name}\` must use https (plain http is allowed only for 127.0.0.1/localhost); got ${value}.`);
+		}
+	}
+	const proxy = provider.redirectProxyUrl;
+	if (proxy !== undefined && (typeof proxy !== 'string' || !/^https?:$/.test(URL.parse(proxy)?.protocol ?? ''))) {
+		fail(`\`redirectProxyUrl\` must be an absolute http(s) URL up to the base path, e.g. https://auth.example.com/auth.`);
+	}
+}
+
+function checkRefreshAndTimeout(provider: OAuthConfig, fail: (message: string) => never): void {
+	const { refresh, timeout } = provider;
+	const skew = typeof refresh === 'object' && refresh !== null ? (refresh as { skewSeconds?: unknown }).skewSeconds : undefined;
+	const refreshOk =
+		refresh === undefined ||
+		typeof refresh === 'boolean' ||
+		(typeof refresh === 'object' && refresh !== null && (skew === undefined || (typeof skew === 'number' && skew >= 0)));
+	if (!refreshOk) fail('`refresh` must be true, false or { skewSeconds: number }.');
+	if (timeout !== undefined && !(typeof timeout === 'number' && timeout > 0 && Number.isFinite(timeout))) {
+		fail('`timeout` must be a positive number of milliseconds.');
+	}
+}
+
+function hasRequest(option: EndpointOption | undefined): boolean {
+	return typeof option === 'object' && typeof option.request === 'function';
 }

@@ -1,0 +1,133 @@
+// The values that tie an OAuth callback to the browser that started it (PKCE verifier, state,
+// nonce) and the callback URL: kept in short-lived encrypted cookies, bound to the provider, read once.
+
+import * as oauth from 'oauth4webapi';
+import type { RequestContext } from '../context.js';
+import { expiredCookie } from '../cookies.js';
+import { InvalidCheck } from '../errors.js';
+import { decodeJwt, encodeJwt } from '../jwt.js';
+import type { CookieOption, OAuthCheck } from '../types.js';
+
+/** Seconds a sign-in may take at the identity provider before its check cookies expire. */
+export const CHECK_MAX_AGE = 15 * 60;
+
+/** The cookies of one sign-in attempt, by what they hold. */
+type CheckCookie = 'pkceCodeVerifier' | 'state' | 'nonce' | 'callbackUrl';
+const CHECK_COOKIES: readonly CheckCookie[] = ['pkceCodeVerifier', 'state', 'nonce', 'callbackUrl'];
+
+/** Parameters the checks add to the authorization request. */
+export interface AuthorizationCheckParams {
+	code_challenge?: string;
+	code_challenge_method?: 'S256';
+	state?: string;
+	nonce?: string;
+}
+
+/** What the callback compares the provider's answer with, in oauth4webapi's terms. */
+export interface ExpectedChecks {
+	codeVerifier: string | typeof oauth.nopkce;
+	state: string | typeof oauth.expectNoState;
+	nonce: string | typeof oauth.expectNoNonce;
+	callbackUrl: string;
+}
+
+/**
+ * Makes fresh values for `checks`, queues their cookies (and the callback URL's) and returns the
+ * parameters for the authorization URL. `makeState` may wrap the random state (redirect proxy).
+ *
+ * @example
+ * const params = await createChecks(ctx, 'github', ['pkce', 'state'], 'https://app.example.com/');
+ * url.searchParams.set('code_challenge', params.code_challenge!);
+ */
+export async function createChecks(
+	ctx: RequestContext,
+	providerId: string,
+	checks: readonly OAuthCheck[],
+	callbackUrl: string,
+	makeState: (random: string) => Promise<string> | string = (random) => random
+): Promise<AuthorizationCheckParams> {
+	const params: AuthorizationCheckParams = {};
+	const values: Partial<Record<CheckCookie, string>> = { callbackUrl };
+	if (checks.includes('pkce')) {
+		values.pkceCodeVerifier = oauth.generateRandomCodeVerifier();
+		params.code_challenge = await oauth.calculatePKCECodeChallenge(values.pkceCodeVerifier);
+		params.code_challenge_method = 'S256';
+	}
+	if (checks.includes('state')) params.state = values.state = await makeState(oauth.generateRandomState());
+	if (checks.includes('nonce')) params.nonce = values.nonce = oauth.generateRandomNonce();
+
+	for (const cookie of CHECK_COOKIES) {
+		const option = ctx.cookieNames[cookie];
+		const value = values[cookie];
+		if (value !== undefined) {
+			const sealed = await encodeJwt({
+				token: { value, provider: providerId },
+				secret: ctx.config.secrets,
+				salt: option.name,
+				maxAge: CHECK_MAX_AGE,
+				now: ctx.now
+			});
+			ctx.setCookies.push({ name: option.name, value: sealed, options: shortLived(option) });
+		} else if (ctx.cookies[option.name] !== undefined) {
+			// a value left by an earlier attempt with other checks must not be used by this one
+			ctx.setCookies.push(expiredCookie(option.name, option.options));
+		}
+	}
+	return params;
+}
+
+/**
+ * Reads the check values of the sign-in with `providerId` and queues the removal of every check
+ * cookie (single use). Throws `InvalidCheck` when a value `checks` needs is missing, expired,
+ * tampered with, or was made for another provider.
+ *
+ * @example
+ * const expected = await useChecks(ctx, 'github', ['pkce']);
+ * oauth.authorizationCodeGrantRequest(as, client, auth, params, redirectUri, expected.codeVerifier);
+ */
+export async function useChecks(ctx: RequestContext, providerId: string, checks: readonly OAuthCheck[]): Promise<ExpectedChecks> {
+	const values: Partial<Record<CheckCookie, string>> = {};
+	for (const cookie of CHECK_COOKIES) values[cookie] = await readCheckCookie(ctx, ctx.cookieNames[cookie], providerId);
+	clearChecks(ctx);
+
+	const need = (cookie: CheckCookie, label: string): string => {
+		const value = values[cookie];
+		if (value === undefined) {
+			throw new InvalidCheck(
+				`The ${label} cookie of this sign-in with "${providerId}" is missing, expired or invalid. ` +
+					'Start the sign-in again from this browser (cookies must be enabled).'
+			);
+		}
+		return value;
+	};
+	return {
+		codeVerifier: checks.includes('pkce') ? need('pkceCodeVerifier', 'PKCE code verifier') : oauth.nopkce,
+		state: checks.includes('state') ? need('state', 'state') : oauth.expectNoState,
+		nonce: checks.includes('nonce') ? need('nonce', 'nonce') : oauth.expectNoNonce,
+		callbackUrl: need('callbackUrl', 'callback URL')
+	};
+}
+
+/** Queues the removal of the check cookies the request carries. */
+export function clearChecks(ctx: RequestContext): void {
+	for (const cookie of CHECK_COOKIES) {
+		const option = ctx.cookieNames[cookie];
+		const queued = ctx.setCookies.some((c) => c.name === option.name);
+		if (ctx.cookies[option.name] !== undefined && !queued) ctx.setCookies.push(expiredCookie(option.name, option.options));
+	}
+}
+
+/** The value in one check cookie, when it is valid and was made for `providerId`. */
+async function readCheckCookie(ctx: RequestContext, option: CookieOption, providerId: string): Promise<string | undefined> {
+	const raw = ctx.cookies[option.name];
+	if (!raw) return undefined;
+	const payload = await decodeJwt({ token: raw, secret: ctx.config.secrets, salt: option.name, now: ctx.now });
+	if (!payload || payload.provider !== providerId || typeof payload.value !== 'string') return undefined;
+	return payload.value;
+}
+
+/** The cookie's attributes with a lifetime no longer than a sign-in may take. */
+function shortLived(option: CookieOption): CookieOption['options'] {
+	const maxAge = Math.min(option.options.maxAge ?? CHECK_MAX_AGE, CHECK_MAX_AGE);
+	return { ...option.options, maxAge };
+}

@@ -1,0 +1,67 @@
+// How kitgate talks HTTP to identity providers: a fetch with a time limit that names the
+// endpoint it could not reach, and the rule for when plain http is allowed (loopback only).
+
+import * as oauth from 'oauth4webapi';
+
+/** Default time limit of one request to an identity provider, in milliseconds. */
+export const DEFAULT_IDP_TIMEOUT_MS = 10_000;
+
+/** The identity provider did not answer: connection refused, DNS failure or time limit reached. */
+export class IdpUnreachableError extends Error {
+	constructor(url: string, reason: string, options?: ErrorOptions) {
+		super(`Could not reach the identity provider at ${safeUrl(url)}: ${reason}`, options);
+		this.name = 'IdpUnreachableError';
+	}
+}
+
+/** True for hosts that never leave the machine: 127.0.0.0/8, ::1 and `localhost` names. */
+export function isLoopbackHost(hostname: string): boolean {
+	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** True when `url` may be used: https anywhere, plain http only on a loopback host. */
+export function isAllowedEndpoint(url: string | URL): boolean {
+	const parsed = typeof url === 'string' ? URL.parse(url) : url;
+	if (!parsed) return false;
+	return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
+}
+
+/** Options every oauth4webapi call that talks to the network gets. */
+export type IdpHttpOptions = {
+	[oauth.customFetch]: (url: string, init: oauth.CustomFetchOptions<string, unknown>) => Promise<Response>;
+	[oauth.allowInsecureRequests]?: boolean;
+};
+
+/**
+ * HTTP options for oauth4webapi calls to `endpoint`: a fetch limited to `timeoutMs` whose network
+ * failures become `IdpUnreachableError`, and plain http allowed when `endpoint` is on loopback.
+ */
+export function idpHttpOptions(endpoint: string | undefined, timeoutMs = DEFAULT_IDP_TIMEOUT_MS): IdpHttpOptions {
+	const url = endpoint ? URL.parse(endpoint) : null;
+	// oauth4webapi refuses plain http; a local IdP (tests, `npm start`) is the one safe exception
+	const insecureOk = url?.protocol === 'http:' && isLoopbackHost(url.hostname);
+	return {
+		[oauth.customFetch]: (target, init) => fetchWithTimeout(target, init as RequestInit, timeoutMs),
+		...(insecureOk ? { [oauth.allowInsecureRequests]: true } : {})
+	};
+}
+
+/** `fetch` that gives up after `timeoutMs` and reports an unreachable host as `IdpUnreachableError`. */
+export async function fetchWithTimeout(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
+	const timeout = AbortSignal.timeout(timeoutMs);
+	const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+	try {
+		return await fetch(url, { ...init, signal });
+	} catch (error) {
+		if (timeout.aborted) throw new IdpUnreachableError(url, `no answer within ${timeoutMs} ms`, { cause: error });
+		const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+		throw new IdpUnreachableError(url, cause?.code ?? cause?.message ?? (error as Error).message, { cause: error });
+	}
+}
+
+/** The URL without its query, which may carry codes or tokens: safe to log. */
+export function safeUrl(url: string): string {
+	const parsed = URL.parse(url);
+	return parsed ? `${parsed.origin}${parsed.pathname}` : '(invalid URL)';
+}
