@@ -33,7 +33,12 @@ export default defineConfig({
 		{
 			command: 'node build',
 			port: SVELTEKIT_PORT,
-			env: { PORT: String(SVELTEKIT_PORT), HOST: '127.0.0.1', ORIGIN: `http://localhost:${SVELTEKIT_PORT}` },
+			env: {
+				PORT: String(SVELTEKIT_PORT),
+				HOST: '127.0.0.1',
+				ORIGIN: `http://localhost:${SVELTEKIT_PORT}`,
+				KITGATE_DB_FILE: '.data/e2e-sveltekit.sqlite'
+			},
 			reuseExistingServer: false,
 			timeout: 60_000
 		},

@@ -3,15 +3,20 @@
 
 import { SvelteKitAuth } from '$lib/server/sveltekit/index.js';
 import Credentials from '$lib/server/providers/credentials.js';
+import { SQLiteAdapter } from '$lib/server/adapters/sqlite.js';
 import { base } from '$app/paths';
 import { demoUser } from './demo-users.js';
 
 // demo only: a fixed secret so `npm start` needs no set-up; never do this in a real app
 const DEMO_SECRET = 'kitgate-demo-secret-do-not-use-in-production-0123456789';
 
+/** Users, accounts and database sessions in an embedded SQLite file (created on first use). */
+export const adapter = SQLiteAdapter({ filename: process.env.KITGATE_DB_FILE ?? '.data/demo.sqlite' });
+
 export const { handle, signIn, signOut } = SvelteKitAuth({
 	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
 	trustHost: true,
+	adapter,
 	basePath: `${base}/auth`,
 	providers: [
 		Credentials({

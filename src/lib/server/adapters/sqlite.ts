@@ -2,7 +2,8 @@
 // better-sqlite3 and Kysely; the schema is created on first use. Export path: `kitgate/adapters/sqlite`.
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { InvalidConfiguration } from '../core/errors.js';
 import { createSqlAdapter, type SqlAdapter } from './sql/adapter.js';
@@ -89,10 +90,24 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter
 	return { ...adapter, database };
 }
 
+/**
+ * Loads the native driver at run time: bundlers (e.g. adapter-node) must not inline it, and a
+ * missing optional peer gets a message that says what to install.
+ */
+function loadBetterSqlite3(): typeof Database {
+	try {
+		return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+	} catch (error) {
+		throw new InvalidConfiguration('SQLiteAdapter needs the `better-sqlite3` package: npm install better-sqlite3', {
+			cause: { err: error }
+		});
+	}
+}
+
 function openDatabase(filename: string): Database.Database {
 	const inMemory = filename === ':memory:' || filename === '';
 	if (!inMemory) mkdirSync(dirname(resolve(filename)), { recursive: true });
-	const database = new Database(filename);
+	const database = new (loadBetterSqlite3())(filename);
 	// WAL lets readers run while one process writes.
 	database.pragma('journal_mode = WAL');
 	database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

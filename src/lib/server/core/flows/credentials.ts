@@ -1,6 +1,7 @@
 // Credentials sign-in: `authorize()` checks the submitted fields; success starts a session
 // (JWT, or a database session row for the returned user), failure redirects with a code.
 
+import { assertAdapterMethods } from '../adapter-guard.js';
 import type { RequestContext } from '../context.js';
 import type { RequestBody } from '../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
@@ -37,6 +38,10 @@ export async function credentialsSignIn(
 	const redirect = await checkSignInAllowed(ctx, { user, account, credentials });
 	if (redirect) return { type: 'redirect', url: redirect.redirect };
 
+	if (ctx.config.session.strategy === 'database') {
+		// every method the flow may call, checked before the first write
+		assertAdapterMethods(ctx.config.adapter!, ['getUser', 'createUser', 'createSession', 'deleteSession']);
+	}
 	const sessionUser = ctx.config.session.strategy === 'database' ? await ensureStoredUser(ctx, user) : user;
 	await establishSession(ctx, { user: sessionUser, account });
 	await emitEvent(ctx, 'signIn', { user: authorized, account });
