@@ -2,7 +2,8 @@
 // HKDF from the secret and the cookie name. Keys are derived once per secret and cached.
 
 import { hkdfSync, createHash } from 'node:crypto';
-import { EncryptJWT, jwtDecrypt, decodeProtectedHeader } from 'jose';
+import { EncryptJWT } from 'jose';
+import { decryptJweSync, readJweHeader } from './jwe-sync.js';
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from './types.js';
 
 interface DerivedKey {
@@ -47,37 +48,37 @@ export async function encodeJwt(params: JWTEncodeParams): Promise<string> {
 		.encrypt(key);
 }
 
+/** True when the registered claims of `payload` are valid at `nowSeconds` (same rules as jose's jwtDecrypt). */
+function claimsValid(payload: Record<string, unknown>, nowSeconds: number): boolean {
+	const { exp, nbf, iat } = payload;
+	if (exp !== undefined && (typeof exp !== 'number' || exp <= nowSeconds - CLOCK_TOLERANCE)) return false;
+	if (nbf !== undefined && (typeof nbf !== 'number' || nbf > nowSeconds + CLOCK_TOLERANCE)) return false;
+	if (iat !== undefined && typeof iat !== 'number') return false;
+	return true;
+}
+
 /**
  * Decrypts a session token with whichever secret made it. Returns `null` for a missing,
- * tampered, expired or foreign token; never throws for bad input.
+ * tampered, expired or foreign token; never throws for bad input. Decryption runs synchronously
+ * on node:crypto (see jwe-sync.ts): the session check is the hot path.
  */
 export async function decodeJwt(params: JWTDecodeParams): Promise<JWT | null> {
-	if (!params.token) return null;
-	let kid: unknown;
-	try {
-		const header = decodeProtectedHeader(params.token);
-		if (header.alg !== ALG || header.enc !== ENC) return null;
-		kid = header.kid;
-	} catch {
-		return null;
-	}
+	return decodeJwtSync(params);
+}
+
+/** The synchronous body of `decodeJwt`. */
+export function decodeJwtSync(params: JWTDecodeParams): JWT | null {
+	if (!params.token || typeof params.token !== 'string') return null;
+	const header = readJweHeader(params.token);
+	if (!header) return null;
 	const secrets = Array.isArray(params.secret) ? params.secret : [params.secret];
 	const keys = secrets.map((secret) => deriveKey(secret, params.salt));
 	// try the key the header names first; older tokens may carry no kid
-	keys.sort((a, b) => Number(b.kid === kid) - Number(a.kid === kid));
-	const currentDate = params.now === undefined ? undefined : new Date(params.now);
+	if (header.kid) keys.sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid));
+	const nowSeconds = Math.floor((params.now ?? Date.now()) / 1000);
 	for (const { key } of keys) {
-		try {
-			const { payload } = await jwtDecrypt(params.token, key, {
-				clockTolerance: CLOCK_TOLERANCE,
-				keyManagementAlgorithms: [ALG],
-				contentEncryptionAlgorithms: [ENC],
-				currentDate
-			});
-			return payload as JWT;
-		} catch {
-			// wrong key, tampered or expired: try the next secret
-		}
+		const payload = decryptJweSync(params.token, key);
+		if (payload) return claimsValid(payload, nowSeconds) ? (payload as JWT) : null;
 	}
 	return null;
 }

@@ -1,0 +1,108 @@
+// The synchronous JWE code must be interchangeable with jose: tokens cross-decrypt both ways,
+// and every tampered or non-standard token is refused by both.
+
+import { describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { CompactEncrypt, EncryptJWT, compactDecrypt, jwtDecrypt } from 'jose';
+import { decryptJweSync, encryptJweSync, readJweHeader } from './jwe-sync.js';
+import { deriveKey } from './jwt.js';
+
+const { key } = deriveKey('jwe-sync-test-secret-jwe-sync-test-secret', 'kitgate.session-token');
+const { key: otherKey } = deriveKey('another-secret-another-secret-another-secret', 'kitgate.session-token');
+
+function flip(segment: string): string {
+	const bytes = Buffer.from(segment, 'base64url');
+	bytes[bytes.length - 1] ^= 0x01;
+	return bytes.toString('base64url');
+}
+
+function withSegment(token: string, index: number, value: string): string {
+	const parts = token.split('.');
+	parts[index] = value;
+	return parts.join('.');
+}
+
+describe('interoperability with jose', () => {
+	test('a token made by jose decrypts synchronously', async () => {
+		const token = await new EncryptJWT({ sub: 'u1', name: 'Ada' })
+			.setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512', kid: 'k1' })
+			.setIssuedAt()
+			.encrypt(key);
+		expect(decryptJweSync(token, key)).toMatchObject({ sub: 'u1', name: 'Ada' });
+	});
+
+	test('a token made synchronously decrypts with jose', async () => {
+		const token = encryptJweSync({ sub: 'u2', roles: ['a', 'b'] }, key, { kid: 'k2' });
+		const { payload, protectedHeader } = await jwtDecrypt(token, key);
+		expect(payload).toEqual({ sub: 'u2', roles: ['a', 'b'] });
+		expect(protectedHeader).toEqual({ alg: 'dir', enc: 'A256CBC-HS512', kid: 'k2' });
+	});
+
+	test('any JSON payload round-trips both ways (property)', async () => {
+		await fc.assert(
+			fc.asyncProperty(fc.dictionary(fc.string(), fc.jsonValue()), async (payload) => {
+				const ours = encryptJweSync(payload, key);
+				const { plaintext } = await compactDecrypt(ours, key);
+				expect(JSON.parse(new TextDecoder().decode(plaintext))).toEqual(JSON.parse(JSON.stringify(payload)));
+				const theirs = await new CompactEncrypt(new TextEncoder().encode(JSON.stringify(payload)))
+					.setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' })
+					.encrypt(key);
+				expect(decryptJweSync(theirs, key)).toEqual(JSON.parse(JSON.stringify(payload)));
+			}),
+			{ numRuns: 100 }
+		);
+	});
+});
+
+describe('tampering is refused by both implementations', () => {
+	const cases: [string, (token: string) => string][] = [
+		['tag', (t) => withSegment(t, 4, flip(t.split('.')[4]))],
+		['ciphertext', (t) => withSegment(t, 3, flip(t.split('.')[3]))],
+		['iv', (t) => withSegment(t, 2, flip(t.split('.')[2]))],
+		['header (kid changed)', (t) => withSegment(t, 0, Buffer.from(JSON.stringify({ alg: 'dir', enc: 'A256CBC-HS512', kid: 'x' })).toString('base64url'))],
+		['encrypted key not empty', (t) => withSegment(t, 1, 'AAAA')],
+		['tag truncated', (t) => withSegment(t, 4, t.split('.')[4].slice(0, 20))],
+		['segment missing', (t) => t.split('.').slice(0, 4).join('.')],
+		['ciphertext emptied', (t) => withSegment(t, 3, '')]
+	];
+	test.each(cases)('%s', async (_name, tamper) => {
+		const token = tamper(encryptJweSync({ sub: 'u1' }, key, { kid: 'k' }));
+		expect(decryptJweSync(token, key)).toBeNull();
+		await expect(jwtDecrypt(token, key)).rejects.toThrow();
+	});
+
+	test('another key is refused', () => {
+		expect(decryptJweSync(encryptJweSync({ sub: 'u1' }, key), otherKey)).toBeNull();
+	});
+
+	test('headers that change processing (zip, crit, other alg/enc) are refused', async () => {
+		const zipped = await new CompactEncrypt(new TextEncoder().encode('{"a":1}'))
+			.setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512', zip: 'DEF' } as never)
+			.encrypt(key)
+			.catch(() => undefined);
+		if (zipped) expect(decryptJweSync(zipped, key)).toBeNull();
+		const gcm = await new CompactEncrypt(new TextEncoder().encode('{"a":1}'))
+			.setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+			.encrypt(key.subarray(0, 32));
+		expect(decryptJweSync(gcm, key)).toBeNull();
+		expect(readJweHeader(Buffer.from('{"alg":"dir","enc":"A256CBC-HS512","crit":["x"],"x":1}').toString('base64url') + '....')).toBeNull();
+	});
+
+	test('garbage never throws', () => {
+		for (const garbage of ['', '.', '....', 'a.b.c.d.e', '%%%.%%.%%.%%.%%', 'x'.repeat(10_000), 'eyJhbGciOiJkaXIifQ....']) {
+			expect(decryptJweSync(garbage, key)).toBeNull();
+		}
+	});
+
+	test('non-canonical base64url (trailing bits) is refused, as jose does', async () => {
+		const token = encryptJweSync({ sub: 'u1' }, key);
+		const iv = token.split('.')[2];
+		// 16 bytes encode to 22 chars with 4 spare bits: set one of them
+		const last = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+		const changed = iv.slice(0, -1) + last[(last.indexOf(iv.at(-1)!) | 1) % 64];
+		if (changed !== iv) {
+			const variant = withSegment(token, 2, changed);
+			expect(decryptJweSync(variant, key)).toBeNull();
+		}
+	});
+});
