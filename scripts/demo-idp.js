@@ -1,5 +1,6 @@
 // A local OpenID Provider (the certified `oidc-provider`) for the demo apps, Playwright and the
-// OAuth integration tests. `node scripts/demo-idp.js` serves it on http://127.0.0.1:9090.
+// OAuth integration tests. `node scripts/demo-idp.js` serves it on http://127.0.0.1:9090
+// (DEMO_IDP_PORT, and DEMO_IDP_REDIRECT_URIS to replace the demo client's callback URLs).
 
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -11,7 +12,7 @@ import { fileURLToPath } from 'node:url';
  *   client_id: string,
  *   client_secret?: string,
  *   redirect_uris: string[],
- *   token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'none',
+ *   token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'none',
  *   grant_types?: string[],
  *   [field: string]: unknown
  * }} DemoClient
@@ -178,7 +179,10 @@ function quietly(work) {
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const port = Number(process.env.DEMO_IDP_PORT ?? 9090);
-	const idp = await startDemoIdp({ port, clients: [DEMO_CLIENT] });
+	// apps served under another base path or port list their callback URLs here, comma-separated
+	const redirects = process.env.DEMO_IDP_REDIRECT_URIS?.split(',').map((uri) => uri.trim()).filter(Boolean);
+	const client = redirects?.length ? { ...DEMO_CLIENT, redirect_uris: redirects } : DEMO_CLIENT;
+	const idp = await startDemoIdp({ port, clients: [client] });
 	console.log(`demo IdP: ${idp.issuer} (client "${DEMO_CLIENT.client_id}"; log in as "demo" with any password)`);
 	for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => idp.close().then(() => process.exit(0)));
 }

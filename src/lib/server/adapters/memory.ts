@@ -102,6 +102,17 @@ export function MemoryAdapter(): Required<Adapter> {
 			return copy(stored);
 		},
 
+		async updateAccount(changes) {
+			const key = accountKey(changes.provider, changes.providerAccountId);
+			const current = accounts.get(key);
+			if (!current) return null;
+			// as in the SQL adapters: a null or undefined field leaves the stored value
+			const given = withoutEmptyFields(changes as AdapterAccount);
+			const next = withoutEmptyFields({ ...current, ...given, userId: current.userId, type: current.type });
+			accounts.set(key, next);
+			return copy(next);
+		},
+
 		async unlinkAccount({ provider, providerAccountId }) {
 			const key = accountKey(provider, providerAccountId);
 			const account = accounts.get(key);

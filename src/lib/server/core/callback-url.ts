@@ -24,11 +24,12 @@ export async function resolveCallbackUrl(ctx: RequestContext, requested: unknown
 	}
 }
 
-/** The callback URL a request asks for: body field, then query parameter, then the callback-url cookie. */
+/**
+ * The callback URL a request asks for: body field, then query parameter. (The callback-url cookie
+ * is an encrypted, single-use part of an OAuth sign-in, read by that flow only.)
+ */
 export function requestedCallbackUrl(ctx: RequestContext, body: Record<string, unknown> = {}): string | undefined {
 	const fromBody = body.callbackUrl ?? body.redirectTo;
 	if (typeof fromBody === 'string' && fromBody) return fromBody;
-	const fromQuery = ctx.url.searchParams.get('callbackUrl');
-	if (fromQuery) return fromQuery;
-	return ctx.cookies[ctx.cookieNames.callbackUrl.name];
+	return ctx.url.searchParams.get('callbackUrl') ?? undefined;
 }

@@ -5,6 +5,7 @@ import type { RequestContext } from './context.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
 import { JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
+import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/token-refresh.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
 
 /** A session as read from the request, before the `session` callback shapes it. */
@@ -89,7 +90,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		}
 		const before = JSON.stringify(decoded);
 		const token = await config.callbacks.jwt({
-			token: decoded,
+			token: await refreshUpstreamTokens(ctx, decoded),
 			user: undefined as unknown as User,
 			account: null,
 			...(update ? { trigger: 'update' as const, session: update.data } : {})
@@ -139,15 +140,17 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	const { callbacks } = ctx.config;
 	const updateArgs = update ? { trigger: 'update' as const, newSession: update.data } : {};
 	const expires = new Date(stored.expires).toISOString();
+	const upstreamError = await upstreamSessionError(ctx, stored);
+	const error = upstreamError ? { error: upstreamError } : {};
 	if (stored.strategy === 'jwt') {
 		const { token } = stored;
-		const base: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires };
+		const base: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires, ...error };
 		const session = await callbacks.session({ session: base, token, user: undefined as unknown as AdapterUser, ...updateArgs });
 		await emitEvent(ctx, 'session', { session, token });
 		return session;
 	}
 	const { user } = stored;
-	const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires };
+	const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires, ...error };
 	const session = await callbacks.session({ session: base, user, token: undefined as unknown as JWT, ...updateArgs });
 	await emitEvent(ctx, 'session', { session, user });
 	return session;
@@ -171,14 +174,14 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 	const previous = sessionCookieValue(ctx);
 	if (config.session.strategy === 'jwt') {
 		const initial: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id };
-		const token = await config.callbacks.jwt({
+		const token = withUpstreamTokens(ctx, await config.callbacks.jwt({
 			token: initial,
 			user,
 			account,
 			profile,
 			trigger: isNewUser ? 'signUp' : 'signIn',
 			isNewUser
-		});
+		}), account);
 		if (!token) {
 			clearSessionCookie(ctx);
 			return false;

@@ -4,7 +4,6 @@
 import type { OAuthConfig } from '../core/types.js';
 import { letterLogo } from './logo.js';
 import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
-import { endpointUrlWithParams, requestUpstreamJson, requireAccessToken } from './upstream-json.js';
 
 /** `GET /me?fields=id,name,email,picture` of the Graph API. */
 export interface FacebookProfile {
@@ -45,17 +44,8 @@ export default function Facebook(options: OAuthUserConfig<FacebookProfile> = {})
 				params: { scope: 'email public_profile' }
 			},
 			token: `https://graph.facebook.com/${GRAPH_VERSION}/oauth/access_token`,
-			userinfo: {
-				url: ME_URL,
-				params: { fields: 'id,name,email,picture' },
-				// the Graph API answers with the fields asked for in the query
-				request: ({ provider, tokens }) =>
-					requestUpstreamJson(endpointUrlWithParams(provider.userinfo, ME_URL), {
-						provider: 'Facebook',
-						what: 'profile',
-						accessToken: requireAccessToken(tokens, 'Facebook')
-					})
-			},
+			// the Graph API answers with the fields asked for in the query
+			userinfo: { url: ME_URL, params: { fields: 'id,name,email,picture' } },
 			checks: ['pkce', 'state'],
 			client: { token_endpoint_auth_method: 'client_secret_post' },
 			profile: (profile) => ({

@@ -100,7 +100,7 @@ async function fetchGitHubUser(apiBase: string, tokens: TokenSet | undefined): P
 	if (!user.email) {
 		try {
 			const emails = (await requestUpstreamJson(`${apiBase}/user/emails`, { ...request, what: 'emails' })) as GitHubEmail[];
-			user.email = pickGitHubEmail(emails);
+			user.email = githubPrimaryEmail(emails);
 		} catch {
 			// without the user:email scope the list is refused: the user simply has no email
 		}
@@ -108,8 +108,14 @@ async function fetchGitHubUser(apiBase: string, tokens: TokenSet | undefined): P
 	return user;
 }
 
-/** The primary verified address, else the first verified one, else null. */
-function pickGitHubEmail(emails: GitHubEmail[]): string | null {
+/**
+ * The address GitHub's `GET /user/emails` marks primary and verified, else the first verified
+ * one, else null (unverified addresses are never used).
+ *
+ * @example
+ * githubPrimaryEmail([{ email: "a@example.com", primary: true, verified: true, visibility: "private" }]) // "a@example.com"
+ */
+export function githubPrimaryEmail(emails: GitHubEmail[]): string | null {
 	if (!Array.isArray(emails)) return null;
 	const verified = emails.filter((e) => e && e.verified && typeof e.email === 'string');
 	return (verified.find((e) => e.primary) ?? verified[0])?.email ?? null;

@@ -38,7 +38,12 @@ export type ProviderDefaults<P> = Omit<NamedFields<OAuthConfig>, 'profile'> & {
 	[key: string]: unknown;
 };
 
-/** The environment prefix of provider `id`: `github` → `AUTH_GITHUB`, `microsoft-entra-id` → `AUTH_MICROSOFT_ENTRA_ID`. */
+/**
+ * The environment prefix of provider `id`.
+ *
+ * @example
+ * providerEnvPrefix("microsoft-entra-id") // "AUTH_MICROSOFT_ENTRA_ID" (reads AUTH_MICROSOFT_ENTRA_ID_ID, …_SECRET, …_ISSUER)
+ */
 export function providerEnvPrefix(id: string): string {
 	return `AUTH_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
@@ -107,7 +112,12 @@ export function mergeProvider<P>(
 	return merged as OAuthConfig;
 }
 
-/** The URL of an endpoint option (undefined for a handler without a URL). */
+/**
+ * The URL of an endpoint option (undefined for a handler without a URL).
+ *
+ * @example
+ * endpointUrl({ url: "https://gitlab.com/oauth/token", params: {} }) // "https://gitlab.com/oauth/token"
+ */
 export function endpointUrl(option: EndpointOption | undefined): string | undefined {
 	return typeof option === 'string' ? option : option?.url;
 }

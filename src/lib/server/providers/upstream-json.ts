@@ -18,6 +18,8 @@ export interface UpstreamRequest {
 	form?: Record<string, string>;
 	/** Abort after this many milliseconds (default 10 s). */
 	timeoutMs?: number;
+	/** Return a JSON body whatever the status, for providers whose errors the caller interprets. */
+	allowErrorStatus?: boolean;
 }
 
 /** Request timeout: an unreachable provider must not hang a sign-in forever. */
@@ -56,7 +58,7 @@ export async function requestUpstreamJson(url: string, options: UpstreamRequest)
 	} catch {
 		parsed = undefined;
 	}
-	if (!response.ok || parsed === undefined) {
+	if ((!response.ok && !options.allowErrorStatus) || parsed === undefined) {
 		throw new OAuthCallbackError(
 			`${options.provider}: the ${options.what} request answered ${response.status}: ${text.slice(0, 300)}`
 		);
@@ -64,7 +66,12 @@ export async function requestUpstreamJson(url: string, options: UpstreamRequest)
 	return parsed;
 }
 
-/** The access token of a token set, or an `OAuthCallbackError` naming the provider. */
+/**
+ * The access token of a token set, or an `OAuthCallbackError` naming the provider.
+ *
+ * @example
+ * const accessToken = requireAccessToken(tokens, "GitHub");
+ */
 export function requireAccessToken(tokens: { access_token?: unknown } | undefined, provider: string): string {
 	const token = tokens?.access_token;
 	if (typeof token !== 'string' || !token) {

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
 import { AdapterError } from '../../core/errors.js';
-import type { Adapter, AdapterUser } from '../../core/types.js';
+import type { Adapter, AdapterAccount, AdapterUser } from '../../core/types.js';
 import {
 	accountFromRow,
 	accountToRow,
@@ -162,6 +162,23 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 				.returningAll()
 				.executeTakeFirstOrThrow();
 			return accountFromRow(row);
+		},
+
+		async updateAccount(changes) {
+			// read, merge and rewrite in one transaction: `extra` holds fields without a column
+			return (await ready()).transaction().execute(async (trx) => {
+				const current = await trx
+					.selectFrom('accounts')
+					.selectAll()
+					.where('provider', '=', changes.provider)
+					.where('provider_account_id', '=', changes.providerAccountId)
+					.executeTakeFirst();
+				if (!current) return null;
+				const merged = { ...accountFromRow(current), ...changes, userId: current.user_id, type: current.type as AdapterAccount['type'] };
+				const { id: _id, ...columns } = accountToRow(merged, current.id);
+				const row = await trx.updateTable('accounts').set(columns).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
+				return accountFromRow(row);
+			});
 		},
 
 		async unlinkAccount({ provider, providerAccountId }) {

@@ -79,7 +79,7 @@ export async function createChecks(
 /**
  * Reads the check values of the sign-in with `providerId` and queues the removal of every check
  * cookie (single use). Throws `InvalidCheck` when a value `checks` needs is missing, expired,
- * tampered with, or was made for another provider.
+ * tampered with, or was made for another provider. The callback URL defaults to the site URL.
  *
  * @example
  * const expected = await useChecks(ctx, 'github', ['pkce']);
@@ -104,11 +104,17 @@ export async function useChecks(ctx: RequestContext, providerId: string, checks:
 		codeVerifier: checks.includes('pkce') ? need('pkceCodeVerifier', 'PKCE code verifier') : oauth.nopkce,
 		state: checks.includes('state') ? need('state', 'state') : oauth.expectNoState,
 		nonce: checks.includes('nonce') ? need('nonce', 'nonce') : oauth.expectNoNonce,
-		callbackUrl: need('callbackUrl', 'callback URL')
+		// not a check: without it (a form-post return that dropped Lax cookies) the user lands on the site
+		callbackUrl: values.callbackUrl ?? ctx.baseUrl
 	};
 }
 
-/** Queues the removal of the check cookies the request carries. */
+/**
+ * Queues the removal of the check cookies the request carries.
+ *
+ * @example
+ * clearChecks(ctx); // after a failed callback
+ */
 export function clearChecks(ctx: RequestContext): void {
 	for (const cookie of CHECK_COOKIES) {
 		const option = ctx.cookieNames[cookie];

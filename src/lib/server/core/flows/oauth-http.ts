@@ -6,7 +6,12 @@ import * as oauth from 'oauth4webapi';
 /** Default time limit of one request to an identity provider, in milliseconds. */
 export const DEFAULT_IDP_TIMEOUT_MS = 10_000;
 
-/** The identity provider did not answer: connection refused, DNS failure or time limit reached. */
+/**
+ * The identity provider did not answer: connection refused, DNS failure or time limit reached.
+ *
+ * @example
+ * new IdpUnreachableError('https://idp.example.com/token', 'ECONNREFUSED');
+ */
 export class IdpUnreachableError extends Error {
 	constructor(url: string, reason: string, options?: ErrorOptions) {
 		super(`Could not reach the identity provider at ${safeUrl(url)}: ${reason}`, options);
@@ -14,13 +19,23 @@ export class IdpUnreachableError extends Error {
 	}
 }
 
-/** True for hosts that never leave the machine: 127.0.0.0/8, ::1 and `localhost` names. */
+/**
+ * True for hosts that never leave the machine: 127.0.0.0/8, ::1 and `localhost` names.
+ *
+ * @example
+ * isLoopbackHost('127.0.0.1'); // true
+ */
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
 	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
-/** True when `url` may be used: https anywhere, plain http only on a loopback host. */
+/**
+ * True when `url` may be used: https anywhere, plain http only on a loopback host.
+ *
+ * @example
+ * isAllowedEndpoint('http://example.com/token'); // false
+ */
 export function isAllowedEndpoint(url: string | URL): boolean {
 	const parsed = typeof url === 'string' ? URL.parse(url) : url;
 	if (!parsed) return false;
@@ -36,6 +51,9 @@ export type IdpHttpOptions = {
 /**
  * HTTP options for oauth4webapi calls to `endpoint`: a fetch limited to `timeoutMs` whose network
  * failures become `IdpUnreachableError`, and plain http allowed when `endpoint` is on loopback.
+ *
+ * @example
+ * await oauth.discoveryRequest(issuer, idpHttpOptions(issuer.href, 10_000));
  */
 export function idpHttpOptions(endpoint: string | undefined, timeoutMs = DEFAULT_IDP_TIMEOUT_MS): IdpHttpOptions {
 	const url = endpoint ? URL.parse(endpoint) : null;
@@ -47,7 +65,12 @@ export function idpHttpOptions(endpoint: string | undefined, timeoutMs = DEFAULT
 	};
 }
 
-/** `fetch` that gives up after `timeoutMs` and reports an unreachable host as `IdpUnreachableError`. */
+/**
+ * `fetch` that gives up after `timeoutMs` and reports an unreachable host as `IdpUnreachableError`.
+ *
+ * @example
+ * const response = await fetchWithTimeout('https://idp.example.com/jwks', { method: 'GET' }, 10_000);
+ */
 export async function fetchWithTimeout(url: string, init: RequestInit, timeoutMs: number): Promise<Response> {
 	const timeout = AbortSignal.timeout(timeoutMs);
 	const signal = init.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
@@ -60,7 +83,12 @@ export async function fetchWithTimeout(url: string, init: RequestInit, timeoutMs
 	}
 }
 
-/** The URL without its query, which may carry codes or tokens: safe to log. */
+/**
+ * The URL without its query, which may carry codes or tokens: safe to log.
+ *
+ * @example
+ * safeUrl('https://app.example/cb?code=secret'); // 'https://app.example/cb'
+ */
 export function safeUrl(url: string): string {
 	const parsed = URL.parse(url);
 	return parsed ? `${parsed.origin}${parsed.pathname}` : '(invalid URL)';

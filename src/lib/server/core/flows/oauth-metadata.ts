@@ -14,9 +14,34 @@ const discoveryCache = new Map<string, { metadata: Promise<oauth.AuthorizationSe
 /** Placeholder issuer of providers configured with explicit endpoints only (they issue no ID token). */
 const NO_ISSUER = 'https://issuer.invalid';
 
-/** The URL of an endpoint option, if it names one. */
+/**
+ * The URL of an endpoint option, if it names one.
+ *
+ * @example
+ * endpointUrl({ url: 'https://a.example/token', params: {} }); // 'https://a.example/token'
+ */
 export function endpointUrl(option: EndpointOption | undefined): string | undefined {
 	return typeof option === 'string' ? option : option?.url;
+}
+
+/**
+ * An endpoint option as an object: `{}` when unset or a plain URL string (read its URL with `endpointUrl`).
+ *
+ * @example
+ * endpointObject(provider.userinfo).request; // the provider's handler, if any
+ */
+export function endpointObject(option: EndpointOption | undefined): Exclude<EndpointOption, string> {
+	return typeof option === 'object' && option !== null ? option : {};
+}
+
+/**
+ * `params` without its undefined values.
+ *
+ * @example
+ * definedParams({ scope: 'openid', prompt: undefined }); // { scope: 'openid' }
+ */
+export function definedParams(params: Record<string, string | undefined> | undefined): Record<string, string> {
+	return Object.fromEntries(Object.entries(params ?? {}).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /**
@@ -29,7 +54,7 @@ export function endpointUrl(option: EndpointOption | undefined): string | undefi
  * as.token_endpoint; // "https://idp.example.com/oauth/token"
  */
 export async function authorizationServer(provider: OAuthConfig, timeoutMs: number): Promise<oauth.AuthorizationServer> {
-	const discovered = provider.issuer || provider.wellKnown ? await discover(provider, timeoutMs) : undefined;
+	const discovered = needsDiscovery(provider) ? await discover(provider, timeoutMs) : undefined;
 	const overrides: Record<string, string> = {};
 	const set = (key: string, value: string | undefined) => {
 		if (value) overrides[key] = value;
@@ -41,6 +66,27 @@ export async function authorizationServer(provider: OAuthConfig, timeoutMs: numb
 	if (!discovered) return { issuer: provider.issuer ?? NO_ISSUER, ...overrides };
 	// keep the cached object when nothing is overridden: oauth4webapi caches JWKS per metadata object
 	return Object.keys(overrides).length === 0 ? discovered : { ...discovered, ...overrides };
+}
+
+/**
+ * True when `wellKnown` is set, or `issuer` is set and an endpoint the flow needs is not given
+ * explicitly (authorization, token, userinfo when the profile comes from it, JWKS for OIDC).
+ *
+ * @example
+ * needsDiscovery({ ...provider, wellKnown: 'https://idp.example.com/.well-known/openid-configuration' }); // true
+ */
+export function needsDiscovery(provider: OAuthConfig): boolean {
+	if (provider.wellKnown) return true;
+	if (!provider.issuer) return false;
+	const given = (option: EndpointOption | undefined) =>
+		Boolean(endpointUrl(option)) || (typeof option === 'object' && typeof option.request === 'function');
+	const needsUserinfo = provider.type === 'oauth' || provider.idToken === false;
+	return (
+		!endpointUrl(provider.authorization) ||
+		!given(provider.token) ||
+		(needsUserinfo && !given(provider.userinfo)) ||
+		(provider.type === 'oidc' && typeof provider.jwks_endpoint !== 'string')
+	);
 }
 
 /** Fetches (or reuses) the discovery document of `provider`. */
@@ -87,7 +133,12 @@ async function issuerOf(response: Response): Promise<string> {
 	return 'https://issuer-missing.invalid';
 }
 
-/** Forgets cached discovery documents (tests; or after an IdP changed its endpoints). */
+/**
+ * Forgets cached discovery documents (tests; or after an IdP changed its endpoints).
+ *
+ * @example
+ * clearDiscoveryCache();
+ */
 export function clearDiscoveryCache(): void {
 	discoveryCache.clear();
 }

@@ -4,11 +4,17 @@
 import { InvalidConfiguration } from '../errors.js';
 import type { EndpointOption, OAuthCheck, OAuthConfig } from '../types.js';
 import { isAllowedEndpoint } from './oauth-http.js';
+import { checkOAuth1Provider, isOAuth1Provider } from './oauth1.js';
 import { endpointUrl } from './oauth-metadata.js';
 
 const CHECKS: ReadonlySet<string> = new Set<OAuthCheck>(['pkce', 'state', 'nonce', 'none']);
 
-/** Token endpoint client authentication methods kitgate supports, and whether each needs `clientSecret`. */
+/**
+ * Token endpoint client authentication methods kitgate supports, and whether each needs `clientSecret`.
+ *
+ * @example
+ * CLIENT_AUTH_METHODS.client_secret_post; // true
+ */
 export const CLIENT_AUTH_METHODS = {
 	client_secret_basic: true,
 	client_secret_post: true,
@@ -32,8 +38,8 @@ export function normalizeOAuthProvider(provider: OAuthConfig): OAuthConfig {
 	const fail = (message: string): never => {
 		throw new InvalidConfiguration(`OAuth provider "${provider.id}": ${message}`);
 	};
-	// OAuth 1.0a providers (`version: "1.0a"`) are checked by their own flow
-	if (typeof provider.version === 'string' && provider.version.startsWith('1.')) return provider;
+	// OAuth 1.0a providers (`version: "1.0a"`) have their own flow and rules
+	if (isOAuth1Provider(provider)) return checkOAuth1Provider(provider);
 
 	if (typeof provider.clientId !== 'string' || !provider.clientId) {
 		fail('`clientId` is required (the client id the identity provider gave your app).');

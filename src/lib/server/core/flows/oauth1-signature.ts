@@ -34,6 +34,9 @@ export function baseStringUri(url: string | URL): string {
 /**
  * Parameter normalisation (RFC 5849 §3.4.1.3.2): encode names and values, sort by encoded name
  * then encoded value (byte order), join as `name=value` with `&`.
+ *
+ * @example
+ * normalizeParameters([["b", "2"], ["a", "x y"], ["a", "1"]]) // "a=1&a=x%20y&b=2"
  */
 export function normalizeParameters(params: readonly ParameterPair[]): string {
 	return params
@@ -71,6 +74,9 @@ export function hmacSha1Signature(baseString: string, consumerSecret: string, to
 /**
  * The `Authorization` header value (RFC 5849 §3.5.1): `OAuth name="value", …`, names and values
  * percent-encoded, `realm` first when given.
+ *
+ * @example
+ * authorizationHeader({ oauth_token: "a b" }, "Photos") // 'OAuth realm="Photos", oauth_token="a%20b"'
  */
 export function authorizationHeader(protocolParams: Record<string, string>, realm?: string): string {
 	const parts = Object.entries(protocolParams).map(([name, value]) => `${percentEncode(name)}="${percentEncode(value)}"`);

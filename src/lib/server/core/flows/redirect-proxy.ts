@@ -10,12 +10,22 @@ import { CHECK_MAX_AGE } from './oauth-checks.js';
 /** Key-derivation salt of proxy states: they are read by another deployment sharing the secret. */
 const PROXY_STATE_SALT = 'kitgate.redirect-proxy-state';
 
-/** The redirect proxy for `provider`: its own setting, else `config.redirectProxyUrl` / AUTH_REDIRECT_PROXY_URL. */
+/**
+ * The redirect proxy for `provider`: its own setting, else `config.redirectProxyUrl` / AUTH_REDIRECT_PROXY_URL.
+ *
+ * @example
+ * redirectProxyUrl(ctx, provider); // 'https://auth.example.com/auth' or undefined
+ */
 export function redirectProxyUrl(ctx: RequestContext, provider: OAuthConfig): string | undefined {
 	return provider.redirectProxyUrl || ctx.config.redirectProxyUrl || undefined;
 }
 
-/** This deployment's callback URL for `provider`: `{origin}{basePath}/callback/{id}`. */
+/**
+ * This deployment's callback URL for `provider`: `{origin}{basePath}/callback/{id}`.
+ *
+ * @example
+ * ownCallbackUrl(ctx, github); // 'https://preview-42.example.com/auth/callback/github'
+ */
 export function ownCallbackUrl(ctx: RequestContext, provider: OAuthConfig): string {
 	return `${ctx.authUrl}/callback/${encodeURIComponent(provider.id)}`;
 }
@@ -35,6 +45,9 @@ export function redirectUri(ctx: RequestContext, provider: OAuthConfig): string 
 /**
  * A `state` value that carries this deployment's callback URL, encrypted with the secret so only a
  * deployment sharing it can read it and no one can forge a forwarding target.
+ *
+ * @example
+ * const state = await proxyState(ctx, provider, oauth.generateRandomState());
  */
 export async function proxyState(ctx: RequestContext, provider: OAuthConfig, random: string): Promise<string> {
 	return encodeJwt({

@@ -1,0 +1,275 @@
+// The shared end of every sign-in that yields a provider identity (OAuth now; email and passkeys
+// later): find or create the user, link the account, run callbacks and events, start the session.
+
+import { isUniqueViolation } from '../adapters/errors.js';
+import { assertAdapterMethods, type AdapterMethod, type GuardedAdapter } from './adapter-guard.js';
+import type { RequestContext } from './context.js';
+import { readChunkedCookie } from './cookies.js';
+import { AccessDenied, AuthError, CallbackRouteError, OAuthAccountNotLinked } from './errors.js';
+import { emitEvent } from './events.js';
+import { pageUrl, type Outcome } from './outcome.js';
+import { decodeSessionCookie, establishSession } from './session.js';
+import { checkSignInAllowed } from './sign-in-callback.js';
+import { rememberUpstreamAccount } from './flows/token-refresh.js';
+import type { Account, AdapterAccount, AdapterUser, Profile, Provider, User } from './types.js';
+
+/** What a provider flow hands over once it knows who signed in. */
+export interface CompletedSignIn {
+	provider: Provider;
+	/** The raw profile of the identity provider (ID token claims, userinfo, …). */
+	profile: Profile;
+	/** The user `profile()` made; its `id` is the account's `providerAccountId`. */
+	user: User;
+	account: Account;
+	/** Where to go afterwards (already through the `redirect` callback). */
+	callbackUrl: string;
+	/** Passed to the `signIn` callback by the email flow. */
+	email?: { verificationRequest?: boolean };
+}
+
+/** How the adapter side of a sign-in resolves, decided before anything is written. */
+type Plan =
+	| { kind: 'existing'; user: AdapterUser }
+	| { kind: 'link'; user: AdapterUser }
+	| { kind: 'create' };
+
+/** Waits between re-reads while a concurrent first sign-in of the same identity finishes (ms). */
+const RACE_RETRY_DELAYS = [0, 10, 25, 50, 100, 200, 400, 800];
+
+/**
+ * Signs in a user a provider vouched for and returns where to send the browser.
+ *
+ * With an adapter: the account's user signs in; a new account is linked to the user already
+ * signed in, or to the user with the same email when the provider allows it
+ * (`allowDangerousEmailAccountLinking`; email sign-ins always do), else a user is created
+ * (`createUser`, `linkAccount` events). An email owned by another user without that permission is
+ * `OAuthAccountNotLinked`. The `signIn` callback runs before anything is written. Two concurrent
+ * first sign-ins of one identity end with one user and one account. Without an adapter the JWT
+ * holds the user (`sub` = the profile id).
+ *
+ * @example
+ * return completeSignIn(ctx, { provider, profile, user, account, callbackUrl });
+ */
+export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignIn): Promise<Outcome> {
+	const { provider, profile, account, callbackUrl, email } = signIn;
+	const adapter = ctx.config.adapter;
+	if (!adapter) {
+		const denied = await checkSignInAllowed(ctx, { user: signIn.user, account, profile, email });
+		if (denied) return { type: 'redirect', url: denied.redirect };
+		await startSession(ctx, signIn.user, account, profile, undefined);
+		await emitEvent(ctx, 'signIn', { user: signIn.user, account, profile });
+		return { type: 'redirect', url: callbackUrl };
+	}
+
+	assertAdapterMethods(adapter, neededMethods(ctx));
+	let plan: Plan;
+	try {
+		plan = await planSignIn(ctx, adapter, signIn);
+	} catch (error) {
+		throw asSignInError(error, 'Reading the user and account failed.');
+	}
+	const denied = await checkSignInAllowed(ctx, {
+		user: plan.kind === 'create' ? signIn.user : plan.user,
+		account,
+		profile,
+		email
+	});
+	if (denied) return { type: 'redirect', url: denied.redirect };
+
+	let resolved: { user: AdapterUser; isNewUser: boolean };
+	try {
+		resolved = await carryOut(ctx, adapter, plan, signIn);
+	} catch (error) {
+		throw asSignInError(error, 'Storing the user or account failed.');
+	}
+	const { user, isNewUser } = resolved;
+	await startSession(ctx, user, account, profile, isNewUser);
+	await rememberUpstreamAccount(ctx, provider, account);
+	await emitEvent(ctx, 'signIn', { user, account, profile, isNewUser });
+	const newUserPage = isNewUser && ctx.config.pages.newUser;
+	return { type: 'redirect', url: newUserPage ? pageUrl(ctx, 'newUser', { callbackUrl }) : callbackUrl };
+}
+
+/** Every adapter method this sign-in may call, so a missing one fails before any write. */
+function neededMethods(ctx: RequestContext): AdapterMethod[] {
+	const methods: AdapterMethod[] = ['getUserByAccount', 'getUserByEmail', 'createUser', 'linkAccount'];
+	const hasSession = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name) !== undefined;
+	if (ctx.config.session.strategy === 'database') {
+		methods.push('createSession');
+		if (hasSession) methods.push('getSessionAndUser', 'deleteSession');
+	} else if (hasSession) {
+		methods.push('getUser');
+	}
+	return methods;
+}
+
+/** Decides, by reading only, whose sign-in this is; throws `OAuthAccountNotLinked` when it must not proceed. */
+async function planSignIn(ctx: RequestContext, adapter: GuardedAdapter, signIn: CompletedSignIn): Promise<Plan> {
+	const { account, user, provider } = signIn;
+	const key = { provider: account.provider, providerAccountId: account.providerAccountId };
+	const [owner, signedIn] = await Promise.all([adapter.getUserByAccount(key), signedInUser(ctx, adapter)]);
+	if (owner) {
+		if (signedIn && signedIn.id !== owner.id) {
+			throw new OAuthAccountNotLinked(
+				`The ${account.provider} account is already linked to another user than the one signed in.`
+			);
+		}
+		return { kind: 'existing', user: owner };
+	}
+	if (signedIn) return { kind: 'link', user: signedIn };
+	const sameEmail = user.email ? await adapter.getUserByEmail(user.email) : null;
+	if (!sameEmail) return { kind: 'create' };
+	if (trustsEmail(provider, account)) return { kind: 'link', user: sameEmail };
+	throw new OAuthAccountNotLinked(
+		`A user with this email already signed in with another provider; "${provider.id}" does not link accounts by email ` +
+			'(set allowDangerousEmailAccountLinking only for providers that verify email addresses).'
+	);
+}
+
+/** True when an email match may join this account to an existing user. */
+function trustsEmail(provider: Provider, account: Account): boolean {
+	// an email sign-in proves the address itself
+	return account.type === 'email' || (provider as { allowDangerousEmailAccountLinking?: unknown }).allowDangerousEmailAccountLinking === true;
+}
+
+/** Writes what the plan needs and returns the signed-in user. */
+async function carryOut(
+	ctx: RequestContext,
+	adapter: GuardedAdapter,
+	plan: Plan,
+	signIn: CompletedSignIn
+): Promise<{ user: AdapterUser; isNewUser: boolean }> {
+	const { account, user } = signIn;
+	if (plan.kind === 'existing') {
+		await refreshStoredTokens(ctx, adapter, account);
+		return { user: plan.user, isNewUser: false };
+	}
+	if (plan.kind === 'link') {
+		await linkTo(ctx, adapter, plan.user, signIn);
+		return { user: plan.user, isNewUser: false };
+	}
+
+	const { id: _providerId, ...fields } = user;
+	const draft: AdapterUser = {
+		...fields,
+		id: crypto.randomUUID(),
+		name: user.name ?? null,
+		email: user.email ?? '',
+		image: user.image ?? null,
+		emailVerified: account.type === 'email' ? new Date(ctx.now) : null
+	};
+	let created: AdapterUser;
+	try {
+		created = await adapter.createUser(draft);
+	} catch (error) {
+		// another request created this user first (same email): continue with its result
+		if (!isUniqueViolation(error)) throw error;
+		return { user: await concurrentWinner(adapter, account, draft.email), isNewUser: false };
+	}
+	try {
+		await adapter.linkAccount(adapterAccount(account, created.id));
+	} catch (error) {
+		await removeOrphan(ctx, adapter, created.id);
+		if (!isUniqueViolation(error)) throw error;
+		return { user: await concurrentWinner(adapter, account, draft.email), isNewUser: false };
+	}
+	await emitEvent(ctx, 'createUser', { user: created });
+	await emitEvent(ctx, 'linkAccount', { user: created, account, profile: user });
+	return { user: created, isNewUser: true };
+}
+
+/** Links the account to `owner`; a concurrent identical link is fine, another owner is not. */
+async function linkTo(ctx: RequestContext, adapter: GuardedAdapter, owner: AdapterUser, signIn: CompletedSignIn): Promise<void> {
+	const { account, user } = signIn;
+	try {
+		await adapter.linkAccount(adapterAccount(account, owner.id));
+	} catch (error) {
+		if (!isUniqueViolation(error)) throw error;
+		const linked = await adapter.getUserByAccount({ provider: account.provider, providerAccountId: account.providerAccountId });
+		if (linked?.id === owner.id) return;
+		throw new OAuthAccountNotLinked(`The ${account.provider} account was linked to another user meanwhile.`);
+	}
+	await emitEvent(ctx, 'linkAccount', { user: owner, account, profile: user });
+}
+
+/**
+ * The user a concurrent sign-in of the same identity created: re-read until its `linkAccount`
+ * lands. When none appears, the email belongs to someone else (`OAuthAccountNotLinked`).
+ */
+async function concurrentWinner(adapter: GuardedAdapter, account: Account, email: string): Promise<AdapterUser> {
+	const key = { provider: account.provider, providerAccountId: account.providerAccountId };
+	for (const delay of RACE_RETRY_DELAYS) {
+		if (delay) await new Promise((resolve) => setTimeout(resolve, delay));
+		const winner = await adapter.getUserByAccount(key);
+		if (winner) return winner;
+	}
+	if (email && (await adapter.getUserByEmail(email))) {
+		throw new OAuthAccountNotLinked('A user with this email was created by a sign-in with another account meanwhile.');
+	}
+	throw new CallbackRouteError('A concurrent sign-in of the same account did not complete; try again.');
+}
+
+/** Deletes a user created by this sign-in whose account could not be linked (no orphan). */
+async function removeOrphan(ctx: RequestContext, adapter: GuardedAdapter, userId: string): Promise<void> {
+	try {
+		await adapter.deleteUser(userId);
+	} catch (error) {
+		ctx.config.logger.error(
+			new CallbackRouteError(`Could not delete user ${userId} whose account could not be linked.`, { cause: { err: error } })
+		);
+	}
+}
+
+/** A repeated sign-in brings new tokens: store them when the adapter can update accounts. */
+async function refreshStoredTokens(ctx: RequestContext, adapter: GuardedAdapter, account: Account): Promise<void> {
+	if (account.type === 'email' || !hasMethod(adapter, 'updateAccount')) return;
+	const { type: _type, userId: _userId, ...tokens } = account;
+	try {
+		await adapter.updateAccount(tokens);
+	} catch (error) {
+		// the sign-in itself is valid; stale stored tokens are only logged
+		ctx.config.logger.error(new CallbackRouteError('Could not store the new tokens of the account.', { cause: { err: error } }));
+	}
+}
+
+/** The signed-in user of the request's valid session, if any (for linking a new account to it). */
+async function signedInUser(ctx: RequestContext, adapter: GuardedAdapter): Promise<AdapterUser | null> {
+	const raw = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name);
+	if (!raw) return null;
+	if (ctx.config.session.strategy === 'database') {
+		const found = await adapter.getSessionAndUser(raw);
+		return found && new Date(found.session.expires).getTime() > ctx.now ? found.user : null;
+	}
+	const token = await decodeSessionCookie(ctx);
+	return token?.sub ? adapter.getUser(token.sub) : null;
+}
+
+async function startSession(
+	ctx: RequestContext,
+	user: User | AdapterUser,
+	account: Account,
+	profile: Profile,
+	isNewUser: boolean | undefined
+): Promise<void> {
+	const started = await establishSession(ctx, { user, account, profile, isNewUser });
+	if (!started) throw new AccessDenied('The jwt callback returned null: no session was started.');
+}
+
+/** True when the adapter has the optional method `name`. */
+function hasMethod(adapter: GuardedAdapter, name: AdapterMethod): boolean {
+	try {
+		assertAdapterMethods(adapter, [name]);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function adapterAccount(account: Account, userId: string): AdapterAccount {
+	return { ...account, userId, type: account.type as AdapterAccount['type'] };
+}
+
+/** Kitgate errors pass; anything else (a failing adapter) becomes `CallbackRouteError`. */
+function asSignInError(error: unknown, message: string): AuthError {
+	return error instanceof AuthError ? error : new CallbackRouteError(message, { cause: { err: error } });
+}

@@ -1,0 +1,75 @@
+// Where the profile comes from after the code exchange: ID token claims, the userinfo endpoint
+// (oauth4webapi), or a provider's own `userinfo.request`. Used by the OAuth callback in ./oauth.ts.
+
+import * as oauth from 'oauth4webapi';
+import type { OAuthConfig, Profile, TokenSet } from '../types.js';
+import { oauthStepError } from './oauth-errors.js';
+import { idpHttpOptions } from './oauth-http.js';
+import { definedParams, endpointObject } from './oauth-metadata.js';
+
+/**
+ * The profile of the signed-in user: the ID token's claims (OIDC), else the userinfo endpoint
+ * (whose `sub` must match the ID token's) or the provider's `userinfo.request`.
+ *
+ * @example
+ * const profile = await readProfile(provider, as, client, tokens, claims, params, 10_000);
+ */
+export async function readProfile(
+	provider: OAuthConfig,
+	as: oauth.AuthorizationServer,
+	client: oauth.Client,
+	tokens: TokenSet,
+	claims: oauth.IDToken | undefined,
+	params: URLSearchParams,
+	timeout: number
+): Promise<Profile> {
+	let profile: Profile;
+	if (provider.type === 'oidc' && provider.idToken !== false && claims) {
+		profile = { ...claims };
+	} else {
+		profile = await fetchUserinfo(provider, as, client, tokens, claims?.sub, timeout);
+	}
+	// form-post providers (Apple) send the user's name once, as a JSON `user` field of the callback
+	const formUser = params.get('user');
+	if (formUser && profile.user === undefined) {
+		try {
+			profile.user = JSON.parse(formUser);
+		} catch {
+			// not JSON: ignore
+		}
+	}
+	return profile;
+}
+
+async function fetchUserinfo(
+	provider: OAuthConfig,
+	as: oauth.AuthorizationServer,
+	client: oauth.Client,
+	tokens: TokenSet,
+	subject: string | undefined,
+	timeout: number
+): Promise<Profile> {
+	const userinfo = endpointObject(provider.userinfo);
+	try {
+		if (userinfo.request) {
+			const profile = await userinfo.request({ provider, tokens });
+			if (!profile || typeof profile !== 'object') throw new Error('userinfo.request must return the profile object.');
+			return profile as Profile;
+		}
+		if (!as.userinfo_endpoint) throw new Error('the provider has no userinfo endpoint; set `userinfo`.');
+		const endpoint = new URL(as.userinfo_endpoint);
+		for (const [name, value] of Object.entries(definedParams(userinfo.params))) endpoint.searchParams.set(name, value);
+		const target = { ...as, userinfo_endpoint: endpoint.href };
+		const response = await oauth.userInfoRequest(target, client, tokens.access_token ?? '', idpHttpOptions(endpoint.href, timeout));
+		if (provider.type === 'oidc') {
+			// the userinfo subject must be the ID token's: a swapped response is refused
+			return { ...(await oauth.processUserInfoResponse(target, client, subject ?? oauth.skipSubjectCheck, response)) };
+		}
+		if (!response.ok) throw new Error(`the userinfo endpoint answered ${response.status}`);
+		const body: unknown = await response.json();
+		if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('the userinfo response is not a JSON object');
+		return body as Profile;
+	} catch (error) {
+		throw oauthStepError('callback', provider.id, 'the userinfo request', error);
+	}
+}

@@ -1,0 +1,566 @@
+// OAuth 1.0a: RFC 5849 signing against the RFC's published examples, and the whole sign-in of the
+// X (Twitter) provider against a local OAuth 1.0a server that checks every signature.
+
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { MemoryAdapter } from '../../adapters/memory.js';
+import Twitter, { type TwitterOAuth1Options } from '../../providers/twitter.js';
+import { Auth } from '../auth.js';
+import { readBody } from '../body.js';
+import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
+import { resolveConfig } from '../config.js';
+import { createContext } from '../context.js';
+import { parseCookies } from '../cookies.js';
+import { AuthError, InvalidConfiguration } from '../errors.js';
+import { decodeJwt } from '../jwt.js';
+import { errorRedirect, toResponse, type Outcome } from '../outcome.js';
+import { assertCsrf } from '../actions/signin.js';
+import { checkOAuth1Provider, handleOAuth1Callback, isOAuth1Provider, startOAuth1SignIn } from '../flows/oauth1.js';
+import {
+	authorizationHeader,
+	baseStringUri,
+	hmacSha1Signature,
+	normalizeParameters,
+	percentEncode,
+	signOAuth1Request,
+	signatureBaseString,
+	type ParameterPair
+} from '../flows/oauth1-signature.js';
+import type { Adapter, AuthConfig, OAuthConfig, Session } from '../types.js';
+import { TEST_SECRET } from './client.js';
+import { startOAuth1Server, type OAuth1TestServer } from './oauth1-server.js';
+
+/** RFC 5849 §1.2: the photo-printing example's client and token credentials. */
+const RFC = {
+	clientKey: 'dpf43f3p2l4k3l03',
+	clientSecret: 'kd94hf93k423kf44',
+	temporaryToken: 'hh5s93j4hdidpola',
+	temporarySecret: 'hdhd0244k9j7ao03',
+	token: 'nnch734d00sl2jdk',
+	tokenSecret: 'pfkkdhi9sl3r4s00'
+};
+
+/** The signature RFC 5849 prescribes, computed here from a base string with node:crypto directly. */
+function expectedSignature(baseString: string, clientSecret: string, tokenSecret: string): string {
+	return createHmac('sha1', `${clientSecret}&${tokenSecret}`).update(baseString).digest('base64');
+}
+
+describe('RFC 5849 signing', () => {
+	test('percent-encoding keeps only unreserved characters (§3.6)', () => {
+		expect(percentEncode('abcABC123-._~')).toBe('abcABC123-._~');
+		expect(percentEncode('Ladies + Gentlemen')).toBe('Ladies%20%2B%20Gentlemen');
+		expect(percentEncode('An encoded string!')).toBe('An%20encoded%20string%21');
+		expect(percentEncode("Dogs, Cats & Mice (*'*)")).toBe('Dogs%2C%20Cats%20%26%20Mice%20%28%2A%27%2A%29');
+		expect(percentEncode('☃')).toBe('%E2%98%83');
+		expect(percentEncode('=%3D')).toBe('%3D%253D');
+	});
+
+	test('base string URI: lower-case scheme and host, default port dropped, no query (§3.4.1.2)', () => {
+		expect(baseStringUri('HTTP://EXAMPLE.COM:80/r%20v/X?id=123')).toBe('http://example.com/r%20v/X');
+		expect(baseStringUri('https://www.example.net:8080/?q=1')).toBe('https://www.example.net:8080/');
+		expect(baseStringUri('https://www.example.net:443/a')).toBe('https://www.example.net/a');
+	});
+
+	test('the §3.4.1.1 request gives the published base string and normalised parameters', () => {
+		// POST /request?b5=%3D%253D&a3=a&c%40=&a2=r%20b, body "c2&a3=2+q", Authorization with realm="Example"
+		const url = 'http://example.com/request?b5=%3D%253D&a3=a&c%40=&a2=r%20b';
+		const header: ParameterPair[] = [
+			['realm', 'Example'],
+			['oauth_consumer_key', '9djdj82h48djs9d2'],
+			['oauth_token', 'kkk9d7dh3k39sjv7'],
+			['oauth_signature_method', 'HMAC-SHA1'],
+			['oauth_timestamp', '137131201'],
+			['oauth_nonce', '7d8f3e4a'],
+			['oauth_signature', 'bYT5CMsGcbgUdFHObYMEfcx6bsw=']
+		];
+		const body = [...new URLSearchParams('c2&a3=2+q')] as ParameterPair[];
+		expect(signatureBaseString('POST', url, [...header, ...body])).toBe(
+			'POST&http%3A%2F%2Fexample.com%2Frequest&a2%3Dr%2520b%26a3%3D2%2520q%26a3%3Da%26b5%3D%253D%25253D%26c%2540%3D%26c2%3D%26oauth_consumer_key%3D9djdj82h48djs9d2%26oauth_nonce%3D7d8f3e4a%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D137131201%26oauth_token%3Dkkk9d7dh3k39sjv7'
+		);
+		const all = [...new URL(url).searchParams, ...header.slice(1, 6), ...body] as ParameterPair[];
+		expect(normalizeParameters(all)).toBe(
+			'a2=r%20b&a3=2%20q&a3=a&b5=%3D%253D&c%40=&c2=&oauth_consumer_key=9djdj82h48djs9d2&oauth_nonce=7d8f3e4a&oauth_signature_method=HMAC-SHA1&oauth_timestamp=137131201&oauth_token=kkk9d7dh3k39sjv7'
+		);
+	});
+
+	test('§1.2 temporary credentials request: published signature 74KNZJeDHnMBp0EMJ9ZHt/XKycU=', () => {
+		const base = signatureBaseString('POST', 'https://photos.example.net/initiate', [
+			['oauth_consumer_key', RFC.clientKey],
+			['oauth_signature_method', 'HMAC-SHA1'],
+			['oauth_timestamp', '137131200'],
+			['oauth_nonce', 'wIjqoS'],
+			['oauth_callback', 'http://printer.example.com/ready']
+		]);
+		expect(base).toBe(
+			'POST&https%3A%2F%2Fphotos.example.net%2Finitiate&oauth_callback%3Dhttp%253A%252F%252Fprinter.example.com%252Fready%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3DwIjqoS%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D137131200'
+		);
+		const signature = hmacSha1Signature(base, RFC.clientSecret);
+		expect(signature).toBe(expectedSignature(base, RFC.clientSecret, ''));
+		expect(signature).toBe('74KNZJeDHnMBp0EMJ9ZHt/XKycU=');
+	});
+
+	test('§1.2 token credentials request: published signature gKgrFCywp7rO0OXSjdot/IHF7IU=', () => {
+		const base = signatureBaseString('POST', 'https://photos.example.net/token', [
+			['oauth_consumer_key', RFC.clientKey],
+			['oauth_token', RFC.temporaryToken],
+			['oauth_signature_method', 'HMAC-SHA1'],
+			['oauth_timestamp', '137131201'],
+			['oauth_nonce', 'walatlh'],
+			['oauth_verifier', 'hfdp7dh39dks9884']
+		]);
+		const signature = hmacSha1Signature(base, RFC.clientSecret, RFC.temporarySecret);
+		expect(signature).toBe(expectedSignature(base, RFC.clientSecret, RFC.temporarySecret));
+		expect(signature).toBe('gKgrFCywp7rO0OXSjdot/IHF7IU=');
+	});
+
+	test('§1.2 "photos" resource request: published base string and signature MdpQcU8iPSUjWoN/UDMsK2sui9I=', () => {
+		const base = signatureBaseString('GET', 'http://photos.example.net/photos?file=vacation.jpg&size=original', [
+			['realm', 'Photos'],
+			['oauth_consumer_key', RFC.clientKey],
+			['oauth_token', RFC.token],
+			['oauth_signature_method', 'HMAC-SHA1'],
+			['oauth_timestamp', '137131202'],
+			['oauth_nonce', 'chapoH']
+		]);
+		expect(base).toBe(
+			'GET&http%3A%2F%2Fphotos.example.net%2Fphotos&file%3Dvacation.jpg%26oauth_consumer_key%3Ddpf43f3p2l4k3l03%26oauth_nonce%3DchapoH%26oauth_signature_method%3DHMAC-SHA1%26oauth_timestamp%3D137131202%26oauth_token%3Dnnch734d00sl2jdk%26size%3Doriginal'
+		);
+		const signature = hmacSha1Signature(base, RFC.clientSecret, RFC.tokenSecret);
+		expect(signature).toBe(expectedSignature(base, RFC.clientSecret, RFC.tokenSecret));
+		expect(signature).toBe('MdpQcU8iPSUjWoN/UDMsK2sui9I=');
+	});
+
+	test('signOAuth1Request reproduces the worked example of X’s developer docs (query, body, version)', () => {
+		const { authorization, protocolParams } = signOAuth1Request({
+			method: 'POST',
+			url: 'https://api.twitter.com/1.1/statuses/update.json?include_entities=true',
+			consumerKey: 'xvz1evFS4wEEPTGEFPHBog',
+			consumerSecret: 'kAcSOqF21Fu85e7zjz7ZN2U4ZRhfV3WpwPAoE3Z7kBw',
+			token: '370773112-GmHxMAgYyLbNEtIKZeRNFsMKPR9EyMZeS9weJAEb',
+			tokenSecret: 'LswwdoUaIvS8ltyTt5jkRh4J50vUPVVHtR2YPi5kE',
+			bodyParams: { status: 'Hello Ladies + Gentlemen, a signed OAuth request!' },
+			nonce: 'kYjzVBB8Y0ZFabxSWbWovY3uYSQ2pTgmZeNu2VS4cg',
+			timestamp: 1318622958
+		});
+		expect(protocolParams.oauth_signature).toBe('hCtSmYh+iHYCEqBWrE7C7hYmtUk=');
+		expect(authorization.startsWith('OAuth ')).toBe(true);
+		expect(authorization).toContain('oauth_signature="hCtSmYh%2BiHYCEqBWrE7C7hYmtUk%3D"');
+		expect(authorization).toContain('oauth_version="1.0"');
+		// the body parameter is signed but not sent in the header
+		expect(authorization).not.toContain('status');
+	});
+
+	test('a fresh nonce and the current time are used when none is given', () => {
+		const sign = () =>
+			signOAuth1Request({ method: 'GET', url: 'https://api.example.com/x', consumerKey: 'k', consumerSecret: 's' }).protocolParams;
+		const [a, b] = [sign(), sign()];
+		expect(a.oauth_nonce).toMatch(/^[0-9a-f]{32}$/);
+		expect(a.oauth_nonce).not.toBe(b.oauth_nonce);
+		expect(Math.abs(Number(a.oauth_timestamp) - Date.now() / 1000)).toBeLessThan(5);
+	});
+
+	test('the Authorization header encodes values and puts realm first', () => {
+		expect(authorizationHeader({ oauth_callback: 'http://printer.example.com/ready', a: 'b c' }, 'Photos')).toBe(
+			'OAuth realm="Photos", oauth_callback="http%3A%2F%2Fprinter.example.com%2Fready", a="b%20c"'
+		);
+	});
+});
+
+// ---------------------------------------------------------------------------------------------
+// The sign-in against the local OAuth 1.0a server.
+
+let server: OAuth1TestServer;
+beforeAll(async () => {
+	server = await startOAuth1Server();
+});
+afterAll(async () => {
+	await server?.close();
+});
+
+function twitterAgainst(target: OAuth1TestServer, overrides: TwitterOAuth1Options = {}): OAuthConfig {
+	return Twitter({
+		clientId: target.consumerKey,
+		clientSecret: target.consumerSecret,
+		requestToken: `${target.origin}/oauth/request_token`,
+		authorization: `${target.origin}/oauth/authenticate`,
+		token: `${target.origin}/oauth/access_token`,
+		userinfo: { url: `${target.origin}/1.1/account/verify_credentials.json` },
+		...overrides
+	});
+}
+
+function makeConfig(provider: OAuthConfig, overrides: Partial<AuthConfig> = {}) {
+	const errors: AuthError[] = [];
+	const config: AuthConfig = {
+		secret: TEST_SECRET,
+		trustHost: true,
+		providers: [provider],
+		logger: { error: (error) => void errors.push(error as AuthError) },
+		...overrides
+	};
+	return { config, errors };
+}
+
+/**
+ * Sends a request the way `Auth()` does, except that `POST signin/:id` and `callback/:id` of an
+ * OAuth 1.0a provider go straight to flows/oauth1.ts (what flows/oauth.ts's dispatch will do).
+ */
+async function send(config: AuthConfig, request: Request): Promise<Response> {
+	const resolved = resolveConfig(config);
+	const path = new URL(request.url).pathname;
+	const match = /^\/auth\/(signin|callback)\/([^/]+)$/.exec(path);
+	const provider = match ? resolved.providerById.get(match[2]) : undefined;
+	const oauth1Route = provider?.type === 'oauth' && isOAuth1Provider(provider) && (match![1] === 'callback' || request.method === 'POST');
+	if (!oauth1Route) return Auth(request, config);
+
+	const ctx = createContext(request, resolved);
+	let outcome: Outcome;
+	try {
+		if (match![1] === 'signin') {
+			const body = await readBody(request);
+			assertCsrf(ctx, body);
+			const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
+			outcome = await startOAuth1SignIn(ctx, provider as OAuthConfig, callbackUrl);
+		} else {
+			outcome = await handleOAuth1Callback(ctx, provider as OAuthConfig);
+		}
+	} catch (error) {
+		// as Auth(): log, keep only the CSRF cookie, redirect to the error's page
+		resolved.logger.error(error as Error);
+		ctx.setCookies.splice(0, ctx.setCookies.length, ...ctx.setCookies.filter((c) => c.name === ctx.cookieNames.csrfToken.name));
+		outcome = errorRedirect(ctx, error);
+	}
+	return toResponse(ctx, outcome);
+}
+
+/** A browser with a cookie jar for `config`. */
+function browser(initial: AuthConfig, origin = 'http://localhost:3000') {
+	let config = initial;
+	const jar = new Map<string, string>();
+	async function request(path: string, init: { form?: Record<string, string> } = {}): Promise<Response> {
+		const headers = new Headers();
+		if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
+		let body: string | undefined;
+		if (init.form) {
+			headers.set('content-type', 'application/x-www-form-urlencoded');
+			body = new URLSearchParams(init.form).toString();
+		}
+		const response = await send(config, new Request(new URL(path, origin), { method: body ? 'POST' : 'GET', headers, body }));
+		for (const line of response.headers.getSetCookie()) {
+			const [pair] = line.split(';');
+			const name = pair.slice(0, pair.indexOf('='));
+			const value = pair.slice(pair.indexOf('=') + 1);
+			if (/max-age=0/i.test(line) || value === '') jar.delete(name);
+			else jar.set(name, value);
+		}
+		return response;
+	}
+	async function csrfToken(): Promise<string> {
+		return ((await (await request('/auth/csrf')).json()) as { csrfToken: string }).csrfToken;
+	}
+	/** POST signin/twitter; returns the response (302 to the provider's authorize page). */
+	async function startSignIn(callbackUrl = '/dashboard'): Promise<Response> {
+		return request('/auth/signin/twitter', { form: { csrfToken: await csrfToken(), callbackUrl } });
+	}
+	/** The provider's authorize page: approves (or declines) and redirects to our callback. */
+	async function approve(authorizeUrl: string, deny = false): Promise<string> {
+		const response = await fetch(deny ? `${authorizeUrl}&deny=1` : authorizeUrl, { redirect: 'manual' });
+		expect(response.status).toBe(302);
+		return response.headers.get('location')!;
+	}
+	async function session(): Promise<Session | null> {
+		return (await (await request('/auth/session')).json()) as Session | null;
+	}
+	return {
+		jar,
+		request,
+		startSignIn,
+		approve,
+		session,
+		useConfig: (next: AuthConfig) => void (config = next)
+	};
+}
+
+/** Path and query of an absolute URL on our origin (what the browser requests next). */
+const local = (url: string) => {
+	const parsed = new URL(url);
+	return `${parsed.pathname}${parsed.search}`;
+};
+
+describe('OAuth 1.0a sign-in against a local server', () => {
+	test('Twitter() defaults to OAuth 1.0a; version "2.0" does not', () => {
+		expect(isOAuth1Provider(Twitter({ clientId: 'k', clientSecret: 's' }))).toBe(true);
+		expect(isOAuth1Provider(Twitter({ version: '2.0', clientId: 'k', clientSecret: 's' }))).toBe(false);
+	});
+
+	test('full sign-in: request token, authorize, access token, signed profile request, JWT session', async () => {
+		const { config, errors } = makeConfig(twitterAgainst(server));
+		const client = browser(config);
+		const acceptedBefore = server.accepted.length;
+
+		const start = await client.startSignIn('/dashboard');
+		expect(start.status).toBe(302);
+		const authorize = new URL(start.headers.get('location')!);
+		expect(`${authorize.origin}${authorize.pathname}`).toBe(`${server.origin}/oauth/authenticate`);
+		const requestToken = authorize.searchParams.get('oauth_token')!;
+		expect(requestToken).toMatch(/^rt-/);
+
+		// the request token secret travels only inside an encrypted, httpOnly, short-lived cookie
+		const cookieLine = start.headers.getSetCookie().find((line) => line.startsWith('kitgate.state.oauth1='))!;
+		expect(cookieLine).toMatch(/HttpOnly/i);
+		expect(cookieLine).toMatch(/Max-Age=900/i);
+		const sealed = client.jar.get('kitgate.state.oauth1')!;
+		expect(sealed.split('.')).toHaveLength(5);
+		const opened = await decodeJwt({ token: sealed, secret: TEST_SECRET, salt: 'kitgate.state.oauth1' });
+		expect(opened).toMatchObject({ provider: 'twitter', token: requestToken, callbackUrl: 'http://localhost:3000/dashboard' });
+
+		const callback = await client.approve(authorize.href);
+		expect(callback.startsWith('http://localhost:3000/auth/callback/twitter?')).toBe(true);
+		const done = await client.request(local(callback));
+		expect(errors).toEqual([]);
+		expect(done.status).toBe(302);
+		expect(done.headers.get('location')).toBe('http://localhost:3000/dashboard');
+		expect(client.jar.has('kitgate.state.oauth1')).toBe(false);
+
+		expect(server.accepted.slice(acceptedBefore)).toEqual([
+			'/oauth/request_token',
+			'/oauth/access_token',
+			'/1.1/account/verify_credentials.json'
+		]);
+		const session = await client.session();
+		expect(session?.user).toEqual({
+			name: 'Ada Lovelace',
+			email: 'ada@example.com',
+			image: 'https://pbs.twimg.test/profile_images/1/ada.jpg'
+		});
+	});
+
+	test('with an adapter the account stores oauth_token and oauth_token_secret', async () => {
+		const adapter = MemoryAdapter();
+		const { config, errors } = makeConfig(twitterAgainst(server), { adapter: adapter as Adapter });
+		const client = browser(config);
+		const start = await client.startSignIn('/');
+		const done = await client.request(local(await client.approve(start.headers.get('location')!)));
+		expect(errors).toEqual([]);
+		expect(done.headers.get('location')).toBe('http://localhost:3000/');
+
+		const account = await adapter.getAccount(server.user.id_str, 'twitter');
+		expect(account).toMatchObject({ provider: 'twitter', type: 'oauth', providerAccountId: '1234567890' });
+		expect(server.accessTokens.get(account!.oauth_token as string)).toBe(account!.oauth_token_secret);
+		expect(account).not.toHaveProperty('access_token');
+		const user = await adapter.getUserByAccount({ provider: 'twitter', providerAccountId: '1234567890' });
+		expect(user).toMatchObject({ email: 'ada@example.com', name: 'Ada Lovelace' });
+		expect((await client.session())?.user?.email).toBe('ada@example.com');
+	});
+
+	test('the server refuses a tampered signature', async () => {
+		const client = browser(makeConfig(twitterAgainst(server)).config);
+		await client.request(local(await client.approve((await client.startSignIn()).headers.get('location')!)));
+		const [token, secret] = [...server.accessTokens].at(-1)!;
+		const url = `${server.origin}/1.1/account/verify_credentials.json?include_email=true`;
+		const sign = () =>
+			signOAuth1Request({ method: 'GET', url, consumerKey: server.consumerKey, consumerSecret: server.consumerSecret, token, tokenSecret: secret });
+		expect((await fetch(url, { headers: { authorization: sign().authorization } })).status).toBe(200);
+
+		const { protocolParams } = sign();
+		const flipped = protocolParams.oauth_signature.startsWith('A') ? 'B' : 'A';
+		const tampered = { ...protocolParams, oauth_signature: flipped + protocolParams.oauth_signature.slice(1) };
+		const refusalsBefore = server.refusals.length;
+		const response = await fetch(url, { headers: { authorization: authorizationHeader(tampered) } });
+		expect(response.status).toBe(401);
+		expect(server.refusals.slice(refusalsBefore)).toEqual([{ path: '/1.1/account/verify_credentials.json', reason: 'invalid signature' }]);
+	});
+
+	test('a wrong consumer secret is refused at the request token: error redirect, no session', async () => {
+		const { config, errors } = makeConfig(twitterAgainst(server, { clientSecret: 'not the secret' }));
+		const client = browser(config);
+		const refusalsBefore = server.refusals.length;
+		const start = await client.startSignIn();
+		expect(start.status).toBe(302);
+		expect(start.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=OAuthSignin');
+		expect(server.refusals.slice(refusalsBefore)).toEqual([{ path: '/oauth/request_token', reason: 'invalid signature' }]);
+		expect(errors.map((e) => e.type)).toEqual(['OAuthSignin']);
+		expect(errors[0].message).toContain('401');
+		expect(client.jar.has('kitgate.state.oauth1')).toBe(false);
+		expect(await client.session()).toBeNull();
+	});
+
+	test('a signature the server refuses at the access token step ends in an error redirect without a session', async () => {
+		const good = makeConfig(twitterAgainst(server));
+		const client = browser(good.config);
+		const start = await client.startSignIn();
+		const callback = await client.approve(start.headers.get('location')!);
+
+		// same app secret for cookies, but the access-token request is signed with a wrong consumer secret
+		const bad = makeConfig(twitterAgainst(server, { clientSecret: 'tampered' }));
+		client.useConfig(bad.config);
+		const refusalsBefore = server.refusals.length;
+		const done = await client.request(local(callback));
+		expect(done.status).toBe(302);
+		expect(done.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=OAuthCallbackError&callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fdashboard');
+		expect(server.refusals.slice(refusalsBefore)).toEqual([{ path: '/oauth/access_token', reason: 'invalid signature' }]);
+		expect(bad.errors.map((e) => e.type)).toEqual(['OAuthCallbackError']);
+		expect(done.headers.getSetCookie().some((line) => line.startsWith('kitgate.session-token='))).toBe(false);
+		expect(client.jar.has('kitgate.state.oauth1')).toBe(false);
+		expect(await client.session()).toBeNull();
+	});
+
+	test('an oauth_token other than the one requested is InvalidCheck, and no access token is asked for', async () => {
+		const { config, errors } = makeConfig(twitterAgainst(server));
+		const client = browser(config);
+		await client.startSignIn();
+		const acceptedBefore = server.accepted.length;
+		const done = await client.request('/auth/callback/twitter?oauth_token=rt-someone-else&oauth_verifier=abc');
+		expect(done.headers.get('location')).toBe(
+			'http://localhost:3000/auth/signin?error=InvalidCheck&callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fdashboard'
+		);
+		expect(errors.map((e) => e.type)).toEqual(['InvalidCheck']);
+		expect(server.accepted.length).toBe(acceptedBefore);
+		expect(client.jar.has('kitgate.state.oauth1')).toBe(false);
+		expect(await client.session()).toBeNull();
+	});
+
+	test('a callback without the request-token cookie is InvalidCheck', async () => {
+		const first = browser(makeConfig(twitterAgainst(server)).config);
+		const callback = await first.approve((await first.startSignIn()).headers.get('location')!);
+		// another browser (no cookie) follows the same callback link
+		const { config, errors } = makeConfig(twitterAgainst(server));
+		const other = browser(config);
+		const done = await other.request(local(callback));
+		expect(done.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=InvalidCheck');
+		expect(errors[0].message).toMatch(/request token cookie .* missing/);
+	});
+
+	test('a cookie sealed for another provider is not accepted', async () => {
+		const { config, errors } = makeConfig(twitterAgainst(server, { id: 'x-other' }));
+		const twitter = browser(makeConfig(twitterAgainst(server)).config);
+		const callback = await twitter.approve((await twitter.startSignIn()).headers.get('location')!);
+		const other = browser(config);
+		for (const [name, value] of twitter.jar) other.jar.set(name, value);
+		const done = await other.request(local(callback).replace('/callback/twitter', '/callback/x-other'));
+		expect(done.headers.get('location')).toContain('error=InvalidCheck');
+		expect(errors.map((e) => e.type)).toEqual(['InvalidCheck']);
+	});
+
+	test('declining at the provider is OAuthCallbackError without a session', async () => {
+		const { config, errors } = makeConfig(twitterAgainst(server));
+		const client = browser(config);
+		const start = await client.startSignIn();
+		const callback = await client.approve(start.headers.get('location')!, true);
+		expect(new URL(callback).searchParams.has('denied')).toBe(true);
+		const done = await client.request(local(callback));
+		expect(done.headers.get('location')).toContain('/auth/signin?error=OAuthCallbackError');
+		expect(errors[0].message).toContain('declined');
+		expect(await client.session()).toBeNull();
+	});
+
+	test('an unreachable provider fails the start with OAuthSignin naming the endpoint', async () => {
+		const closed = await startOAuth1Server();
+		const provider = twitterAgainst(closed);
+		await closed.close();
+		const { config, errors } = makeConfig(provider);
+		const start = await browser(config).startSignIn();
+		expect(start.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=OAuthSignin');
+		expect(errors[0].message).toContain(`${closed.origin}/oauth/request_token`);
+	});
+
+	test('the profile() option maps the verify_credentials record', async () => {
+		const provider = twitterAgainst(server, { profile: (profile) => ({ id: profile.id_str, name: `@${profile.screen_name}` }) });
+		const { config } = makeConfig(provider);
+		const client = browser(config);
+		const start = await client.startSignIn();
+		await client.request(local(await client.approve(start.headers.get('location')!)));
+		expect((await client.session())?.user).toEqual({ name: '@ada' });
+	});
+
+	test('account() chooses what the account stores; a profile() without id is refused', async () => {
+		const adapter = MemoryAdapter();
+		const chosen = makeConfig(
+			twitterAgainst(server, {
+				account: (tokens) => ({ oauth_token: tokens.oauth_token as string, oauth_token_secret: tokens.oauth_token_secret as string, screen_name: tokens.screen_name })
+			}),
+			{ adapter: adapter as Adapter }
+		);
+		const client = browser(chosen.config);
+		await client.request(local(await client.approve((await client.startSignIn()).headers.get('location')!)));
+		expect(chosen.errors).toEqual([]);
+		expect(await adapter.getAccount('1234567890', 'twitter')).toMatchObject({ screen_name: 'ada' });
+
+		const nameless = makeConfig(twitterAgainst(server, { profile: (profile) => ({ name: profile.name }) }));
+		const other = browser(nameless.config);
+		const done = await other.request(local(await other.approve((await other.startSignIn()).headers.get('location')!)));
+		expect(done.headers.get('location')).toContain('error=OAuthCallbackError');
+		expect(nameless.errors[0].message).toMatch(/no id/);
+		expect(await other.session()).toBeNull();
+	});
+
+	test('a plain-http endpoint on another host is refused before any request (also at request time)', async () => {
+		const { config } = makeConfig(twitterAgainst(server));
+		const ctx = createContext(new Request('http://localhost:3000/auth/signin/twitter', { method: 'POST' }), resolveConfig(config));
+		const insecure = twitterAgainst(server, { requestToken: 'http://api.example.com/oauth/request_token' });
+		const refusalsBefore = server.refusals.length;
+		await expect(startOAuth1SignIn(ctx, insecure, 'http://localhost:3000/')).rejects.toThrow(/`requestToken` must use https/);
+		await expect(startOAuth1SignIn(ctx, insecure, 'http://localhost:3000/')).rejects.toMatchObject({ type: 'OAuthSignin' });
+		expect(server.refusals.length).toBe(refusalsBefore);
+		expect(ctx.setCookies).toEqual([]);
+	});
+
+});
+
+describe('OAuth 1.0a behind a redirect proxy', () => {
+	test('the proxy forwards the callback to the deployment that started the sign-in', async () => {
+		const preview = makeConfig(twitterAgainst(server), { redirectProxyUrl: 'https://auth.example.com/auth' });
+		const proxy = makeConfig(twitterAgainst(server));
+		const browserOnPreview = browser(preview.config, 'https://preview.example.com');
+		const browserOnProxy = browser(proxy.config, 'https://auth.example.com');
+
+		const start = await browserOnPreview.startSignIn('/after');
+		const callback = new URL(await browserOnPreview.approve(start.headers.get('location')!));
+		expect(callback.origin + callback.pathname).toBe('https://auth.example.com/auth/callback/twitter');
+		expect(callback.searchParams.get('state')?.split('.')).toHaveLength(5);
+
+		const forwarded = await browserOnProxy.request(local(callback.href));
+		const back = new URL(forwarded.headers.get('location')!);
+		expect(back.origin + back.pathname).toBe('https://preview.example.com/auth/callback/twitter');
+		expect(back.searchParams.get('oauth_verifier')).toBe(callback.searchParams.get('oauth_verifier'));
+		expect(browserOnProxy.jar.size).toBe(0);
+
+		const done = await browserOnPreview.request(local(back.href));
+		expect(preview.errors).toEqual([]);
+		expect(done.headers.get('location')).toBe('https://preview.example.com/after');
+		expect((await browserOnPreview.session())?.user?.name).toBe('Ada Lovelace');
+	});
+});
+
+describe('checkOAuth1Provider (start-up validation)', () => {
+	test('accepts the built-in Twitter provider with its keys', () => {
+		const twitter = Twitter({ clientId: 'key', clientSecret: 'secret' });
+		expect(checkOAuth1Provider(twitter)).toBe(twitter);
+		expect(checkOAuth1Provider(twitterAgainst(server))).toBeTruthy();
+	});
+
+	test('refuses missing keys, plain-http endpoints and non-function callbacks, saying what to set', () => {
+		expect(() => checkOAuth1Provider(Twitter({ clientSecret: 'secret' }))).toThrow(/clientId/);
+		expect(() => checkOAuth1Provider(Twitter({ clientId: 'key' }))).toThrow(/clientSecret/);
+		expect(() => checkOAuth1Provider(Twitter({ clientId: 'k', clientSecret: 's', token: 'http://api.example.com/t' }))).toThrow(
+			/`token` must use https/
+		);
+		expect(() => checkOAuth1Provider(Twitter({ clientId: 'k', clientSecret: 's', requestToken: 'not a url' }))).toThrow(
+			InvalidConfiguration
+		);
+		const noProfileFn = { ...Twitter({ clientId: 'k', clientSecret: 's' }), profile: 'nope' } as unknown as OAuthConfig;
+		expect(() => checkOAuth1Provider(noProfileFn)).toThrow(/`profile` must be a function/);
+		const withHandler = { ...Twitter({ clientId: 'k', clientSecret: 's' }), userinfo: { request: () => ({ id_str: '1' }) } };
+		expect(() => checkOAuth1Provider(withHandler)).not.toThrow();
+	});
+});
+
+test('the cookie name follows the state cookie (secure prefix over HTTPS)', async () => {
+	const { config } = makeConfig(twitterAgainst(server));
+	const client = browser(config, 'https://app.example.com');
+	const start = await client.startSignIn();
+	expect(start.status).toBe(302);
+	expect(Object.keys(parseCookies(start.headers.getSetCookie().map((l) => l.split(';')[0]).join('; ')))).toContain(
+		'__Secure-kitgate.state.oauth1'
+	);
+});
