@@ -31,6 +31,13 @@ export default defineConfig({
 	},
 	webServer: [
 		{
+			// the local OpenID Provider both demos sign in with
+			command: 'node scripts/demo-idp.js',
+			port: 9090,
+			reuseExistingServer: false,
+			timeout: 30_000
+		},
+		{
 			command: 'node build',
 			port: SVELTEKIT_PORT,
 			env: {

@@ -24,9 +24,10 @@ const option = (name, fallback) => {
 	return index >= 0 && argv[index + 1] !== undefined ? Number(argv[index + 1]) : fallback;
 };
 if (flag('help')) {
-	console.log(`usage: node bench/run.js [--quick] [--reps N] [--duration S] [--connections N] [--no-profile]
-  --quick        2 repetitions of 2 s (default: 5 of 5 s)
-  --no-profile   skip the --cpu-prof run of kitgate when a target is missed`);
+	console.log(`usage: node bench/run.js [--quick] [--reps N] [--duration S] [--connections N] [--no-profile] [--no-sveltekit]
+  --quick         2 repetitions of 2 s (default: 5 of 5 s)
+  --no-profile    skip the --cpu-prof run of kitgate when a target is missed
+  --no-sveltekit  skip building and measuring the SvelteKit apps`);
 	process.exit(0);
 }
 const QUICK = flag('quick');
@@ -37,7 +38,8 @@ const SETTINGS = {
 	warmupSeconds: QUICK ? 1 : 2,
 	connections: option('connections', 50),
 	signInConnections: 20,
-	profile: !flag('no-profile')
+	profile: !flag('no-profile'),
+	svelteKit: !flag('no-sveltekit')
 };
 
 /** Progress goes to stderr so that stdout carries only the Markdown report. */
@@ -184,14 +186,15 @@ function cookiePairs(setCookies) {
 /** A real credentials sign-in (csrf + callback); returns the session cookie pair and its Set-Cookie line. */
 async function signIn(app) {
 	const csrfResponse = await fetch(`${app.base}/auth/csrf`);
-	if (!csrfResponse.ok) throw new Error(`${app.label}: GET /auth/csrf answered ${csrfResponse.status}`);
-	const { csrfToken } = await csrfResponse.json();
+	// @auth/sveltekit turns Auth.js's CSRF token off (SvelteKit checks the Origin header instead)
+	const csrfToken = app.noCsrfToken ? undefined : (await csrfResponse.json()).csrfToken;
+	if (!app.noCsrfToken && !csrfToken) throw new Error(`${app.label}: GET /auth/csrf gave no token (${csrfResponse.status})`);
 	const jar = cookiePairs(csrfResponse.headers.getSetCookie()).join('; ');
 	const response = await fetch(`${app.base}/auth/callback/credentials`, {
 		method: 'POST',
 		redirect: 'manual',
-		headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar },
-		body: new URLSearchParams({ csrfToken, ...CREDENTIALS })
+		headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar, origin: app.base },
+		body: new URLSearchParams({ ...(csrfToken ? { csrfToken } : {}), ...CREDENTIALS })
 	});
 	const line = response.headers.getSetCookie().find((value) => value.startsWith(`${app.sessionCookieName}=`));
 	if (response.status !== 302 || !line) {
@@ -269,7 +272,7 @@ function signInChain(app, counts) {
 				}
 				return {
 					...request,
-					headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: context.cookie },
+					headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: context.cookie, origin: app.base },
 					body: new URLSearchParams({ csrfToken: context.csrfToken, ...CREDENTIALS }).toString()
 				};
 			},
@@ -416,15 +419,63 @@ async function profileScenario(scenario, appFactory, profileRoot) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// SvelteKit: `handle` + `locals.auth()` on adapter-node builds (see sveltekit.js)
+
+const SVELTEKIT_DIR = join(REFERENCE_DIR, '.tmp-sveltekit');
+
+async function buildSvelteKit() {
+	say('building the SvelteKit apps (adapter-node)…');
+	const { buildSvelteKitApps } = await import('./sveltekit.js');
+	exitTasks.push(() => rmSync(SVELTEKIT_DIR, { recursive: true, force: true }));
+	return buildSvelteKitApps({ benchDir: BENCH_DIR, rootDir: ROOT, parentDir: SVELTEKIT_DIR });
+}
+
+async function runSvelteKit(built, scenarios) {
+	const specs = [
+		['kitgate', 'kitgate SvelteKit', 'kitgate.session-token'],
+		['authjs', '@auth/sveltekit', 'authjs.session-token'],
+		['bare', 'bare SvelteKit', 'bare.session-token']
+	];
+	const apps = [];
+	const problems = {};
+	for (const [name, label, cookie] of specs) {
+		if (built[name].error) {
+			problems[name] = built[name].error;
+			continue;
+		}
+		try {
+			const app = await startApp(name, label, join(BENCH_DIR, 'apps', 'sveltekit-server.js'), { BENCH_HANDLER: built[name].handler, BENCH_SESSION_COOKIE: cookie });
+			app.noCsrfToken = name === 'authjs';
+			app.session = await signIn(app);
+			apps.push(app);
+		} catch (error) {
+			problems[name] = error.message.split('\n').slice(0, 3).join(' ');
+		}
+	}
+	const results = [];
+	if (apps.length) {
+		for (const scenario of scenarios) {
+			const result = await runScenario(scenario, apps);
+			Object.assign(result.problems, problems);
+			results.push(result);
+		}
+	}
+	for (const app of apps) await stopApp(app);
+	return { results, problems };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Main
 
 async function main() {
 	const started = Date.now();
+	const loadAtStart = os.loadavg().map((value) => Number(value.toFixed(2)));
 	ensureReference();
 	({ autocannon } = await import('./reference/lib.js'));
 	const build = await ensureDist();
 	say(build.note.split('\n')[0]);
 
+	const svelteKitBuild = SETTINGS.svelteKit ? await buildSvelteKit() : null;
 	const { SECRET } = await import('./apps/shared.js');
 	const scratch = mkdtempSync(join(os.tmpdir(), 'kitgate-bench-'));
 	exitTasks.push(() => rmSync(scratch, { recursive: true, force: true }));
@@ -494,6 +545,12 @@ async function main() {
 	const databaseResult = databaseApps.length ? await runScenario({ ...databaseScenario, title: `${databaseScenario.title} (vs kitgate JWT)` }, [kitgate, ...databaseApps]) : null;
 	if (databaseResult) Object.assign(databaseResult.problems, databaseProblems);
 
+	const svelteKitScenarios = [
+		{ ...scenarios[0], id: 'sk-session', title: 'SvelteKit: GET /auth/session through handle, valid cookie' },
+		{ ...scenarios[1], id: 'sk-protected', title: 'SvelteKit: GET /protected calling locals.auth()' }
+	];
+	const svelteKit = svelteKitBuild ? await runSvelteKit(svelteKitBuild, svelteKitScenarios) : { results: [], problems: { all: 'skipped (--no-sveltekit)' } };
+
 	say('measuring bytes…');
 	const cookies = await measureCookies(SECRET);
 	cookies.signedIn = Object.fromEntries(mainApps.map((app) => [app.name, Buffer.byteLength(app.session.cookie)]));
@@ -549,7 +606,9 @@ async function main() {
 		node: process.version,
 		platform: `${os.type()} ${os.release()} ${os.arch()}`,
 		date: new Date().toISOString(),
-		commit: gitDescribe()
+		commit: gitDescribe(),
+		loadAverageAtStart: loadAtStart,
+		loadAverageAtEnd: os.loadavg().map((value) => Number(value.toFixed(2)))
 	};
 	const report = {
 		machine,
@@ -560,13 +619,14 @@ async function main() {
 		postgres: postgres ? { source: postgres.source } : { notMeasured: postgresProblem },
 		scenarios: results,
 		database: databaseResult,
+		svelteKit,
 		rss,
 		cookies,
 		clientJs,
 		targets: targets.map(({ scenario, ...rest }) => rest),
 		profiles
 	};
-	const markdown = renderMarkdown(report, scenarios, databaseScenario);
+	const markdown = renderMarkdown(report, scenarios, databaseScenario, svelteKitScenarios);
 	writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	writeFileSync(join(BENCH_DIR, 'RESULTS.md'), markdown);
 	process.stdout.write(markdown);
@@ -586,7 +646,7 @@ function gitDescribe() {
 // ---------------------------------------------------------------------------------------------
 // Report
 
-function renderMarkdown(report, scenarios, databaseScenario) {
+function renderMarkdown(report, scenarios, databaseScenario, svelteKitScenarios) {
 	const { machine, settings } = report;
 	const lines = [];
 	const push = (...more) => lines.push(...more);
@@ -598,6 +658,7 @@ function renderMarkdown(report, scenarios, databaseScenario) {
 		'',
 		`- **Machine:** ${machine.cpu}, ${machine.cores} cores, ${(machine.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB RAM, ${machine.platform}`,
 		`- **Node:** ${machine.node} · **date:** ${machine.date} · **kitgate:** ${machine.commit} (${report.build.split('\n')[0]})`,
+		`- **Load average** (1/5/15 min) at start ${machine.loadAverageAtStart.join(' / ')}, at end ${machine.loadAverageAtEnd.join(' / ')}: other work on the machine shows up as noise in the ranges.`,
 		`- **Load:** autocannon, ${settings.repetitions} repetitions × ${settings.durationSeconds} s per target, alternating kitgate → Auth.js → bare, ${settings.connections} connections (${settings.signInConnections} for sign-ins), ${settings.warmupSeconds} s warm-up each; all on 127.0.0.1, client and servers on the same machine. Whole run: ${Math.round(report.durationSeconds)} s.`,
 		'- Cells are **median (min–max)** over the repetitions; ratios are ratios of medians, with the range of the per-repetition ratios.',
 		''
@@ -649,6 +710,22 @@ function renderMarkdown(report, scenarios, databaseScenario) {
 	}
 	push('');
 
+	push('## SvelteKit: `handle` + `locals.auth()`', '');
+	if (report.svelteKit.results.length) {
+		push('Three minimal SvelteKit 2 apps built with adapter-node and served by its `handler.js` on node:http: kitgate\'s `SvelteKitAuth` handle, `@auth/sveltekit` 1.11.3 with the same config, and a bare hook reading a plain cookie. Issue 5 sets no numeric target here.', '');
+		push('| measure | kitgate | @auth/sveltekit | bare SvelteKit | kitgate / Auth.js | kitgate / bare | CPU/req kitgate · Auth.js · bare |', '|---|---|---|---|---|---|---|');
+		for (const scenario of svelteKitScenarios) {
+			const result = report.svelteKit.results.find((r) => r.id === scenario.id);
+			if (!result) continue;
+			const stat = (name) => statsOf(result, name);
+			const cpu = ['kitgate', 'authjs', 'bare'].map((name) => fmtMicros(stat(name)?.cpuMicrosPerOperation?.median)).join(' · ');
+			push(`| ${scenario.title.replace('SvelteKit: ', '')} (req/s) | ${fmtRate(stat('kitgate')?.rate)} | ${fmtRate(stat('authjs')?.rate)} | ${fmtRate(stat('bare')?.rate)} | ${fmtRatio(ratioOf(result, 'kitgate', 'authjs'))} | ${fmtRatio(ratioOf(result, 'kitgate', 'bare'))} | ${cpu} |`);
+		}
+	} else {
+		push(`Not measured: ${Object.entries(report.svelteKit.problems).map(([name, problem]) => `${name}: ${problem}`).join('; ')}`);
+	}
+	push('');
+
 	const { cookies, clientJs, pages } = report;
 	push('## Bytes', '', '| measure | kitgate | Auth.js | target |', '|---|---|---|---|');
 	push(`| session cookie for a typical OIDC user (\`name=value\`; claims ${cookies.claims.join(', ')}) | ${fmtBytes(cookies.kitgate.pairBytes)} | ${fmtBytes(cookies.authjs.pairBytes)} | — |`);
@@ -691,7 +768,8 @@ function renderMarkdown(report, scenarios, databaseScenario) {
 	if (report.postgres.notMeasured) notMeasured.push(`PostgreSQL database sessions: ${report.postgres.notMeasured}`);
 	for (const [name, problem] of Object.entries(report.database?.problems ?? {})) if (name !== 'kitgate-postgres' || !report.postgres.notMeasured) notMeasured.push(`${name}: ${problem}`);
 	for (const result of report.scenarios) for (const [name, problem] of Object.entries(result.problems)) notMeasured.push(`${result.title}, ${name}: ${problem}`);
-	notMeasured.push('SvelteKit `handle` + `locals.auth()` on a built demo app vs `@auth/sveltekit`: not part of this harness yet (see README).');
+	for (const [name, problem] of Object.entries(report.svelteKit.problems)) notMeasured.push(`SvelteKit ${name}: ${problem}`);
+	if (notMeasured.length === 0) notMeasured.push('Nothing: every measure above ran.');
 	push('## Not measured', '', ...notMeasured.map((line) => `- ${line}`), '');
 	return `${lines.join('\n')}\n`;
 }

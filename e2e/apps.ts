@@ -29,3 +29,6 @@ export const apps: DemoApp[] = [
 
 /** The demo user of both apps. */
 export const DEMO = { username: 'demo', password: 'demo-password', name: 'Demo User' };
+
+/** The credentials form's button: the SvelteKit component names the provider id, the built-in page its name. */
+export const CREDENTIALS_BUTTON = /sign in with (credentials|demo account)/i;

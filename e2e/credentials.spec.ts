@@ -1,7 +1,7 @@
 // Credentials sign-in, protected page, wrong password and sign-out on both demo apps.
 
 import { expect, test } from '@playwright/test';
-import { apps, DEMO } from './apps.js';
+import { apps, CREDENTIALS_BUTTON, DEMO } from './apps.js';
 
 for (const app of apps) {
 	test.describe(`${app.name} demo`, () => {
@@ -10,7 +10,7 @@ for (const app of apps) {
 			await expect(page).toHaveURL(/signin\?callbackUrl=%2Fprotected/);
 			await page.getByLabel('Username').fill(DEMO.username);
 			await page.getByLabel('Password').fill(DEMO.password);
-			await page.getByRole('button', { name: /sign in/i }).click();
+			await page.getByRole('button', { name: CREDENTIALS_BUTTON }).click();
 			await expect(page).toHaveURL(`${app.origin}/protected`);
 			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
 			const cookies = await page.context().cookies();
@@ -23,7 +23,7 @@ for (const app of apps) {
 			await page.goto(`${app.origin}/protected`);
 			await page.getByLabel('Username').fill(DEMO.username);
 			await page.getByLabel('Password').fill('not-the-password');
-			await page.getByRole('button', { name: /sign in/i }).click();
+			await page.getByRole('button', { name: CREDENTIALS_BUTTON }).click();
 			await expect(page.getByRole('alert')).toContainText(/sign in failed/i);
 			const cookies = await page.context().cookies();
 			expect(cookies.some((c) => c.name === 'kitgate.session-token')).toBe(false);
@@ -35,7 +35,7 @@ for (const app of apps) {
 			await page.goto(`${app.origin}/protected`);
 			await page.getByLabel('Username').fill(DEMO.username);
 			await page.getByLabel('Password').fill(DEMO.password);
-			await page.getByRole('button', { name: /sign in/i }).click();
+			await page.getByRole('button', { name: CREDENTIALS_BUTTON }).click();
 			await expect(page.getByTestId('protected-user')).toBeVisible();
 			await page.goto(`${app.origin}/`);
 			await expect(page.getByTestId('session-user')).toContainText(DEMO.name);

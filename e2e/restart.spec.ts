@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { DEMO } from './apps.js';
+import { CREDENTIALS_BUTTON, DEMO } from './apps.js';
 
 const PORT = 4181;
 const origin = `http://localhost:${PORT}`;
@@ -38,7 +38,7 @@ test('a database session on SQLite survives a server restart', async ({ page }) 
 		await page.goto(`${origin}/protected`);
 		await page.getByLabel('Username').fill(DEMO.username);
 		await page.getByLabel('Password').fill(DEMO.password);
-		await page.getByRole('button', { name: /sign in/i }).click();
+		await page.getByRole('button', { name: CREDENTIALS_BUTTON }).click();
 		await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
 		const token = (await page.context().cookies()).find((c) => c.name === 'kitgate.session-token')?.value;
 		// a database session: the cookie holds an opaque token, not a JWT

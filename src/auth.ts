@@ -19,13 +19,25 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
 	adapter,
 	basePath: `${base}/auth`,
 	providers: [
+		{
+			// the local OpenID Provider that `npm start` runs (scripts/demo-idp.js)
+			id: 'demo-idp',
+			name: 'Demo IdP',
+			type: 'oidc',
+			issuer: process.env.DEMO_IDP_ISSUER ?? 'http://127.0.0.1:9090',
+			clientId: 'kitgate-demo',
+			clientSecret: 'kitgate-demo-secret',
+			// the demo IdP and the demo account share an email: link them (only for IdPs that verify emails)
+			allowDangerousEmailAccountLinking: true,
+			style: { brandColor: '#0f766e' }
+		},
 		Credentials({
 			name: 'Demo account',
 			credentials: {
 				username: { label: 'Username', autocomplete: 'username' },
 				password: { label: 'Password', type: 'password', autocomplete: 'current-password' }
 			},
-			authorize: ({ username, password }) => demoUser(username, password)
+			authorize: ({ username, password }) => demoUser(adapter, username, password)
 		})
 	],
 	theme: { brandColor: '#4f46e5' }

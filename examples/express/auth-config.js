@@ -13,6 +13,16 @@ export const authConfig = {
 	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
 	trustHost: true,
 	providers: [
+		{
+			// the local OpenID Provider of the demos (scripts/demo-idp.js)
+			id: 'demo-idp',
+			name: 'Demo IdP',
+			type: 'oidc',
+			issuer: process.env.DEMO_IDP_ISSUER ?? 'http://127.0.0.1:9090',
+			clientId: 'kitgate-demo',
+			clientSecret: 'kitgate-demo-secret',
+			style: { brandColor: '#0f766e' }
+		},
 		Credentials({
 			name: 'Demo account',
 			credentials: {

@@ -1,6 +1,7 @@
 // Credentials sign-in: `authorize()` checks the submitted fields; success starts a session
 // (JWT, or a database session row for the returned user), failure redirects with a code.
 
+import { isUniqueViolation } from '../../adapters/errors.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
 import type { RequestContext } from '../context.js';
 import type { RequestBody } from '../body.js';
@@ -67,6 +68,11 @@ async function ensureStoredUser(ctx: RequestContext, user: User): Promise<Adapte
 		return created;
 	} catch (error) {
 		if (error instanceof AuthError) throw error;
-		throw new CallbackRouteError('Could not store the signed-in user for a database session.', { cause: { err: error } });
+		const hint = isUniqueViolation(error)
+			? ' Its email belongs to another stored user: return that user (adapter.getUserByEmail) from authorize().'
+			: '';
+		throw new CallbackRouteError(`Could not store the user authorize() returned for a database session.${hint}`, {
+			cause: { err: error }
+		});
 	}
 }

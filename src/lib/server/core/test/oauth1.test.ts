@@ -6,16 +6,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Twitter, { type TwitterOAuth1Options } from '../../providers/twitter.js';
 import { Auth } from '../auth.js';
-import { readBody } from '../body.js';
-import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
 import { resolveConfig } from '../config.js';
 import { createContext } from '../context.js';
 import { parseCookies } from '../cookies.js';
 import { AuthError, InvalidConfiguration } from '../errors.js';
 import { decodeJwt } from '../jwt.js';
-import { errorRedirect, toResponse, type Outcome } from '../outcome.js';
-import { assertCsrf } from '../actions/signin.js';
-import { checkOAuth1Provider, handleOAuth1Callback, isOAuth1Provider, startOAuth1SignIn } from '../flows/oauth1.js';
+import { checkOAuth1Provider, isOAuth1Provider, startOAuth1SignIn } from '../flows/oauth1.js';
 import {
 	authorizationHeader,
 	baseStringUri,
@@ -201,36 +197,9 @@ function makeConfig(provider: OAuthConfig, overrides: Partial<AuthConfig> = {}) 
 	return { config, errors };
 }
 
-/**
- * Sends a request the way `Auth()` does, except that `POST signin/:id` and `callback/:id` of an
- * OAuth 1.0a provider go straight to flows/oauth1.ts (what flows/oauth.ts's dispatch will do).
- */
+/** Sends a request through the router, as a browser would. */
 async function send(config: AuthConfig, request: Request): Promise<Response> {
-	const resolved = resolveConfig(config);
-	const path = new URL(request.url).pathname;
-	const match = /^\/auth\/(signin|callback)\/([^/]+)$/.exec(path);
-	const provider = match ? resolved.providerById.get(match[2]) : undefined;
-	const oauth1Route = provider?.type === 'oauth' && isOAuth1Provider(provider) && (match![1] === 'callback' || request.method === 'POST');
-	if (!oauth1Route) return Auth(request, config);
-
-	const ctx = createContext(request, resolved);
-	let outcome: Outcome;
-	try {
-		if (match![1] === 'signin') {
-			const body = await readBody(request);
-			assertCsrf(ctx, body);
-			const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
-			outcome = await startOAuth1SignIn(ctx, provider as OAuthConfig, callbackUrl);
-		} else {
-			outcome = await handleOAuth1Callback(ctx, provider as OAuthConfig);
-		}
-	} catch (error) {
-		// as Auth(): log, keep only the CSRF cookie, redirect to the error's page
-		resolved.logger.error(error as Error);
-		ctx.setCookies.splice(0, ctx.setCookies.length, ...ctx.setCookies.filter((c) => c.name === ctx.cookieNames.csrfToken.name));
-		outcome = errorRedirect(ctx, error);
-	}
-	return toResponse(ctx, outcome);
+	return Auth(request, config);
 }
 
 /** A browser with a cookie jar for `config`. */
