@@ -46,8 +46,9 @@ export function compilePages() {
  * The compiled module lives one folder below its source: sibling components (`./X.svelte`)
  * become `./X.js`, and other sibling modules (`./theme.js`) are reached as `../theme.js`.
  */
+/** @param {string} code */
 function rewriteRelativeImports(code) {
-	return code.replace(/(from\s*|import\s*)(['"])\.\/([^'"]+)\2/g, (_, keyword, quote, path) =>
+	return code.replace(/(from\s*|import\s*)(['"])\.\/([^'"]+)\2/g, (/** @type {string} */ _, /** @type {string} */ keyword, /** @type {string} */ quote, /** @type {string} */ path) =>
 		path.endsWith('.svelte')
 			? `${keyword}${quote}./${path.slice(0, -'.svelte'.length)}.js${quote}`
 			: `${keyword}${quote}../${path}${quote}`

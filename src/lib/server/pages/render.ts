@@ -11,7 +11,8 @@ import { errorMessageIds, messages as builtInMessages, text } from './messages.j
 import { themeStyles } from './theme.js';
 import type { PageKind, PagePropsByKind } from './types.js';
 
-const components: Record<PageKind, Component<any>> = {
+// each compiled page takes its own props type; renderPage's signature keeps them matched
+const components: Record<PageKind, Component<Record<string, unknown>>> = {
 	signin: SignIn,
 	signout: SignOut,
 	error: ErrorPage,
@@ -29,7 +30,8 @@ const components: Record<PageKind, Component<any>> = {
 export function renderPage<K extends PageKind>(kind: K, props: PagePropsByKind[K]): string {
 	// English fills any key the engine's table lacks, so a page never shows a bare message id
 	const full = { ...props, theme: props.theme ?? {}, messages: { ...builtInMessages.en, ...props.messages } };
-	const { head, body } = render(components[kind], { props: full });
+	const component: Component<Record<string, unknown>> = components[kind as PageKind];
+	const { head, body } = render(component, { props: full as unknown as Record<string, unknown> });
 	return (
 		'<!doctype html>' +
 		`<html lang="${escapeHtml(languageTag(full.lang))}">` +

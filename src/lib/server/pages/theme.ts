@@ -75,7 +75,9 @@ export const defaultPalettes: Readonly<Record<'light' | 'dark', Readonly<Palette
 export function safeImageUrl(url: unknown): string | undefined {
 	if (typeof url !== 'string' || url.length > 8192) return undefined;
 	// browsers trim C0 controls and spaces, and drop tabs and newlines anywhere ("java\tscript:")
+	// eslint-disable-next-line no-control-regex -- matching control characters is the point
 	const value = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+	// eslint-disable-next-line no-control-regex -- matching control characters is the point
 	if (!value || /[\u0000-\u001f\u007f]/.test(value)) return undefined;
 	const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1].toLowerCase();
 	if (scheme === undefined || scheme === 'https' || scheme === 'http') return value;

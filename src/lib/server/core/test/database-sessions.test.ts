@@ -22,9 +22,11 @@ function counted(adapter: Required<Adapter>) {
 	const wrapped = Object.fromEntries(
 		Object.entries(adapter).map(([name, fn]) => [
 			name,
-			typeof fn === 'function' ? (...args: unknown[]) => (calls.push(name), fn.apply(adapter, args)) : fn
+			typeof fn === 'function'
+				? (...args: unknown[]) => (calls.push(name), (fn as (...a: unknown[]) => unknown).apply(adapter, args))
+				: fn
 		])
-	) as Required<Adapter>;
+	) as unknown as Required<Adapter>;
 	return { adapter: wrapped, calls };
 }
 
