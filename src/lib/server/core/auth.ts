@@ -16,6 +16,7 @@ import { readSessionAction, updateSessionAction } from './actions/session.js';
 import { showSignInPage, startSignIn } from './actions/signin.js';
 import { showSignOutPage, signOut } from './actions/signout.js';
 import { showVerifyRequest } from './actions/verify-request.js';
+import { getWebAuthnOptions } from './actions/webauthn-options.js';
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
 import type { AuthConfig } from './types.js';
@@ -31,11 +32,12 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 	callback: { GET: handleCallback, POST: handleCallback, provider: 'required' },
 	signout: { GET: showSignOutPage, POST: (ctx, _id, body) => signOut(ctx, body), provider: 'none' },
 	error: { GET: showErrorPage, provider: 'none' },
-	'verify-request': { GET: showVerifyRequest, provider: 'none' }
+	'verify-request': { GET: showVerifyRequest, provider: 'none' },
+	'webauthn-options': { GET: getWebAuthnOptions, provider: 'required' }
 };
 
 /** Routes that answer JSON clients; their errors are JSON too. */
-const JSON_ROUTES = new Set(['providers', 'csrf', 'session']);
+const JSON_ROUTES = new Set(['providers', 'csrf', 'session', 'webauthn-options']);
 
 /**
  * Handles one request to kitgate's routes under `basePath`.

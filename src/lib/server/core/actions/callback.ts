@@ -3,9 +3,11 @@
 
 import type { RequestBody } from '../body.js';
 import type { RequestContext } from '../context.js';
-import { InvalidProvider, InvalidRequest } from '../errors.js';
+import { InvalidRequest } from '../errors.js';
 import { credentialsSignIn } from '../flows/credentials.js';
+import { handleEmailCallback } from '../flows/email.js';
 import { handleOAuthCallback } from '../flows/oauth.js';
+import { handleWebAuthnCallback } from '../flows/webauthn.js';
 import type { Outcome } from '../outcome.js';
 import { assertCsrf, findProvider } from './signin.js';
 
@@ -20,7 +22,9 @@ export async function handleCallback(ctx: RequestContext, providerId: string | u
 		case 'oauth':
 		case 'oidc':
 			return handleOAuthCallback(ctx, provider, body);
-		default:
-			throw new InvalidProvider(`Provider "${provider.id}" (${provider.type}) has no callback here.`);
+		case 'email':
+			return handleEmailCallback(ctx, provider, body);
+		case 'webauthn':
+			return handleWebAuthnCallback(ctx, provider, body);
 	}
 }

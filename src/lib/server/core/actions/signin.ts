@@ -8,6 +8,7 @@ import { requestCsrf, type RequestContext } from '../context.js';
 import { isCsrfValid } from '../csrf.js';
 import { InvalidProvider, MissingCSRF, isErrorType } from '../errors.js';
 import { credentialsSignIn } from '../flows/credentials.js';
+import { startEmailSignIn } from '../flows/email.js';
 import { startOAuthSignIn } from '../flows/oauth.js';
 import { pageUrl, type Outcome } from '../outcome.js';
 import type { Provider } from '../types.js';
@@ -63,6 +64,10 @@ export async function startSignIn(ctx: RequestContext, providerId: string | unde
 		case 'oidc': {
 			const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
 			return startOAuthSignIn(ctx, provider, body, callbackUrl);
+		}
+		case 'email': {
+			const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
+			return startEmailSignIn(ctx, provider, body, callbackUrl);
 		}
 		default:
 			throw new InvalidProvider(`Provider "${provider.id}" (${provider.type}) cannot be started with POST /signin.`);
