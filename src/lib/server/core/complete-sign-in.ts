@@ -35,6 +35,8 @@ type Plan =
 
 /** Waits between re-reads while a concurrent first sign-in of the same identity finishes (ms). */
 const RACE_RETRY_DELAYS = [0, 10, 25, 50, 100, 200, 400, 800];
+/** Re-reads before refusing an email match, in case another process is mid-way through creating this identity (ms). */
+const CROSS_PROCESS_RECHECK_DELAYS = [20, 80, 200];
 
 /**
  * Signs in a user a provider vouched for and returns where to send the browser.
@@ -62,32 +64,51 @@ export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignI
 	}
 
 	assertAdapterMethods(adapter, neededMethods(ctx));
-	let plan: Plan;
-	try {
-		plan = await planSignIn(ctx, adapter, signIn);
-	} catch (error) {
-		throw asSignInError(error, 'Reading the user and account failed.');
-	}
-	const denied = await checkSignInAllowed(ctx, {
-		user: plan.kind === 'create' ? signIn.user : plan.user,
-		account,
-		profile,
-		email
+	const decided = await oneAtATime(`${account.provider}\u0000${account.providerAccountId}`, async () => {
+		let plan: Plan;
+		try {
+			plan = await planSignIn(ctx, adapter, signIn);
+		} catch (error) {
+			throw asSignInError(error, 'Reading the user and account failed.');
+		}
+		const denied = await checkSignInAllowed(ctx, {
+			user: plan.kind === 'create' ? signIn.user : plan.user,
+			account,
+			profile,
+			email
+		});
+		if (denied) return denied;
+		try {
+			return await carryOut(ctx, adapter, plan, signIn);
+		} catch (error) {
+			throw asSignInError(error, 'Storing the user or account failed.');
+		}
 	});
-	if (denied) return { type: 'redirect', url: denied.redirect };
-
-	let resolved: { user: AdapterUser; isNewUser: boolean };
-	try {
-		resolved = await carryOut(ctx, adapter, plan, signIn);
-	} catch (error) {
-		throw asSignInError(error, 'Storing the user or account failed.');
-	}
-	const { user, isNewUser } = resolved;
+	if ('redirect' in decided) return { type: 'redirect', url: decided.redirect };
+	const { user, isNewUser } = decided;
 	await startSession(ctx, user, account, profile, isNewUser);
 	await rememberUpstreamAccount(ctx, provider, account);
 	await emitEvent(ctx, 'signIn', { user, account, profile, isNewUser });
 	const newUserPage = isNewUser && ctx.config.pages.newUser;
 	return { type: 'redirect', url: newUserPage ? pageUrl(ctx, 'newUser', { callbackUrl }) : callbackUrl };
+}
+
+const identityQueues = new Map<string, Promise<unknown>>();
+
+/**
+ * Runs `task` after any earlier task for the same identity in this process has finished: two
+ * first sign-ins of one account never interleave their reads and writes here. Across processes
+ * the unique constraints and `concurrentWinner` settle the race.
+ */
+async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
+	const previous = identityQueues.get(key) ?? Promise.resolve();
+	const current = previous.catch(() => undefined).then(task);
+	identityQueues.set(key, current);
+	try {
+		return await current;
+	} finally {
+		if (identityQueues.get(key) === current) identityQueues.delete(key);
+	}
 }
 
 /** Every adapter method this sign-in may call, so a missing one fails before any write. */
@@ -120,6 +141,12 @@ async function planSignIn(ctx: RequestContext, adapter: GuardedAdapter, signIn: 
 	const sameEmail = user.email ? await adapter.getUserByEmail(user.email) : null;
 	if (!sameEmail) return { kind: 'create' };
 	if (trustsEmail(provider, account)) return { kind: 'link', user: sameEmail };
+	// another server may be between createUser and linkAccount for this very identity
+	for (const delay of CROSS_PROCESS_RECHECK_DELAYS) {
+		await new Promise((resolve) => setTimeout(resolve, delay));
+		const linked = await adapter.getUserByAccount(key);
+		if (linked) return { kind: 'existing', user: linked };
+	}
 	throw new OAuthAccountNotLinked(
 		`A user with this email already signed in with another provider; "${provider.id}" does not link accounts by email ` +
 			'(set allowDangerousEmailAccountLinking only for providers that verify email addresses).'
