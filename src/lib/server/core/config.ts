@@ -15,6 +15,7 @@ import { defaultCookies, type CookieSet } from './cookies.js';
 import { decodeJwt, encodeJwt } from './jwt.js';
 import { defaultRedirect } from './redirect.js';
 import { guardAdapter, type GuardedAdapter } from './adapter-guard.js';
+import { normalizeEmailProvider } from './flows/email-provider.js';
 import { normalizeOAuthProvider } from './flows/oauth-provider.js';
 import type {
 	Adapter,
@@ -66,6 +67,9 @@ const PROVIDER_TYPES = new Set(['oidc', 'oauth', 'email', 'credentials', 'webaut
 const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 const resolvedByConfig = new WeakMap<AuthConfig, ResolvedConfig>();
+
+/** The default `jwt` callback; the session read knows it changes nothing. */
+export const keepToken: CallbacksOptions['jwt'] = ({ token }) => token;
 let webAuthnWarningShown = false;
 
 function processEnv(): AuthEnv {
@@ -143,7 +147,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 			signIn: config.callbacks?.signIn ?? (() => true),
 			redirect: config.callbacks?.redirect ?? defaultRedirect,
 			session: config.callbacks?.session ?? (({ session }) => session),
-			jwt: config.callbacks?.jwt ?? (({ token }) => token)
+			jwt: config.callbacks?.jwt ?? keepToken
 		},
 		events: config.events ?? {},
 		cookies: {
@@ -267,10 +271,7 @@ function checkProvider(provider: Provider, config: AuthConfig, adapter: Adapter 
 					`Email provider "${provider.id}" stores one-time tokens and needs an adapter: pass \`adapter\` (e.g. SQLiteAdapter()).`
 				);
 			}
-			if (typeof provider.sendVerificationRequest !== 'function') {
-				throw new InvalidConfiguration(`Email provider "${provider.id}" needs a \`sendVerificationRequest\` function.`);
-			}
-			return provider;
+			return normalizeEmailProvider(provider);
 		case 'webauthn':
 			if (config.experimental?.enableWebAuthn !== true) {
 				throw new ExperimentalFeatureNotEnabled(

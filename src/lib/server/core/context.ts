@@ -55,6 +55,57 @@ export function createContext(request: Request, config: ResolvedConfig, options:
 	};
 }
 
+/** What a session check needs to know about a request: its URL's scheme and its headers. */
+export interface SessionRequest {
+	/** The request URL (only its protocol is read unless a route needs more). */
+	url: string;
+	headers: { get(name: string): string | null };
+}
+
+/**
+ * A context for reading the session only: no URL is parsed unless something asks for one (the
+ * origin and page URLs are computed on first use). This is the hot path of every request.
+ */
+export function createSessionContext(request: SessionRequest, config: ResolvedConfig, options: RequestOptions = {}): RequestContext {
+	const secure = config.useSecureCookies ?? isHttps(request, config);
+	let full: RequestContext | undefined;
+	// routes' fields, built from the real request only when a callback or hook reads them
+	const route = () => (full ??= createContext(request as Request, config, options));
+	return {
+		config,
+		get request() {
+			return route().request;
+		},
+		get url() {
+			return route().url;
+		},
+		get origin() {
+			return route().origin;
+		},
+		get baseUrl() {
+			return route().baseUrl;
+		},
+		get authUrl() {
+			return route().authUrl;
+		},
+		secure,
+		cookieNames: secure ? config.cookies.secure : config.cookies.insecure,
+		cookies: parseCookies(request.headers.get('cookie')),
+		setCookies: [],
+		now: config.now()
+	};
+}
+
+/** True when the public URL of the request is HTTPS (same rule as `publicUrl`, without building it). */
+function isHttps(request: SessionRequest, config: ResolvedConfig): boolean {
+	if (config.authUrl) return config.authUrl.protocol === 'https:';
+	if (config.trustHost) {
+		const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0].trim().toLowerCase();
+		if (forwarded === 'https' || forwarded === 'http') return forwarded === 'https';
+	}
+	return request.url.startsWith('https:');
+}
+
 /** The CSRF state of the request; queues the CSRF cookie when a new token was made. */
 export function requestCsrf(ctx: RequestContext): CsrfState {
 	const option: CookieOption = ctx.cookieNames.csrfToken;

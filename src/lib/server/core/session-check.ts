@@ -2,7 +2,7 @@
 // (Express) and `locals.auth()` (SvelteKit) call. Cookies to refresh come back as Set-Cookie lines.
 
 import { resolveConfig } from './config.js';
-import { createContext, type RequestOptions } from './context.js';
+import { createSessionContext, type RequestOptions, type SessionRequest } from './context.js';
 import { serializeCookie } from './cookies.js';
 import { AuthError } from './errors.js';
 import { getSession } from './session.js';
@@ -22,21 +22,18 @@ export interface SessionCheck {
  * const { session, setCookies } = await checkSession(request, config);
  */
 export async function checkSession(
-	request: Request,
+	request: Request | SessionRequest,
 	config: AuthConfig,
 	options: RequestOptions & { update?: { data: unknown } } = {}
 ): Promise<SessionCheck> {
 	const resolved = resolveConfig(config);
-	let ctx;
-	try {
-		ctx = createContext(request, resolved, options);
-	} catch {
-		return { session: null, setCookies: [] };
-	}
+	const ctx = createSessionContext(request, resolved, options);
 	try {
 		const session = await getSession(ctx, options.update);
 		return { session, setCookies: ctx.setCookies.map(serializeCookie) };
 	} catch (error) {
+		// e.g. an invalid Host header met while a callback asked for the origin
+		if (error instanceof AuthError && error.type === 'InvalidRequest') return { session: null, setCookies: [] };
 		resolved.logger.error(error instanceof AuthError ? error : new AuthError('Session check failed', { cause: { err: error } }));
 		return { session: null, setCookies: [] };
 	}

@@ -1,6 +1,7 @@
 // Sessions for both strategies: reading (with extension per `updateAge`), creating on sign-in,
 // updating on request of the app, and ending on sign-out. Cookies go to `ctx.setCookies`.
 
+import { keepToken } from './config.js';
 import type { RequestContext } from './context.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
 import { JWTSessionError } from './errors.js';
@@ -88,9 +89,11 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			clearSessionCookie(ctx);
 			return null;
 		}
-		const before = JSON.stringify(decoded);
+		// only a custom jwt callback can change the token; the default one skips the comparison
+		const before = config.callbacks.jwt === keepToken ? undefined : JSON.stringify(decoded);
+		const refreshed = await refreshUpstreamTokens(ctx, decoded);
 		const token = await config.callbacks.jwt({
-			token: await refreshUpstreamTokens(ctx, decoded),
+			token: refreshed,
 			user: undefined as unknown as User,
 			account: null,
 			...(update ? { trigger: 'update' as const, session: update.data } : {})
@@ -100,7 +103,8 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			return null;
 		}
 		const issuedAt = (decoded.iat ?? 0) * 1000;
-		if (update || JSON.stringify(token) !== before || isSessionStale(issuedAt, ctx.now, config.session.updateAge)) {
+		const changed = refreshed !== decoded || (before !== undefined && JSON.stringify(token) !== before);
+		if (update || changed || isSessionStale(issuedAt, ctx.now, config.session.updateAge)) {
 			const { value, expires } = await encodeSessionToken(ctx, token);
 			writeSessionCookie(ctx, value, expires);
 			return { strategy: 'jwt', token, expires };

@@ -59,10 +59,28 @@ export async function getSession(
 	config: ExpressAuthConfig,
 	res?: ExpressResponseLike
 ): Promise<Session | null> {
-	const request = await toWebRequest(req, false);
-	const { session, setCookies } = await checkSession(request, config);
+	// the hot path: no Web Request is built, only what a session read needs
+	const { session, setCookies } = await checkSession(sessionRequest(req), config);
 	if (res && setCookies.length && !res.headersSent) appendSetCookie(res, setCookies);
 	return session;
+}
+
+/** The request as a session check sees it: Express's protocol and host, the raw headers. */
+function sessionRequest(req: ExpressRequestLike) {
+	const protocol = req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+	return {
+		get url() {
+			return `${protocol}://${req.host ?? header(req, 'host') ?? 'localhost'}${req.originalUrl ?? req.url ?? '/'}`;
+		},
+		headers: {
+			get(name: string): string | null {
+				// Express has already applied `trust proxy` to the protocol and host
+				if (name === 'x-forwarded-proto') return protocol;
+				if (name === 'x-forwarded-host') return req.host ?? header(req, 'host') ?? null;
+				return header(req, name) ?? null;
+			}
+		}
+	};
 }
 
 function header(req: ExpressRequestLike, name: string): string | undefined {
