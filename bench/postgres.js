@@ -49,7 +49,7 @@ export async function startPostgres() {
 	} catch (error) {
 		const log = existsSync(logFile) ? readFileSync(logFile, 'utf8').slice(-600) : '';
 		stop();
-		throw new Error(`could not start a throwaway PostgreSQL cluster: ${describe(error)}${log ? `\n${log}` : ''}`);
+		throw new Error(`could not start a throwaway PostgreSQL cluster: ${describe(error)}${log ? `\n${log}` : ''}`, { cause: error });
 	}
 }
 

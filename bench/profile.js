@@ -55,7 +55,12 @@ export function summariseProfile(path, top = 12) {
 		origins.set(origin, (origins.get(origin) ?? 0) + us);
 	}
 	const share = (us) => (total ? us / total : 0);
+	const kitgate = inclusiveKitgateTime(byId, selfUs);
 	return {
+		kitgateShare: share(kitgate.anyUs),
+		kitgateInclusive: kitgate.functions
+			.slice(0, top)
+			.map(({ name, where, us }) => ({ name, where, ms: us / 1000, share: share(us) })),
 		totalMs: total / 1000,
 		functions: [...functions.values()]
 			.sort((a, b) => b.us - a.us)
@@ -66,4 +71,31 @@ export function summariseProfile(path, top = 12) {
 			.slice(0, 8)
 			.map(([origin, us]) => ({ origin, ms: us / 1000, share: share(us) }))
 	};
+}
+
+/**
+ * Inclusive time of kitgate's own functions (its `dist/`): for each, the samples with it anywhere
+ * on the stack (counted once per sample), plus the time with any kitgate frame on the stack.
+ */
+function inclusiveKitgateTime(byId, selfUs) {
+	const parent = new Map();
+	for (const node of byId.values()) for (const child of node.children ?? []) parent.set(child, node.id);
+	const functions = new Map();
+	let anyUs = 0;
+	for (const [id, us] of selfUs) {
+		if (byId.get(id).callFrame.functionName === '(idle)') continue;
+		const seen = new Set();
+		for (let current = id; current !== undefined; current = parent.get(current)) {
+			const { callFrame } = byId.get(current);
+			if (originOf(callFrame.url) !== 'kitgate') continue;
+			const name = callFrame.functionName || '(anonymous)';
+			const where = `${shortUrl(callFrame.url)}:${callFrame.lineNumber + 1}`;
+			const key = `${name}\u0000${where}`;
+			if (seen.has(key)) continue;
+			seen.add(key);
+			functions.set(key, { name, where, us: (functions.get(key)?.us ?? 0) + us });
+		}
+		if (seen.size) anyUs += us;
+	}
+	return { anyUs, functions: [...functions.values()].sort((a, b) => b.us - a.us) };
 }

@@ -3,12 +3,13 @@
 // its own process on 127.0.0.1, driven alternately by autocannon. `node bench/run.js [--quick]`.
 // Writes bench/RESULTS.md and bench/results.json; see bench/README.md for how to read them.
 
-import { execFileSync, fork, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { BENCH_USER, CREDENTIALS, SECRET } from './apps/shared.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH_DIR);
@@ -24,7 +25,8 @@ const option = (name, fallback) => {
 	return index >= 0 && argv[index + 1] !== undefined ? Number(argv[index + 1]) : fallback;
 };
 if (flag('help')) {
-	console.log(`usage: node bench/run.js [--quick] [--reps N] [--duration S] [--connections N] [--no-profile] [--no-sveltekit]
+	console.log(`usage: node bench/run.js [--quick] [--reps N] [--duration S] [--connections N] [--no-profile] [--no-sveltekit] [--report-only]
+  --report-only   no load: re-render RESULTS.md from results.json (and the kept profiles)
   --quick         2 repetitions of 2 s (default: 5 of 5 s)
   --no-profile    skip the --cpu-prof run of kitgate when a target is missed
   --no-sveltekit  skip building and measuring the SvelteKit apps`);
@@ -49,10 +51,20 @@ const say = (...parts) => console.error('[bench]', ...parts);
 // Clean-up: children are killed and temporary data removed on every way out.
 
 const children = new Set();
+/** Build commands run in process groups of their own (npx starts grandchildren): killed as a group. */
+const commandGroups = new Set();
 const exitTasks = [];
 function cleanUp() {
 	for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 	children.clear();
+	for (const pid of commandGroups) {
+		try {
+			process.kill(-pid, 'SIGKILL');
+		} catch {
+			// already gone
+		}
+	}
+	commandGroups.clear();
 	while (exitTasks.length) {
 		try {
 			exitTasks.pop()();
@@ -72,6 +84,35 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 // ---------------------------------------------------------------------------------------------
 // Preparation: reference packages and kitgate's dist/
+
+/**
+ * Runs a command without blocking (so Ctrl-C is handled at once) and resolves to its exit status
+ * and the tail of its output. It is killed after `timeout` ms.
+ */
+function runCommand(command, args, { cwd = ROOT, env = process.env, timeout = 180_000 } = {}) {
+	return new Promise((resolve) => {
+		const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+		commandGroups.add(child.pid);
+		let output = '';
+		const keep = (chunk) => {
+			output = (output + chunk).slice(-20_000);
+		};
+		child.stdout.on('data', keep);
+		child.stderr.on('data', keep);
+		const timer = setTimeout(() => {
+			output += `\n(killed after ${timeout / 1000} s)`;
+			process.kill(-child.pid, 'SIGKILL');
+		}, timeout);
+		child.on('error', (error) => {
+			output += String(error);
+		});
+		child.on('close', (status) => {
+			clearTimeout(timer);
+			commandGroups.delete(child.pid);
+			resolve({ status, output });
+		});
+	});
+}
 
 function ensureReference() {
 	if (existsSync(join(REFERENCE_DIR, 'node_modules'))) return;
@@ -93,15 +134,13 @@ async function ensureDist() {
 	const fresh = () => existsSync(distIndex) && statSync(distIndex).mtimeMs >= newestMtime(join(ROOT, 'src', 'lib'));
 	if (fresh()) return { built: false, note: 'dist/ was up to date' };
 	const deadline = Date.now() + 10 * 60_000;
-	let lastError = '';
+	let lastError;
 	for (let attempt = 1; ; attempt++) {
 		say(`building dist/ with svelte-package (attempt ${attempt})…`);
-		if (!existsSync(join(ROOT, '.svelte-kit', 'tsconfig.json'))) {
-			spawnSync('npx', ['svelte-kit', 'sync'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
-		}
-		const run = spawnSync('npx', ['svelte-package'], { cwd: ROOT, encoding: 'utf8', timeout: 180_000 });
+		if (!existsSync(join(ROOT, '.svelte-kit', 'tsconfig.json'))) await runCommand('npx', ['svelte-kit', 'sync']);
+		const run = await runCommand('npx', ['svelte-package']);
 		if (run.status === 0) return { built: true, note: `dist/ rebuilt with svelte-package (attempt ${attempt})` };
-		lastError = `${run.stderr ?? ''}${run.stdout ?? ''}`.trim().split('\n').slice(-15).join('\n');
+		lastError = run.output.trim().split('\n').slice(-15).join('\n');
 		say(`svelte-package failed (someone may be mid-edit):\n${lastError}`);
 		if (Date.now() + 60_000 > deadline) break;
 		say('waiting 60 s before retrying…');
@@ -174,8 +213,7 @@ async function serverStats(app) {
 // ---------------------------------------------------------------------------------------------
 // HTTP helpers (fetch, for set-up and sanity checks only)
 
-const CREDENTIALS = { username: 'ada', password: 'correct horse battery staple' };
-const USER_EMAIL = 'ada.lovelace@example.com';
+const USER_EMAIL = BENCH_USER.email;
 
 function cookiePairs(setCookies) {
 	return setCookies
@@ -187,7 +225,8 @@ function cookiePairs(setCookies) {
 async function signIn(app) {
 	const csrfResponse = await fetch(`${app.base}/auth/csrf`);
 	// @auth/sveltekit turns Auth.js's CSRF token off (SvelteKit checks the Origin header instead)
-	const csrfToken = app.noCsrfToken ? undefined : (await csrfResponse.json()).csrfToken;
+	const csrfBody = await csrfResponse.text();
+	const csrfToken = app.noCsrfToken ? undefined : JSON.parse(csrfBody).csrfToken;
 	if (!app.noCsrfToken && !csrfToken) throw new Error(`${app.label}: GET /auth/csrf gave no token (${csrfResponse.status})`);
 	const jar = cookiePairs(csrfResponse.headers.getSetCookie()).join('; ');
 	const response = await fetch(`${app.base}/auth/callback/credentials`, {
@@ -202,6 +241,27 @@ async function signIn(app) {
 	}
 	return { cookie: line.split(';')[0], setCookie: line };
 }
+
+// ---------------------------------------------------------------------------------------------
+// What is measured
+
+const withSession = (app) => app.session.cookie;
+const hasUser = (status, body) => status === 200 && body.includes(USER_EMAIL);
+/** The Express measures, each with issue 5's target for kitgate / bare. */
+const SCENARIOS = [
+	{ id: 'session', title: 'GET /auth/session, valid session cookie', path: '/auth/session', cookie: withSession, needsSignIn: true, expect: hasUser, unit: 'req/s', target: 0.75 },
+	{ id: 'protected', title: 'GET /protected calling getSession(req)', path: '/protected', cookie: withSession, needsSignIn: true, expect: hasUser, unit: 'req/s', target: 0.75 },
+	{ id: 'anonymous', title: 'GET /auth/session, anonymous', path: '/auth/session', expect: (status, body) => status === 200 && body.trim() === 'null', unit: 'req/s', target: 0.85 },
+	{ id: 'signin-page', title: 'GET /auth/signin (built-in page)', path: '/auth/signin', expect: (status, body) => status === 200 && body.includes('<form'), unit: 'req/s', target: 0.8 },
+	{ id: 'sign-in', kind: 'sign-in', title: 'credentials sign-in (csrf + callback)', unit: 'sign-ins/s', target: 0.9 }
+];
+/** Database sessions, alternating with kitgate's JWT check. */
+const DATABASE_SCENARIO = { id: 'database-session', title: 'GET /auth/session, database session', path: '/auth/session', cookie: withSession, expect: hasUser, unit: 'req/s' };
+/** The same checks through SvelteKit's handle and locals.auth(). */
+const SVELTEKIT_SCENARIOS = [
+	{ ...SCENARIOS[0], id: 'sk-session', title: 'SvelteKit: GET /auth/session through handle, valid cookie' },
+	{ ...SCENARIOS[1], id: 'sk-protected', title: 'SvelteKit: GET /protected calling locals.auth()' }
+];
 
 // ---------------------------------------------------------------------------------------------
 // Load
@@ -427,7 +487,7 @@ async function buildSvelteKit() {
 	say('building the SvelteKit apps (adapter-node)…');
 	const { buildSvelteKitApps } = await import('./sveltekit.js');
 	exitTasks.push(() => rmSync(SVELTEKIT_DIR, { recursive: true, force: true }));
-	return buildSvelteKitApps({ benchDir: BENCH_DIR, rootDir: ROOT, parentDir: SVELTEKIT_DIR });
+	return buildSvelteKitApps({ benchDir: BENCH_DIR, rootDir: ROOT, parentDir: SVELTEKIT_DIR, runCommand });
 }
 
 async function runSvelteKit(built, scenarios) {
@@ -476,7 +536,6 @@ async function main() {
 	say(build.note.split('\n')[0]);
 
 	const svelteKitBuild = SETTINGS.svelteKit ? await buildSvelteKit() : null;
-	const { SECRET } = await import('./apps/shared.js');
 	const scratch = mkdtempSync(join(os.tmpdir(), 'kitgate-bench-'));
 	exitTasks.push(() => rmSync(scratch, { recursive: true, force: true }));
 
@@ -529,27 +588,13 @@ async function main() {
 	}
 	for (const app of databaseApps) app.session = { cookie: `${app.sessionCookieName}=${app.seededSessionToken}` };
 
-	const withSession = (app) => app.session.cookie;
-	const hasUser = (status, body) => status === 200 && body.includes(USER_EMAIL);
-	const scenarios = [
-		{ id: 'session', title: 'GET /auth/session, valid session cookie', path: '/auth/session', cookie: withSession, needsSignIn: true, expect: hasUser, unit: 'req/s', target: 0.75 },
-		{ id: 'protected', title: 'GET /protected calling getSession(req)', path: '/protected', cookie: withSession, needsSignIn: true, expect: hasUser, unit: 'req/s', target: 0.75 },
-		{ id: 'anonymous', title: 'GET /auth/session, anonymous', path: '/auth/session', expect: (status, body) => status === 200 && body.trim() === 'null', unit: 'req/s', target: 0.85 },
-		{ id: 'signin-page', title: 'GET /auth/signin (built-in page)', path: '/auth/signin', expect: (status, body) => status === 200 && body.includes('<form'), unit: 'req/s', target: 0.8 },
-		{ id: 'sign-in', kind: 'sign-in', title: 'credentials sign-in (csrf + callback)', unit: 'sign-ins/s', target: 0.9 }
-	];
-	const databaseScenario = { id: 'database-session', title: 'GET /auth/session, database session', path: '/auth/session', cookie: withSession, expect: hasUser, unit: 'req/s' };
 
 	const results = [];
-	for (const scenario of scenarios) results.push(await runScenario(scenario, mainApps));
-	const databaseResult = databaseApps.length ? await runScenario({ ...databaseScenario, title: `${databaseScenario.title} (vs kitgate JWT)` }, [kitgate, ...databaseApps]) : null;
+	for (const scenario of SCENARIOS) results.push(await runScenario(scenario, mainApps));
+	const databaseResult = databaseApps.length ? await runScenario({ ...DATABASE_SCENARIO, title: `${DATABASE_SCENARIO.title} (vs kitgate JWT)` }, [kitgate, ...databaseApps]) : null;
 	if (databaseResult) Object.assign(databaseResult.problems, databaseProblems);
 
-	const svelteKitScenarios = [
-		{ ...scenarios[0], id: 'sk-session', title: 'SvelteKit: GET /auth/session through handle, valid cookie' },
-		{ ...scenarios[1], id: 'sk-protected', title: 'SvelteKit: GET /protected calling locals.auth()' }
-	];
-	const svelteKit = svelteKitBuild ? await runSvelteKit(svelteKitBuild, svelteKitScenarios) : { results: [], problems: { all: 'skipped (--no-sveltekit)' } };
+	const svelteKit = svelteKitBuild ? await runSvelteKit(svelteKitBuild, SVELTEKIT_SCENARIOS) : { results: [], problems: { all: 'skipped (--no-sveltekit)' } };
 
 	say('measuring bytes…');
 	const cookies = await measureCookies(SECRET);
@@ -564,13 +609,13 @@ async function main() {
 
 	// targets
 	const targets = [];
-	for (const scenario of scenarios) {
+	for (const scenario of SCENARIOS) {
 		const result = results.find((r) => r.id === scenario.id);
 		const ratio = ratioOf(result, 'kitgate', 'bare');
 		targets.push({ id: scenario.id, label: `${scenario.title}: kitgate/bare ≥ ${scenario.target}×`, value: ratio?.value ?? null, met: ratio ? ratio.value >= scenario.target : null, target: scenario.target, scenario });
 	}
 	const sqliteRatio = databaseResult ? ratioOf(databaseResult, 'kitgate-sqlite', 'kitgate') : null;
-	targets.push({ id: 'database-session', label: 'SQLite session check: ≥ 0.5× kitgate JWT', value: sqliteRatio?.value ?? null, met: sqliteRatio ? sqliteRatio.value >= 0.5 : null, target: 0.5, scenario: databaseScenario, profileApp: 'sqlite' });
+	targets.push({ id: 'database-session', label: 'SQLite session check: ≥ 0.5× kitgate JWT', value: sqliteRatio?.value ?? null, met: sqliteRatio ? sqliteRatio.value >= 0.5 : null, target: 0.5, scenario: DATABASE_SCENARIO, profileApp: 'sqlite' });
 	const peakRss = (name) => Math.max(...results.flatMap((r) => (r.runs[name] ?? []).map((run) => run.rssBytes)));
 	const rss = { kitgate: peakRss('kitgate'), authjs: peakRss('authjs'), bare: peakRss('bare') };
 	targets.push({ id: 'rss', label: 'peak RSS after load ≤ Auth.js', value: rss.kitgate / rss.authjs, met: rss.kitgate <= rss.authjs });
@@ -623,10 +668,11 @@ async function main() {
 		rss,
 		cookies,
 		clientJs,
-		targets: targets.map(({ scenario, ...rest }) => rest),
+		// the scenario objects hold functions; the JSON keeps the rest
+		targets: targets.map((target) => Object.fromEntries(Object.entries(target).filter(([key]) => key !== 'scenario'))),
 		profiles
 	};
-	const markdown = renderMarkdown(report, scenarios, databaseScenario, svelteKitScenarios);
+	const markdown = renderMarkdown(report);
 	writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	writeFileSync(join(BENCH_DIR, 'RESULTS.md'), markdown);
 	process.stdout.write(markdown);
@@ -646,7 +692,10 @@ function gitDescribe() {
 // ---------------------------------------------------------------------------------------------
 // Report
 
-function renderMarkdown(report, scenarios, databaseScenario, svelteKitScenarios) {
+function renderMarkdown(report) {
+	const scenarios = SCENARIOS;
+	const databaseScenario = DATABASE_SCENARIO;
+	const svelteKitScenarios = SVELTEKIT_SCENARIOS;
 	const { machine, settings } = report;
 	const lines = [];
 	const push = (...more) => lines.push(...more);
@@ -698,7 +747,7 @@ function renderMarkdown(report, scenarios, databaseScenario, svelteKitScenarios)
 		const result = report.database;
 		push(`\`${databaseScenario.path}\` with a database session cookie (a user and session written through the adapter at start-up), alternating with kitgate's JWT session check in the same run. PostgreSQL: ${report.postgres.source ?? `not measured (${report.postgres.notMeasured})`}.`, '');
 		push('| session store | req/s | CPU/req | RSS | vs kitgate JWT | target |', '|---|---|---|---|---|---|');
-		for (const [name, label] of [['kitgate', 'JWT cookie (reference)'], ['kitgate-sqlite', 'SQLite (kitgate/adapters/sqlite, temp file)'], ['kitgate-postgres', 'PostgreSQL (kitgate/adapters/postgres)']]) {
+		for (const [name, label] of [['kitgate', 'kitgate JWT cookie (reference)'], ['kitgate-sqlite', 'SQLite (kitgate/adapters/sqlite, temp file)'], ['kitgate-postgres', 'PostgreSQL (kitgate/adapters/postgres)']]) {
 			const stat = statsOf(result, name);
 			const ratio = name === 'kitgate' ? null : ratioOf(result, name, 'kitgate');
 			const target = name === 'kitgate-sqlite' ? `≥ 0.5× ${met(ratio ? ratio.value >= 0.5 : null)}` : '—';
@@ -757,6 +806,11 @@ function renderMarkdown(report, scenarios, databaseScenario, svelteKitScenarios)
 				push('', `Profile of one ${settings.durationSeconds} s run on a fresh kitgate child (\`node --cpu-prof\`, ${profile.totalMs.toFixed(0)} ms of non-idle samples, file \`${profile.file}\`). Self time by origin: ${profile.origins.map((o) => `${o.origin} ${(o.share * 100).toFixed(0)}%`).join(', ')}.`, '');
 				push('| self time | function | where |', '|---|---|---|');
 				for (const fn of profile.functions) push(`| ${(fn.share * 100).toFixed(1)}% | \`${fn.name}\` | ${fn.where || '—'} |`);
+				if (profile.kitgateInclusive?.length) {
+					push('', `Inclusive time of kitgate's own functions (everything beneath them on the stack, Node and package code included; kitgate is on the stack in ${(profile.kitgateShare * 100).toFixed(0)}% of the samples; code after an \`await\` counts under the function that resumed, not its caller):`, '');
+					push('| inclusive | kitgate function | where |', '|---|---|---|');
+					for (const fn of profile.kitgateInclusive.slice(0, 10)) push(`| ${(fn.share * 100).toFixed(1)}% | \`${fn.name}\` | ${fn.where} |`);
+				}
 			} else if (profile?.error) {
 				push('', `Profiling failed: ${profile.error}`);
 			}
@@ -796,7 +850,20 @@ function missNote(report, target) {
 	return `${short}${extra}`;
 }
 
-main().then(
+/** Re-renders RESULTS.md from results.json, re-reading the kept CPU profiles: no load is generated. */
+async function reportOnly() {
+	const report = JSON.parse(readFileSync(join(BENCH_DIR, 'results.json'), 'utf8'));
+	const { summariseProfile } = await import('./profile.js');
+	for (const [id, profile] of Object.entries(report.profiles ?? {})) {
+		if (profile.file && existsSync(join(ROOT, profile.file))) report.profiles[id] = { file: profile.file, ...summariseProfile(join(ROOT, profile.file)) };
+	}
+	const markdown = renderMarkdown(report);
+	writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
+	writeFileSync(join(BENCH_DIR, 'RESULTS.md'), markdown);
+	process.stdout.write(markdown);
+}
+
+(flag('report-only') ? reportOnly() : main()).then(
 	() => process.exit(0),
 	(error) => {
 		say(`failed: ${error.stack ?? error}`);

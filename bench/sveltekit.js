@@ -3,7 +3,6 @@
 // served by bench/apps/sveltekit-server.js. Each has `/auth/*` and a `/protected` endpoint that
 // calls `locals.auth()` (the bare one reads its cookie).
 
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -105,9 +104,10 @@ export async function handle({ event, resolve }) {
 /**
  * Writes and builds the three apps under `parentDir` (inside bench/reference, so that
  * `@auth/sveltekit` resolves from there and SvelteKit/Vite from the project). Returns, per app,
- * the adapter-node `handler.js` to serve, or the build error.
+ * the adapter-node `handler.js` to serve, or the build error. `runCommand(command, args, options)`
+ * runs the build and resolves to `{ status, output }`.
  */
-export function buildSvelteKitApps({ benchDir, rootDir, parentDir }) {
+export async function buildSvelteKitApps({ benchDir, rootDir, parentDir, runCommand }) {
 	rmSync(parentDir, { recursive: true, force: true });
 	const vite = join(rootDir, 'node_modules', 'vite', 'bin', 'vite.js');
 	const built = {};
@@ -119,11 +119,11 @@ export function buildSvelteKitApps({ benchDir, rootDir, parentDir }) {
 			writeFileSync(join(appDir, path), text);
 		}
 		writeFileSync(join(appDir, 'package.json'), `${JSON.stringify({ name: `bench-sveltekit-${name}`, private: true, type: 'module' }, null, 2)}\n`);
-		const run = spawnSync(process.execPath, [vite, 'build'], { cwd: appDir, encoding: 'utf8', timeout: 180_000, env: { ...process.env, NODE_ENV: 'production' } });
+		const run = await runCommand(process.execPath, [vite, 'build'], { cwd: appDir, env: { ...process.env, NODE_ENV: 'production' } });
 		built[name] =
 			run.status === 0
 				? { handler: join(appDir, 'build', 'handler.js') }
-				: { error: `vite build failed: ${`${run.stderr}${run.stdout}`.trim().split('\n').slice(-6).join(' ')}` };
+				: { error: `vite build failed: ${run.output.trim().split('\n').slice(-6).join(' ')}` };
 	}
 	return built;
 }

@@ -4,7 +4,8 @@
 import { resolveConfig } from './config.js';
 import { createSessionContext, type RequestOptions, type SessionRequest } from './context.js';
 import { serializeCookie } from './cookies.js';
-import { AuthError } from './errors.js';
+import { AuthError, type ErrorType } from './errors.js';
+import { publicErrorType } from './outcome.js';
 import { getSession } from './session.js';
 import type { AuthConfig, Session } from './types.js';
 
@@ -12,6 +13,17 @@ import type { AuthConfig, Session } from './types.js';
 export interface SessionCheck {
 	session: Session | null;
 	setCookies: string[];
+	/** Set when the session could not be read (e.g. the adapter failed); the session is then null. */
+	error?: { type: ErrorType; status: number };
+}
+
+/**
+ * The JSON answer of `GET {basePath}/session` for a session check: what the route answers, for
+ * integrations that serve this hot route without building a Web Request and Response.
+ */
+export function sessionRouteAnswer(check: SessionCheck): { status: number; body: string } {
+	if (check.error) return { status: check.error.status, body: JSON.stringify({ error: check.error.type }) };
+	return { status: 200, body: JSON.stringify(check.session) };
 }
 
 /**
@@ -35,6 +47,8 @@ export async function checkSession(
 		// e.g. an invalid Host header met while a callback asked for the origin
 		if (error instanceof AuthError && error.type === 'InvalidRequest') return { session: null, setCookies: [] };
 		resolved.logger.error(error instanceof AuthError ? error : new AuthError('Session check failed', { cause: { err: error } }));
-		return { session: null, setCookies: [] };
+		// the same answer the router gives: a known failure is a 400, anything else a 503
+		const status = error instanceof AuthError ? 400 : 503;
+		return { session: null, setCookies: [], error: { type: publicErrorType(error), status } };
 	}
 }

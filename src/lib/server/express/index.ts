@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runAuth } from '../core/auth.js';
 import { resolveConfig } from '../core/config.js';
 import { MAX_BODY_BYTES } from '../core/body.js';
-import { checkSession } from '../core/session-check.js';
+import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import type { AuthConfig, Session } from '../core/types.js';
 
 /** Configuration of the Express integration (basePath defaults to `/auth`). */
@@ -38,6 +38,17 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 		try {
 			const path = (req.originalUrl ?? req.url ?? '/').split('?')[0];
 			if (!path.startsWith(`${resolved.basePath}/`)) return next();
+			// the session route runs on every page of a client app: answer it without Web Request/Response
+			if (req.method === 'GET' && path === `${resolved.basePath}/session`) {
+				const check = await checkSession(sessionRequest(req), config);
+				const { status, body } = sessionRouteAnswer(check);
+				res.statusCode = status;
+				res.setHeader('content-type', 'application/json');
+				res.setHeader('cache-control', 'no-store');
+				if (check.setCookies.length) appendSetCookie(res, check.setCookies);
+				res.end(body);
+				return;
+			}
 			const request = await toWebRequest(req, true);
 			const { response } = await runAuth(request, config);
 			await writeWebResponse(res, response);

@@ -7,7 +7,7 @@ import { runAuth } from '../core/auth.js';
 import { resolveConfig } from '../core/config.js';
 import type { OutgoingCookie } from '../core/cookies.js';
 import { CredentialsSignin } from '../core/errors.js';
-import { checkSession } from '../core/session-check.js';
+import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import { skipCSRFCheck, type AuthConfig, type Session } from '../core/types.js';
 
 /** Configuration of the SvelteKit integration (basePath defaults to `{paths.base}/auth`). */
@@ -73,6 +73,14 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	const handle: Handle = async ({ event, resolve }) => {
 		const config = await configOf(event);
 		const basePath = config.basePath as string;
+		if (event.url.pathname === `${basePath}/session` && event.request.method === 'GET') {
+			// the hot route: read the cookie directly, as locals.auth() does
+			const check = await checkSession(event.request, config, options);
+			const { status, body } = sessionRouteAnswer(check);
+			const headers = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+			for (const cookie of check.setCookies) headers.append('set-cookie', cookie);
+			return new Response(body, { status, headers });
+		}
 		if (event.url.pathname.startsWith(`${basePath}/`)) {
 			return (await runAuth(event.request, config, options)).response;
 		}
