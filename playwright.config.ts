@@ -1,5 +1,6 @@
 // Playwright: Debian's Chromium when present (Playwright cannot download browsers here), both
-// demo apps started as web servers: SvelteKit (built, adapter-node) and the Express example.
+// demo apps started as web servers: SvelteKit (built, adapter-node) and the Express example,
+// with the local IdP and mail sink they use.
 
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
@@ -38,6 +39,13 @@ export default defineConfig({
 			timeout: 30_000
 		},
 		{
+			// the local mail sink both demos send sign-in links to (SMTP 2525, mailbox JSON on 2526)
+			command: 'node scripts/demo-smtp.js',
+			url: 'http://127.0.0.1:2526/messages',
+			reuseExistingServer: false,
+			timeout: 30_000
+		},
+		{
 			command: 'node build',
 			port: SVELTEKIT_PORT,
 			env: {
@@ -52,7 +60,7 @@ export default defineConfig({
 		{
 			command: 'node examples/express/server.js',
 			port: EXPRESS_PORT,
-			env: { PORT: String(EXPRESS_PORT), HOST: '127.0.0.1' },
+			env: { PORT: String(EXPRESS_PORT), HOST: '127.0.0.1', KITGATE_EXPRESS_DB_FILE: '.data/e2e-express.sqlite' },
 			reuseExistingServer: false,
 			timeout: 60_000
 		}

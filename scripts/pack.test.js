@@ -26,7 +26,11 @@ before(async () => {
 	);
 	const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: join(dir, 'app'), encoding: 'utf8' });
 	assert.equal(installed.status, 0, installed.stderr);
-	server = spawn('node', ['server.js'], { cwd: join(dir, 'app'), env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' } });
+	// email sign-in needs optional peers (nodemailer, better-sqlite3, kysely) this install leaves out
+	server = spawn('node', ['server.js'], {
+		cwd: join(dir, 'app'),
+		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', KITGATE_DEMO_EMAIL: 'off' }
+	});
 	await new Promise((resolveReady, reject) => {
 		server.stdout.on('data', (chunk) => String(chunk).includes('Express demo on') && resolveReady());
 		server.on('exit', (code) => reject(new Error(`server exited with ${code}`)));
@@ -66,4 +70,16 @@ test('credentials sign-in gives a session that getSession reads', async () => {
 	assert.ok(session, 'session cookie set');
 	const page = await fetch(`http://127.0.0.1:${port}/protected`, { headers: { cookie: session.split(';')[0] } });
 	assert.match(await page.text(), /You are Demo User/);
+});
+
+test('without nodemailer, kitgate/providers/email loads and Email() says what to install', () => {
+	assert.equal(existsSync(join(dir, 'app/node_modules/nodemailer')), false);
+	const script = [
+		"const { default: Email } = await import('kitgate/providers/email');",
+		'Email({ sendVerificationRequest: async () => {} });',
+		"try { Email({ server: 'smtp://127.0.0.1:2525' }); console.log('no error'); } catch (error) { console.log(error.message); }"
+	].join('\n');
+	const run = spawnSync('node', ['--input-type=module', '-e', script], { cwd: join(dir, 'app'), encoding: 'utf8' });
+	assert.equal(run.status, 0, run.stderr);
+	assert.match(run.stdout, /nodemailer, which is not installed: run `npm install nodemailer`/);
 });

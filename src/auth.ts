@@ -3,6 +3,8 @@
 
 import { SvelteKitAuth } from '$lib/server/sveltekit/index.js';
 import Credentials from '$lib/server/providers/credentials.js';
+import Passkey from '$lib/server/providers/passkey.js';
+import Email from '$lib/server/providers/email.js';
 import { SQLiteAdapter } from '$lib/server/adapters/sqlite.js';
 import { base } from '$app/paths';
 import { demoUser } from './demo-users.js';
@@ -38,7 +40,15 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
 				password: { label: 'Password', type: 'password', autocomplete: 'current-password' }
 			},
 			authorize: ({ username, password }) => demoUser(adapter, username, password)
-		})
+		}),
+		Email({
+			// the local mail sink that `npm start` runs (scripts/demo-smtp.js); read the mail at /dev/mailbox
+			server: { host: '127.0.0.1', port: Number(process.env.DEMO_SMTP_PORT ?? 2525), secure: false, ignoreTLS: true },
+			from: 'kitgate demo <no-reply@kitgate.dev>'
+		}),
+		// passkeys: added on /account once signed in, then a way to sign in (experimental)
+		Passkey({ relyingParty: { name: 'kitgate demo' } })
 	],
+	experimental: { enableWebAuthn: true },
 	theme: { brandColor: '#4f46e5' }
 });

@@ -1,6 +1,8 @@
-// kitgate configuration of the Express demo: the same demo user as the SvelteKit demo.
+// kitgate configuration of the Express demo: the same demo user as the SvelteKit demo, and email
+// sign-in through the local mail sink with users in SQLite (KITGATE_DEMO_EMAIL=off leaves both out).
 
 import Credentials from 'kitgate/providers/credentials';
+import Passkey from 'kitgate/providers/passkey';
 
 /** Credentials of the demo user. */
 export const DEMO_CREDENTIALS = { username: 'demo', password: 'demo-password' };
@@ -8,10 +10,37 @@ export const DEMO_CREDENTIALS = { username: 'demo', password: 'demo-password' };
 // demo only: a fixed secret so the demo needs no set-up; real apps set AUTH_SECRET
 const DEMO_SECRET = 'kitgate-demo-secret-do-not-use-in-production-0123456789';
 
+/** Email sign-in needs nodemailer and an adapter (better-sqlite3, kysely), all optional peers: off with KITGATE_DEMO_EMAIL=off. */
+export const EMAIL_ENABLED = process.env.KITGATE_DEMO_EMAIL !== 'off';
+
+/** Where the demo mail sink (scripts/demo-smtp.js) lists what it received. */
+export const MAILBOX_URL = process.env.DEMO_MAILBOX_URL ?? 'http://127.0.0.1:2526/messages';
+
+/** The email provider and the SQLite adapter it stores users and one-time tokens in; loaded only when enabled. */
+async function emailSignIn() {
+	const [{ default: Email }, { SQLiteAdapter }] = await Promise.all([
+		import('kitgate/providers/email'),
+		import('kitgate/adapters/sqlite')
+	]);
+	return {
+		providers: [
+			Email({
+				server: { host: '127.0.0.1', port: Number(process.env.DEMO_SMTP_PORT ?? 2525), secure: false, ignoreTLS: true },
+				from: 'kitgate demo <no-reply@kitgate.dev>'
+			})
+		],
+		// JWT sessions stay: the adapter only keeps users, accounts and email tokens
+		options: { adapter: SQLiteAdapter({ filename: process.env.KITGATE_EXPRESS_DB_FILE ?? '.data/express-demo.sqlite' }), session: { strategy: 'jwt' } }
+	};
+}
+
+const email = EMAIL_ENABLED ? await emailSignIn() : { providers: [], options: {} };
+
 /** @type {import('kitgate').AuthConfig} */
 export const authConfig = {
 	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
 	trustHost: true,
+	...email.options,
 	providers: [
 		{
 			// the local OpenID Provider of the demos (scripts/demo-idp.js)
@@ -21,6 +50,8 @@ export const authConfig = {
 			issuer: process.env.DEMO_IDP_ISSUER ?? 'http://127.0.0.1:9090',
 			clientId: 'kitgate-demo',
 			clientSecret: 'kitgate-demo-secret',
+			// with the adapter, the IdP user and an email sign-in of the same address are one person (only for IdPs that verify emails)
+			allowDangerousEmailAccountLinking: EMAIL_ENABLED,
 			style: { brandColor: '#0f766e' }
 		},
 		Credentials({
@@ -30,10 +61,19 @@ export const authConfig = {
 				password: { label: 'Password', type: 'password', autocomplete: 'current-password' }
 			},
 			authorize: ({ username, password }) =>
-				username === DEMO_CREDENTIALS.username && password === DEMO_CREDENTIALS.password
-					? { id: 'demo-user', name: 'Demo User', email: 'demo@kitgate.dev' }
-					: null
-		})
+				username === DEMO_CREDENTIALS.username && password === DEMO_CREDENTIALS.password ? demoUser(email.options.adapter) : null
+		}),
+		...email.providers,
+		// passkeys are stored through the adapter, so they come and go with it (experimental)
+		...(email.options.adapter ? [Passkey({ relyingParty: { name: 'kitgate Express demo' } })] : [])
 	],
+	experimental: { enableWebAuthn: Boolean(email.options.adapter) },
 	theme: { brandColor: '#4f46e5' }
 };
+
+/** The demo user; with an adapter it is stored (found by email), so passkeys and email links reach the same person. */
+async function demoUser(adapter) {
+	const user = { name: 'Demo User', email: 'demo@kitgate.dev' };
+	if (!adapter) return { id: 'demo-user', ...user };
+	return (await adapter.getUserByEmail(user.email)) ?? adapter.createUser({ id: crypto.randomUUID(), ...user, emailVerified: null });
+}

@@ -3,7 +3,8 @@
 
 import express from 'express';
 import { ExpressAuth, getSession } from 'kitgate/express';
-import { authConfig, DEMO_CREDENTIALS } from './auth-config.js';
+import { passkeyPages } from './passkeys.js';
+import { authConfig, DEMO_CREDENTIALS, EMAIL_ENABLED, MAILBOX_URL } from './auth-config.js';
 
 const port = Number(process.env.PORT ?? 3100);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -28,7 +29,7 @@ const escape = (value) =>
 function page(title, session, body) {
 	const user = session?.user;
 	const nav = user
-		? `<span data-testid="signed-in-as">Signed in as ${escape(user.name ?? user.email)}</span> <a href="/auth/signout">Sign out</a>`
+		? `<a href="/account">Account</a> <span data-testid="signed-in-as">Signed in as ${escape(user.name ?? user.email)}</span> <a href="/auth/signout">Sign out</a>`
 		: `<a href="/auth/signin">Sign in</a>`;
 	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} · kitgate Express demo</title></head>
 <body style="font-family: system-ui, sans-serif; margin: 0"><header style="border-bottom:1px solid #e5e7eb;padding:.75rem 1.5rem"><nav aria-label="Main" style="display:flex;gap:1rem">
@@ -43,6 +44,9 @@ app.get('/', (req, res) => {
 	res.send(page('Home', session, body));
 });
 
+// the account page, where a signed-in user adds and removes passkeys
+passkeyPages(app, { config: authConfig, page });
+
 // route protection: anonymous visitors go to the sign-in page
 app.get('/protected', (req, res) => {
 	const session = res.locals.session;
@@ -50,6 +54,32 @@ app.get('/protected', (req, res) => {
 	res.send(
 		page('Protected', session, `<h1>Protected page</h1><p data-testid="protected-user">Only signed-in users see this. You are ${escape(session.user.name)} (${escape(session.user.email)}).</p>`)
 	);
+});
+
+// demo only: the mails the local SMTP sink (scripts/demo-smtp.js) received, with their sign-in links
+app.get('/dev/mailbox', async (req, res) => {
+	const session = res.locals.session;
+	if (!EMAIL_ENABLED) return res.send(page('Mailbox', session, '<h1>Demo mailbox</h1><p>Email sign-in is off (KITGATE_DEMO_EMAIL=off).</p>'));
+	let mails;
+	try {
+		const response = await fetch(MAILBOX_URL, { signal: AbortSignal.timeout(3000) });
+		if (!response.ok) throw new Error(`HTTP ${response.status}`);
+		mails = (await response.json()).messages;
+	} catch (error) {
+		const text = `The demo mail sink at ${MAILBOX_URL} did not answer (${error.message}). Start it with node scripts/demo-smtp.js.`;
+		return res.send(page('Mailbox', session, `<h1>Demo mailbox</h1><p role="alert">${escape(text)}</p>`));
+	}
+	const items = mails.map(
+		(mail) => `<li data-testid="mail" data-to="${escape(mail.envelope.to.join(','))}" style="border:1px solid #e5e7eb;border-radius:.5rem;padding:.75rem 1rem">
+<p style="margin:0;color:#4b5563;font-size:.875rem">To <strong>${escape(mail.envelope.to.join(', '))}</strong>, ${escape(mail.receivedAt)}</p>
+<p style="margin:.25rem 0;font-weight:600">${escape(mail.subject)}</p>
+${mail.links.map((link) => `<p><a data-testid="mail-link" style="word-break:break-all" href="${escape(link)}">${escape(link)}</a></p>`).join('')}
+<details><summary>Text of the mail</summary><pre style="white-space:pre-wrap">${escape(mail.text)}</pre></details></li>`
+	);
+	const body = items.length
+		? `<ul style="list-style:none;padding:0;display:grid;gap:1rem">${items.join('')}</ul>`
+		: '<p data-testid="mailbox-empty">No mail yet. Ask for a sign-in link on the <a href="/auth/signin">sign-in page</a>.</p>';
+	res.send(page('Mailbox', session, `<h1>Demo mailbox</h1><p>Mail the demo sends goes to a local SMTP sink. Open a sign-in link from here.</p>${body}`));
 });
 
 app.listen(port, host, () => {

@@ -1,5 +1,9 @@
 // Browser helpers: `signIn()` and `signOut()` that fetch a CSRF token, post to kitgate's routes
-// and follow the returned URL. Export path: `kitgate/client`.
+// and follow the returned URL; passkey ceremonies for `webauthn` providers. Export path: `kitgate/client`.
+
+import { passkeySignIn, type PasskeyAction } from './passkey.js';
+
+export * from './passkey.js';
 
 /** Options shared by the helpers. */
 export interface ClientOptions {
@@ -58,11 +62,14 @@ async function post(path: string, fields: Record<string, string>, navigate: bool
 }
 
 /**
- * Starts sign-in with a provider. Credentials go in `params`.
+ * Starts sign-in with a provider. Credentials go in `params`. A passkey (`webauthn`) provider
+ * runs the browser ceremony: `params` may hold `action` ("register" | "authenticate") and
+ * `email`; its errors include `WebAuthnUnsupported` and `WebAuthnCancelled`.
  *
  * @example
  * const result = await signIn("credentials", { username, password }, { redirect: false });
  * if (result.error) showError(result.error);
+ * await signIn("passkey"); // sign in with a saved passkey
  */
 export async function signIn(
 	providerId: string,
@@ -74,6 +81,9 @@ export async function signIn(
 	const token = await csrfToken(basePath);
 	// credentials are checked by the callback route; other providers start at signin
 	const providers = (await (await fetch(`${basePath}/providers`)).json()) as Record<string, { type: string }>;
+	if (providers[providerId]?.type === 'webauthn') {
+		return passkeySignIn(providerId, { action: params.action as PasskeyAction | undefined, email: params.email }, options);
+	}
 	const route = providers[providerId]?.type === 'credentials' ? 'callback' : 'signin';
 	const navigate = options.redirect !== false;
 	const result = await post(`${basePath}/${route}/${encodeURIComponent(providerId)}`, { ...params, csrfToken: token, callbackUrl }, false);

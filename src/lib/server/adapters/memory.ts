@@ -218,6 +218,12 @@ export function MemoryAdapter(): Required<Adapter> {
 			const next = { ...current, counter: newCounter };
 			authenticators.set(credentialID, next);
 			return copy(next);
+		},
+
+		async deleteAuthenticator(credentialID) {
+			const current = authenticators.get(credentialID);
+			authenticators.delete(credentialID);
+			return copyOrNull(current);
 		}
 	};
 }

@@ -14,7 +14,8 @@ const ADAPTER_METHODS = new Set<string>([
 	'createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'deleteUser',
 	'linkAccount', 'unlinkAccount', 'getAccount', 'createSession', 'getSessionAndUser',
 	'updateSession', 'deleteSession', 'createVerificationToken', 'useVerificationToken',
-	'createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter'
+	'createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
+	'deleteAuthenticator'
 ] satisfies AdapterMethod[]);
 
 const rawAdapters = new WeakMap<object, Adapter>();

@@ -17,6 +17,7 @@ import { showSignInPage, startSignIn } from './actions/signin.js';
 import { showSignOutPage, signOut } from './actions/signout.js';
 import { showVerifyRequest } from './actions/verify-request.js';
 import { getWebAuthnOptions } from './actions/webauthn-options.js';
+import { deleteWebAuthnAuthenticator, listWebAuthnAuthenticators } from './actions/webauthn-authenticators.js';
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
 import type { AuthConfig } from './types.js';
@@ -33,11 +34,12 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 	signout: { GET: showSignOutPage, POST: (ctx, _id, body) => signOut(ctx, body), provider: 'none' },
 	error: { GET: showErrorPage, provider: 'none' },
 	'verify-request': { GET: showVerifyRequest, provider: 'none' },
-	'webauthn-options': { GET: getWebAuthnOptions, provider: 'required' }
+	'webauthn-options': { GET: getWebAuthnOptions, provider: 'required' },
+	'webauthn-authenticators': { GET: listWebAuthnAuthenticators, POST: deleteWebAuthnAuthenticator, provider: 'required' }
 };
 
 /** Routes that answer JSON clients; their errors are JSON too. */
-const JSON_ROUTES = new Set(['providers', 'csrf', 'session', 'webauthn-options']);
+const JSON_ROUTES = new Set(['providers', 'csrf', 'session', 'webauthn-options', 'webauthn-authenticators']);
 
 /**
  * Handles one request to kitgate's routes under `basePath`.
@@ -104,7 +106,8 @@ async function handleRequest(ctx: RequestContext): Promise<Response> {
 		const allow = (['GET', 'POST'] as const).filter((m) => route[m]).join(', ');
 		return toResponse(ctx, { type: 'json', status: 405, body: { error: 'UnknownAction' }, headers: { allow } });
 	}
-	const isJson = JSON_ROUTES.has(parsed.action);
+	// a passkey callback is posted by script and answers JSON too
+	const isJson = JSON_ROUTES.has(parsed.action) || (parsed.action === 'callback' && isWebAuthnProvider(ctx, parsed.providerId));
 	try {
 		if (route.provider === 'required' && !parsed.providerId) throw new UnknownAction('The route needs a provider id.');
 		const body = method === 'POST' ? await readBody(ctx.request) : {};
@@ -114,6 +117,10 @@ async function handleRequest(ctx: RequestContext): Promise<Response> {
 	} catch (error) {
 		return failure(ctx, error, isJson);
 	}
+}
+
+function isWebAuthnProvider(ctx: RequestContext, providerId: string | undefined): boolean {
+	return providerId !== undefined && ctx.config.providerById.get(providerId)?.type === 'webauthn';
 }
 
 /** Logs `error` and answers safely: JSON 4xx for JSON routes, else a redirect to the right page. */

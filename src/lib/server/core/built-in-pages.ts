@@ -4,7 +4,7 @@
 import type { RequestContext } from './context.js';
 import type { Outcome } from './outcome.js';
 import { resolveMessages } from '../pages/messages.js';
-import { renderPage } from '../pages/render.js';
+import { pageSecurityHeaders, renderPage } from '../pages/render.js';
 import type { PageCommon, PageKind, PagePropsByKind, PageProvider } from '../pages/types.js';
 
 function common(ctx: RequestContext): PageCommon {
@@ -20,7 +20,9 @@ export function pageProviders(ctx: RequestContext): PageProvider[] {
 		type: provider.type,
 		style: provider.style,
 		credentials: provider.type === 'credentials' ? provider.credentials : undefined,
-		action: `${ctx.authUrl}/${provider.type === 'credentials' ? 'callback' : 'signin'}/${provider.id}`
+		// passkey responses and credentials go straight to the callback; other flows start at signin
+		action: `${ctx.authUrl}/${provider.type === 'credentials' || provider.type === 'webauthn' ? 'callback' : 'signin'}/${provider.id}`,
+		...(provider.type === 'webauthn' ? { optionsUrl: `${ctx.authUrl}/webauthn-options/${provider.id}` } : {})
 	}));
 }
 
@@ -31,6 +33,6 @@ export function pageOutcome<K extends PageKind>(
 	props: Omit<PagePropsByKind[K], keyof PageCommon>,
 	status = 200
 ): Outcome {
-	const html = renderPage(kind, { ...common(ctx), ...props } as PagePropsByKind[K]);
-	return { type: 'html', html, status };
+	const full = { ...common(ctx), ...props } as PagePropsByKind[K];
+	return { type: 'html', html: renderPage(kind, full), status, headers: pageSecurityHeaders(kind, full) };
 }

@@ -111,8 +111,8 @@ async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
 	}
 }
 
-/** Every adapter method this sign-in may call, so a missing one fails before any write. */
-function neededMethods(ctx: RequestContext): AdapterMethod[] {
+/** Every adapter method this sign-in may call, so a missing one fails before any write or spent token. */
+export function neededMethods(ctx: RequestContext): AdapterMethod[] {
 	const methods: AdapterMethod[] = ['getUserByAccount', 'getUserByEmail', 'createUser', 'linkAccount'];
 	const hasSession = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name) !== undefined;
 	if (ctx.config.session.strategy === 'database') {
@@ -169,11 +169,11 @@ async function carryOut(
 	const { account, user } = signIn;
 	if (plan.kind === 'existing') {
 		await refreshStoredTokens(ctx, adapter, account);
-		return { user: plan.user, isNewUser: false };
+		return { user: await markEmailVerified(ctx, adapter, plan.user, account), isNewUser: false };
 	}
 	if (plan.kind === 'link') {
 		await linkTo(ctx, adapter, plan.user, signIn);
-		return { user: plan.user, isNewUser: false };
+		return { user: await markEmailVerified(ctx, adapter, plan.user, account), isNewUser: false };
 	}
 
 	const { id: _providerId, ...fields } = user;
@@ -203,6 +203,17 @@ async function carryOut(
 	await emitEvent(ctx, 'createUser', { user: created });
 	await emitEvent(ctx, 'linkAccount', { user: created, account, profile: user });
 	return { user: created, isNewUser: true };
+}
+
+/**
+ * An email sign-in proves the user's own address: the first one sets `emailVerified` (`updateUser`
+ * event). Later ones, and links to a signed-in user with another address, change nothing.
+ */
+async function markEmailVerified(ctx: RequestContext, adapter: GuardedAdapter, user: AdapterUser, account: Account): Promise<AdapterUser> {
+	if (account.type !== 'email' || user.emailVerified || user.email !== account.providerAccountId) return user;
+	const updated = await adapter.updateUser({ id: user.id, emailVerified: new Date(ctx.now) });
+	await emitEvent(ctx, 'updateUser', { user: updated });
+	return updated;
 }
 
 /** Links the account to `owner`; a concurrent identical link is fine, another owner is not. */
@@ -260,7 +271,7 @@ async function refreshStoredTokens(ctx: RequestContext, adapter: GuardedAdapter,
 }
 
 /** The signed-in user of the request's valid session, if any (for linking a new account to it). */
-async function signedInUser(ctx: RequestContext, adapter: GuardedAdapter): Promise<AdapterUser | null> {
+export async function signedInUser(ctx: RequestContext, adapter: GuardedAdapter): Promise<AdapterUser | null> {
 	const raw = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name);
 	if (!raw) return null;
 	if (ctx.config.session.strategy === 'database') {

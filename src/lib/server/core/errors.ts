@@ -29,7 +29,8 @@ export type ErrorType =
 	| 'UnknownAction'
 	| 'UnsupportedStrategy'
 	| 'UntrustedHost'
-	| 'Verification';
+	| 'Verification'
+	| 'WebAuthnVerificationError';
 
 /** Base class of all kitgate errors. */
 export class AuthError extends Error {
@@ -111,6 +112,8 @@ export class OAuthAccountNotLinked extends errorClass('OAuthAccountNotLinked', '
 export class EmailSignin extends errorClass('EmailSignin', 'Email sign-in failed') {}
 /** The email link is invalid, expired or used. */
 export class Verification extends errorClass('Verification', 'Verification failed') {}
+/** A passkey response did not verify: challenge, origin, RP ID, signature, counter or credential. */
+export class WebAuthnVerificationError extends errorClass('WebAuthnVerificationError', 'Passkey verification failed') {}
 
 /**
  * Thrown from a credentials provider's `authorize()` to refuse a sign-in.
@@ -150,7 +153,8 @@ export const signInErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
 	'EmailSignin',
 	'CallbackRouteError',
 	'MissingCSRF',
-	'SessionTokenError'
+	'SessionTokenError',
+	'WebAuthnVerificationError'
 ]);
 
 /** True for a known error type string (used to validate `?error=`). */
@@ -164,5 +168,5 @@ const knownTypes = new Set<string>([
 	'InvalidCallbackUrl', 'InvalidCheck', 'InvalidProvider', 'InvalidRequest', 'JWTSessionError',
 	'MissingAdapter', 'MissingAdapterMethod', 'MissingCSRF', 'MissingSecret', 'OAuthAccountNotLinked',
 	'OAuthCallbackError', 'OAuthSignin', 'SessionTokenError', 'SignOutError', 'UnknownAction',
-	'UnsupportedStrategy', 'UntrustedHost', 'Verification'
+	'UnsupportedStrategy', 'UntrustedHost', 'Verification', 'WebAuthnVerificationError'
 ]);

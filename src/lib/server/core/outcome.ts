@@ -9,7 +9,7 @@ import type { PagesOptions } from './types.js';
 export type Outcome =
 	| { type: 'redirect'; url: string }
 	| { type: 'json'; body: unknown; status?: number; headers?: Record<string, string> }
-	| { type: 'html'; html: string; status?: number };
+	| { type: 'html'; html: string; status?: number; headers?: Record<string, string> };
 
 /** Absolute URL of a page: the user's page from `pages`, else the built-in route under basePath. */
 export function pageUrl(
@@ -48,6 +48,7 @@ export function toResponse(ctx: RequestContext, outcome: Outcome): Response {
 		response = { body: JSON.stringify(outcome.body ?? null), status: outcome.status ?? 200 };
 	} else {
 		headers.set('content-type', 'text/html; charset=utf-8');
+		for (const [name, value] of Object.entries(outcome.headers ?? {})) headers.set(name, value);
 		response = { body: outcome.html, status: outcome.status ?? 200 };
 	}
 	appendSetCookies(headers, ctx.setCookies);

@@ -180,6 +180,14 @@ export interface Adapter {
 		credentialID: string,
 		newCounter: number
 	): Awaitable<AdapterAuthenticator>;
+	/**
+	 * Optional (kitgate addition): removes the authenticator with `credentialID` and returns it
+	 * (null when there was none). Used when a signed-in user removes one of their passkeys.
+	 *
+	 * @example
+	 * await adapter.deleteAuthenticator("dGVzdC1jcmVkZW50aWFs");
+	 */
+	deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null | undefined | void>;
 }
 
 /** Look of a provider's button on the sign-in page. */
@@ -274,15 +282,23 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
 	[key: string]: unknown;
 }
 
-/** Options passed to an email provider's sender. */
+/** What an email provider's sender gets for one sign-in link. */
 export interface SendVerificationRequestParams {
+	/** The normalised address to send the link to. */
 	identifier: string;
+	/** The sign-in link (it carries the token); the only secret the mail may contain. */
 	url: string;
+	/** When the link stops working. */
 	expires: Date;
 	provider: EmailConfig;
+	/** The raw token inside `url` (the adapter stores only its keyed hash). */
 	token: string;
 	theme: Theme;
 	request: Request;
+	/** kitgate addition: the configured `locale` (language of the built-in mail). */
+	locale?: string;
+	/** kitgate addition: page and mail texts in that language, with the config's `messages` overrides. */
+	messages?: Record<string, string>;
 }
 
 /** A provider that signs users in with a one-time link sent by email. */
@@ -298,9 +314,64 @@ export interface EmailConfig extends CommonProviderOptions {
 	[key: string]: unknown;
 }
 
-/** A WebAuthn (passkey) provider; needs `experimental.enableWebAuthn`. */
+/** How strongly the authenticator must verify the user (PIN, biometrics). */
+export type UserVerificationRequirement = 'required' | 'preferred' | 'discouraged';
+
+/** The two passkey ceremonies: create a credential, or sign in with one. */
+export type PasskeyAction = 'register' | 'authenticate';
+
+/** Which authenticators may create a passkey (WebAuthn `AuthenticatorSelectionCriteria`). */
+export interface PasskeyAuthenticatorSelection {
+	authenticatorAttachment?: 'platform' | 'cross-platform';
+	residentKey?: 'discouraged' | 'preferred' | 'required';
+	requireResidentKey?: boolean;
+	userVerification?: UserVerificationRequirement;
+}
+
+/** The relying party (your site) as authenticators see it. */
+export interface RelyingPartyOptions {
+	/** Name shown by the authenticator (default: the request's host name). */
+	name?: string;
+	/** RP ID: the registrable domain passkeys are bound to (default: the public URL's host name). */
+	id?: string;
+	/** Origin(s) responses must come from (default: the public URL's origin). */
+	origin?: string | string[];
+}
+
+/** What `getUserInfo` receives. */
+export interface PasskeyUserInfoParams {
+	provider: WebAuthnConfig;
+	/** The submitted email, trimmed and lower-cased, if any. */
+	email?: string;
+	/** The user of the request's session, if any. */
+	signedInUser: AdapterUser | null;
+	/** The configured adapter (for lookups). */
+	adapter: Required<Adapter>;
+}
+
+/** Whom a passkey registration is for: a stored user (`exists: true`) or a draft of a new one. */
+export interface PasskeyUserInfo {
+	user: { id?: string; email: string; name?: string | null };
+	exists: boolean;
+}
+
+/** A WebAuthn (passkey) provider; needs `experimental.enableWebAuthn` and an adapter. */
 export interface WebAuthnConfig extends CommonProviderOptions {
 	type: 'webauthn';
+	/** Relying-party name, ID and origin; defaults come from the request's public URL. */
+	relyingParty?: RelyingPartyOptions;
+	/** User verification asked of authenticators (default `preferred`; `required` is enforced). */
+	userVerification?: UserVerificationRequirement;
+	/** Authenticator selection for registration (default: resident key `required`). */
+	authenticatorSelection?: PasskeyAuthenticatorSelection;
+	/** Milliseconds the browser waits for the user (default 60000). */
+	timeout?: number;
+	/**
+	 * Whom a registration is for. Default: the signed-in user, else the user with the submitted
+	 * email, else a new user with that email; `null` when there is neither. A registration for
+	 * an existing user is refused unless that user is signed in, whatever this returns.
+	 */
+	getUserInfo?: (params: PasskeyUserInfoParams, request: Request) => Awaitable<PasskeyUserInfo | null>;
 	[key: string]: unknown;
 }
 

@@ -12,6 +12,8 @@ const en: Record<string, string> = {
 	'signin.email.placeholder': 'you@example.com',
 	'signin.passkey.noscript':
 		'Passkeys need JavaScript. Turn it on in your browser, or choose another way to sign in.',
+	'signin.passkey.unsupported':
+		'This browser cannot use passkeys here. Update it, or choose another way to sign in.',
 	'signin.error.OAuthSignin': 'We could not start signing you in with this provider. Please try again.',
 	'signin.error.OAuthCallbackError':
 		'The provider did not complete the sign in. Please try again, or choose another way to sign in.',
@@ -19,7 +21,8 @@ const en: Record<string, string> = {
 	'signin.error.CallbackRouteError': 'Something went wrong while finishing the sign in. Please try again.',
 	'signin.error.OAuthAccountNotLinked':
 		'To confirm your identity, sign in with the same account you used originally.',
-	'signin.error.EmailSignin': 'We could not send the sign in email. Check the address and try again.',
+	'signin.error.EmailSignin':
+		'We could not send a sign in link. Check that you entered one valid email address and try again.',
 	'signin.error.CredentialsSignin': 'Sign in failed. Check the details you provided are correct.',
 	'signin.error.MissingCSRF': 'Your sign in form expired. Please try again.',
 	'signin.error.SessionTokenError': 'Your session could not be read. Please sign in again.',
@@ -27,12 +30,27 @@ const en: Record<string, string> = {
 	'signin.error.AccessDenied': 'You do not have permission to sign in with this account.',
 	'signin.error.Verification': 'The sign in link is no longer valid. Please request a new one.',
 	'signin.error.InvalidProvider': 'This way of signing in is not available. Please choose another.',
+	'signin.error.WebAuthnVerificationError': 'Your passkey could not be verified. Please try again, or choose another way to sign in.',
 	'signin.error.Default': 'Unable to sign in. Please try again.',
 	'signout.title': 'Sign out',
 	'signout.confirm': 'Are you sure you want to sign out?',
 	'signout.button': 'Sign out',
 	'verify.title': 'Check your email',
 	'verify.body': 'A sign in link has been sent to your email address.',
+	'verify.expires': 'The link expires in {duration} and works only once.',
+	'verify.spam': 'No email? Check your spam folder, or go back and ask for a new link.',
+	'confirm.title': 'Confirm sign in',
+	'confirm.body': 'Sign in to {host} as {email}?',
+	'confirm.button': 'Sign in',
+	'confirm.hint': 'If you did not ask for this link, close this page: nothing happens until you press the button.',
+	'email.subject': 'Sign in to {host}',
+	'email.title': 'Sign in to {host}',
+	'email.intro': 'Press the button below to sign in to {host}.',
+	'email.textIntro': 'Open this link to sign in to {host}:',
+	'email.button': 'Sign in',
+	'email.link': 'Or open this link in your browser:',
+	'email.expires': 'The link expires in {duration} and works only once.',
+	'email.ignore': 'If you did not ask to sign in, you can ignore this email: nobody can sign in without the link.',
 	'error.code': 'Error code: {code}',
 	'error.Configuration.title': 'There is a problem with the server configuration',
 	'error.Configuration.body': 'Check the server logs for more information.',
@@ -40,7 +58,7 @@ const en: Record<string, string> = {
 	'error.AccessDenied.body': 'You do not have permission to sign in.',
 	'error.Verification.title': 'Unable to sign in',
 	'error.Verification.body':
-		'The sign in link is no longer valid. It may have been used already or it may have expired.',
+		'This sign in link cannot be used. It may have been used already, it may have expired, or it may be for another email address. Ask for a new link to sign in.',
 	'error.UntrustedHost.title': 'This site is not trusted',
 	'error.UntrustedHost.body':
 		'The server does not accept requests for this host name. The site owner needs to trust it in the configuration.',
@@ -71,6 +89,8 @@ const fr: Record<string, string> = {
 	'signin.email.placeholder': 'vous@exemple.fr',
 	'signin.passkey.noscript':
 		'Les clés d’accès nécessitent JavaScript. Activez-le dans votre navigateur ou choisissez un autre moyen de connexion.',
+	'signin.passkey.unsupported':
+		'Ce navigateur ne peut pas utiliser de clé d’accès ici. Mettez-le à jour ou choisissez un autre moyen de connexion.',
 	'signin.error.OAuthSignin': 'Impossible de lancer la connexion avec ce fournisseur. Veuillez réessayer.',
 	'signin.error.OAuthCallbackError':
 		'Le fournisseur n’a pas terminé la connexion. Réessayez ou choisissez un autre moyen de connexion.',
@@ -78,7 +98,8 @@ const fr: Record<string, string> = {
 	'signin.error.CallbackRouteError': 'Un problème est survenu à la fin de la connexion. Veuillez réessayer.',
 	'signin.error.OAuthAccountNotLinked':
 		'Pour confirmer votre identité, connectez-vous avec le compte que vous avez utilisé la première fois.',
-	'signin.error.EmailSignin': 'L’e-mail de connexion n’a pas pu être envoyé. Vérifiez l’adresse et réessayez.',
+	'signin.error.EmailSignin':
+		'Nous n’avons pas pu envoyer de lien de connexion. Vérifiez que vous avez saisi une seule adresse e-mail valide, puis réessayez.',
 	'signin.error.CredentialsSignin': 'La connexion a échoué. Vérifiez que les informations saisies sont correctes.',
 	'signin.error.MissingCSRF': 'Le formulaire de connexion a expiré. Veuillez réessayer.',
 	'signin.error.SessionTokenError': 'Votre session n’a pas pu être lue. Veuillez vous reconnecter.',
@@ -86,12 +107,29 @@ const fr: Record<string, string> = {
 	'signin.error.AccessDenied': 'Vous n’êtes pas autorisé à vous connecter avec ce compte.',
 	'signin.error.Verification': 'Le lien de connexion n’est plus valide. Demandez-en un nouveau.',
 	'signin.error.InvalidProvider': 'Ce moyen de connexion n’est pas disponible. Veuillez en choisir un autre.',
+	'signin.error.WebAuthnVerificationError': 'Votre clé d’accès n’a pas pu être vérifiée. Réessayez ou choisissez un autre moyen de connexion.',
 	'signin.error.Default': 'Connexion impossible. Veuillez réessayer.',
 	'signout.title': 'Déconnexion',
 	'signout.confirm': 'Voulez-vous vraiment vous déconnecter ?',
 	'signout.button': 'Se déconnecter',
 	'verify.title': 'Consultez vos e-mails',
 	'verify.body': 'Un lien de connexion a été envoyé à votre adresse e-mail.',
+	'verify.expires': 'Le lien expire dans {duration} et ne fonctionne qu’une seule fois.',
+	'verify.spam': 'Pas d’e-mail ? Regardez dans vos courriers indésirables, ou revenez en arrière pour demander un nouveau lien.',
+	'confirm.title': 'Confirmer la connexion',
+	'confirm.body': 'Se connecter à {host} en tant que {email} ?',
+	'confirm.button': 'Se connecter',
+	'confirm.hint':
+		'Si vous n’avez pas demandé ce lien, fermez cette page : rien ne se passe tant que vous n’appuyez pas sur le bouton.',
+	'email.subject': 'Connexion à {host}',
+	'email.title': 'Connexion à {host}',
+	'email.intro': 'Appuyez sur le bouton ci-dessous pour vous connecter à {host}.',
+	'email.textIntro': 'Ouvrez ce lien pour vous connecter à {host} :',
+	'email.button': 'Se connecter',
+	'email.link': 'Ou ouvrez ce lien dans votre navigateur :',
+	'email.expires': 'Le lien expire dans {duration} et ne fonctionne qu’une seule fois.',
+	'email.ignore':
+		'Si vous n’avez pas demandé à vous connecter, ignorez cet e-mail : personne ne peut se connecter sans ce lien.',
 	'error.code': 'Code d’erreur : {code}',
 	'error.Configuration.title': 'La configuration du serveur pose problème',
 	'error.Configuration.body': 'Consultez les journaux du serveur pour en savoir plus.',
@@ -99,7 +137,7 @@ const fr: Record<string, string> = {
 	'error.AccessDenied.body': 'Vous n’êtes pas autorisé à vous connecter.',
 	'error.Verification.title': 'Connexion impossible',
 	'error.Verification.body':
-		'Le lien de connexion n’est plus valide. Il a peut-être déjà été utilisé, ou il a expiré.',
+		'Ce lien de connexion ne peut pas être utilisé. Il a peut-être déjà servi, il a peut-être expiré, ou il concerne une autre adresse e-mail. Demandez un nouveau lien pour vous connecter.',
 	'error.UntrustedHost.title': 'Ce site n’est pas reconnu',
 	'error.UntrustedHost.body':
 		'Le serveur n’accepte pas les requêtes pour ce nom d’hôte. Le responsable du site doit l’autoriser dans la configuration.',

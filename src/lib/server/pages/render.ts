@@ -6,9 +6,11 @@ import type { Component } from 'svelte';
 import ErrorPage from './compiled/Error.js';
 import SignIn from './compiled/SignIn.js';
 import SignOut from './compiled/SignOut.js';
+import VerifyEmail from './compiled/VerifyEmail.js';
 import VerifyRequest from './compiled/VerifyRequest.js';
 import { errorMessageIds, messages as builtInMessages, text } from './messages.js';
 import { themeStyles } from './theme.js';
+import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_SOURCE } from './passkey-script.js';
 import type { PageKind, PagePropsByKind } from './types.js';
 
 // each compiled page takes its own props type; renderPage's signature keeps them matched
@@ -16,7 +18,8 @@ const components: Record<PageKind, Component<Record<string, unknown>>> = {
 	signin: SignIn,
 	signout: SignOut,
 	error: ErrorPage,
-	'verify-request': VerifyRequest
+	'verify-request': VerifyRequest,
+	'verify-email': VerifyEmail
 };
 
 /**
@@ -44,7 +47,7 @@ export function renderPage<K extends PageKind>(kind: K, props: PagePropsByKind[K
 		`<style>${themeStyles(full.theme)}</style>` +
 		head +
 		'</head>' +
-		`<body>${body}</body>` +
+		`<body>${body}${hasPasskeyButton(kind, full) ? `<script type="module">${PASSKEY_SCRIPT}</script>` : ''}</body>` +
 		'</html>'
 	);
 }
@@ -57,14 +60,28 @@ export function renderPage<K extends PageKind>(kind: K, props: PagePropsByKind[K
 export function renderPageResponse<K extends PageKind>(kind: K, props: PagePropsByKind[K], status = 200): Response {
 	return new Response(renderPage(kind, props), {
 		status,
-		headers: {
-			'content-type': 'text/html; charset=utf-8',
-			'cache-control': 'no-store',
-			// the pages run no script and must not be framed (clickjacking of the sign-in buttons)
-			'content-security-policy': "script-src 'none'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
-			'x-frame-options': 'DENY'
-		}
+		headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', ...pageSecurityHeaders(kind, props) }
 	});
+}
+
+/**
+ * Headers every built-in page is served with: no script but the passkey button's own (allowed by
+ * its hash, on sign-in pages that show one), and no framing (clickjacking of the sign-in buttons).
+ *
+ * @example
+ * new Headers(pageSecurityHeaders('signin', props)).get('content-security-policy') // "script-src 'none'; …"
+ */
+export function pageSecurityHeaders<K extends PageKind>(kind: K, props: PagePropsByKind[K]): Record<string, string> {
+	const scripts = hasPasskeyButton(kind, props) ? PASSKEY_SCRIPT_SOURCE : "'none'";
+	return {
+		'content-security-policy': `script-src ${scripts}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
+		'x-frame-options': 'DENY'
+	};
+}
+
+/** True for a sign-in page listing a passkey provider: only that page ships a script. */
+function hasPasskeyButton(kind: PageKind, props: PagePropsByKind[PageKind]): boolean {
+	return kind === 'signin' && (props as PagePropsByKind['signin']).providers.some((p) => p.type === 'webauthn');
 }
 
 /** The document title: the same text as the page's `<h1>`. */
@@ -77,6 +94,8 @@ function pageTitle(kind: PageKind, props: PagePropsByKind[PageKind]): string {
 			return text(table, 'signout.title');
 		case 'verify-request':
 			return text(table, 'verify.title');
+		case 'verify-email':
+			return text(table, 'confirm.title');
 		case 'error':
 			return text(table, errorMessageIds(table, (props as PagePropsByKind['error']).error).title);
 	}

@@ -13,6 +13,8 @@ export interface PageProvider {
 	credentials?: Record<string, CredentialInput>;
 	/** Where the provider's form posts (`{basePath}/signin/{id}` or `{basePath}/callback/{id}`). */
 	action: string;
+	/** Passkey providers: `{basePath}/webauthn-options/{id}`, read by the page's passkey script. */
+	optionsUrl?: string;
 }
 
 /** Everything a page needs besides its own props. */
@@ -50,13 +52,56 @@ export interface ErrorPageProps extends PageCommon {
 
 export interface VerifyRequestPageProps extends PageCommon {
 	homeUrl: string;
+	/** How long the link lives, already spelled out ("24 hours"); omitted when unknown. */
+	linkLifetime?: string;
 }
 
-export type PageKind = 'signin' | 'signout' | 'error' | 'verify-request';
+/** The confirmation page a sign-in link opens (its button spends the token). */
+export interface VerifyEmailPageProps extends PageCommon {
+	/** Where the confirmation form posts: `{basePath}/callback/{provider id}`. */
+	action: string;
+	csrfToken: string;
+	/** The one-time token and the address from the link, posted back unchanged. */
+	token: string;
+	email: string;
+	callbackUrl: string;
+	/** The site's host name, shown so the user knows where they sign in. */
+	host: string;
+}
+
+/** Colours of the sign-in email; each one already checked by `sanitizeColor`. */
+export interface EmailColors {
+	background: string;
+	card: string;
+	divider: string;
+	text: string;
+	muted: string;
+	link: string;
+	brand: string;
+	brandText: string;
+}
+
+/** Props of the HTML part of the sign-in email: texts already in the chosen language. */
+export interface EmailMessageProps {
+	title: string;
+	intro: string;
+	button: string;
+	linkLabel: string;
+	expires: string;
+	ignore: string;
+	/** The sign-in link. */
+	url: string;
+	colors: EmailColors;
+	/** Absolute http(s) URL of the theme's logo, if any. */
+	logo?: string;
+}
+
+export type PageKind = 'signin' | 'signout' | 'error' | 'verify-request' | 'verify-email';
 
 export interface PagePropsByKind {
 	signin: SignInPageProps;
 	signout: SignOutPageProps;
 	error: ErrorPageProps;
 	'verify-request': VerifyRequestPageProps;
+	'verify-email': VerifyEmailPageProps;
 }

@@ -325,6 +325,15 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 				.executeTakeFirst();
 			if (!row) throw new AdapterError(`updateAuthenticatorCounter: no authenticator with credential ID ${credentialID}`);
 			return authenticatorFromRow(row);
+		},
+
+		async deleteAuthenticator(credentialID) {
+			const row = await (await ready())
+				.deleteFrom('authenticators')
+				.where('credential_id', '=', credentialID)
+				.returningAll()
+				.executeTakeFirst();
+			return row ? authenticatorFromRow(row) : null;
 		}
 	};
 }

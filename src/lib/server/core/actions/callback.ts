@@ -23,6 +23,8 @@ export async function handleCallback(ctx: RequestContext, providerId: string | u
 		case 'oidc':
 			return handleOAuthCallback(ctx, provider, body);
 		case 'email':
+			// GET shows the confirmation page; its POST spends the link's token
+			if (ctx.request.method === 'POST') assertCsrf(ctx, body);
 			return handleEmailCallback(ctx, provider, body);
 		case 'webauthn':
 			return handleWebAuthnCallback(ctx, provider, body);

@@ -1,18 +1,114 @@
-// WebAuthn (passkey) sign-in with @simplewebauthn/server: options with a stored challenge, and
-// verification of registration and authentication responses. (Being implemented; see issue 7.)
+// WebAuthn (passkey) sign-in with @simplewebauthn/server: options with a challenge kept in an
+// encrypted cookie, and verification of registration and authentication responses.
 
+import { assertAdapterMethods, type AdapterMethod } from '../adapter-guard.js';
 import type { RequestBody } from '../body.js';
+import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
+import { signedInUser } from '../complete-sign-in.js';
 import type { RequestContext } from '../context.js';
-import { InvalidProvider } from '../errors.js';
+import { readChunkedCookie } from '../cookies.js';
+import { AccessDenied, InvalidRequest, WebAuthnVerificationError } from '../errors.js';
 import type { Outcome } from '../outcome.js';
-import type { WebAuthnConfig } from '../types.js';
+import type { PasskeyAction, WebAuthnConfig } from '../types.js';
+import { assertCsrf } from '../actions/signin.js';
+import { answerWebAuthn } from './webauthn-answer.js';
+import { authenticationOptions, verifyAuthentication } from './webauthn-authenticate.js';
+import { storeChallenge, takeChallenge } from './webauthn-challenge.js';
+import { registrationOptions, verifyRegistration } from './webauthn-register.js';
+import { relyingPartyOf } from './webauthn-relying-party.js';
+import { normaliseEmail, passkeyUserInfo } from './webauthn-user.js';
 
-/** GET webauthn-options/:provider?action=register|authenticate — options JSON. */
-export async function webAuthnOptions(_ctx: RequestContext, provider: WebAuthnConfig): Promise<Outcome> {
-	throw new InvalidProvider(`Passkeys with "${provider.id}" are not available yet.`);
+/**
+ * GET webauthn-options/:provider?action=register|authenticate[&email=] — answers
+ * `{ action, options }` and sets the challenge cookie. Without `action`: `register` when the
+ * user (from the session or `email`) does not exist yet, else `authenticate`. Authentication
+ * with an email allows only that user's passkeys; without, any discoverable passkey.
+ *
+ * @example
+ * // GET /auth/webauthn-options/passkey?action=authenticate
+ * return webAuthnOptions(ctx, provider);
+ */
+export async function webAuthnOptions(ctx: RequestContext, provider: WebAuthnConfig): Promise<Outcome> {
+	return answerWebAuthn(ctx, async () => {
+		const adapter = ctx.config.adapter!;
+		const query = ctx.url.searchParams;
+		const requested = parseAction(query.get('action'));
+		const email = normaliseEmail(query.get('email'));
+		const signedIn = requested === 'authenticate' ? null : await signedInUser(ctx, adapter);
+		const info = requested === 'authenticate' ? null : await passkeyUserInfo(ctx, provider, email, signedIn);
+		const action: PasskeyAction = requested ?? (info && !info.exists ? 'register' : 'authenticate');
+		const rp = relyingPartyOf(ctx, provider);
+
+		if (action === 'register') {
+			if (!info) throw new InvalidRequest('A passkey is registered for the signed-in user or for an email: give `email` or sign in.');
+			// nobody adds a passkey to an existing account without being signed in as its user
+			if (info.exists && signedIn?.id !== info.user.id) {
+				throw new AccessDenied('This account exists: sign in first to add a passkey to it.');
+			}
+			assertAdapterMethods(adapter, callbackMethods(ctx, 'register', !info.exists));
+			const { options, state } = await registrationOptions(ctx, provider, rp, info);
+			await storeChallenge(ctx, state);
+			return { type: 'json', body: { action, options } };
+		}
+		assertAdapterMethods(adapter, callbackMethods(ctx, 'authenticate', false));
+		// with an email, only that user's passkeys are offered; the session plays no part here
+		const target = email ? await adapter.getUserByEmail(email) : null;
+		const { options, state } = await authenticationOptions(ctx, provider, rp, target?.id);
+		await storeChallenge(ctx, state);
+		return { type: 'json', body: { action, options } };
+	});
 }
 
-/** POST callback/:provider — verifies a registration or authentication response. */
-export async function handleWebAuthnCallback(_ctx: RequestContext, provider: WebAuthnConfig, _body: RequestBody): Promise<Outcome> {
-	throw new InvalidProvider(`Passkeys with "${provider.id}" are not available yet.`);
+/**
+ * POST callback/:provider with JSON `{ action, data, csrfToken, callbackUrl? }` — verifies the
+ * browser's response and signs in. Answers `{ url }`, or `{ error }` with a 4xx status. The
+ * challenge cookie is cleared whatever the outcome.
+ *
+ * @example
+ * // POST /auth/callback/passkey  { "action": "authenticate", "data": {…}, "csrfToken": "…" }
+ * return handleWebAuthnCallback(ctx, provider, body);
+ */
+export async function handleWebAuthnCallback(ctx: RequestContext, provider: WebAuthnConfig, body: RequestBody): Promise<Outcome> {
+	return answerWebAuthn(ctx, async () => {
+		if (ctx.request.method !== 'POST') throw new InvalidRequest('Passkey responses are sent with POST.');
+		const state = await takeChallenge(ctx);
+		assertCsrf(ctx, body);
+		if (!state) throw new WebAuthnVerificationError('No passkey challenge: it expired, was used already, or was never issued.');
+		if (state.provider !== provider.id) throw new WebAuthnVerificationError('The challenge was issued for another provider.');
+		const action = body.action === undefined ? state.action : parseAction(body.action);
+		if (action !== state.action) throw new WebAuthnVerificationError(`The challenge was issued to ${state.action}, not to ${action}.`);
+		const data = body.data;
+		if (!data || typeof data !== 'object' || Array.isArray(data)) throw new InvalidRequest('`data` must be the passkey response JSON.');
+
+		const adapter = ctx.config.adapter!;
+		assertAdapterMethods(adapter, callbackMethods(ctx, action, Boolean(state.newUser)));
+		const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
+		const rp = relyingPartyOf(ctx, provider);
+		const response = data as Record<string, unknown>;
+		return action === 'register'
+			? verifyRegistration(ctx, provider, rp, state, response, callbackUrl)
+			: verifyAuthentication(ctx, provider, rp, state, response, callbackUrl);
+	});
+}
+
+function parseAction(value: unknown): PasskeyAction | undefined {
+	if (value === null || value === undefined || value === '') return undefined;
+	if (value === 'register' || value === 'authenticate') return value;
+	throw new InvalidRequest('`action` must be "register" or "authenticate".');
+}
+
+/** Every adapter method a callback may call, checked before its first write (and at options time). */
+function callbackMethods(ctx: RequestContext, action: PasskeyAction, newUser: boolean): AdapterMethod[] {
+	const methods: AdapterMethod[] =
+		action === 'register'
+			? ['getAuthenticator', 'createAuthenticator', 'linkAccount', ...(newUser ? (['getUserByEmail', 'createUser'] as const) : [])]
+			: ['getAuthenticator', 'updateAuthenticatorCounter', 'getUser'];
+	const hasSession = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name) !== undefined;
+	if (ctx.config.session.strategy === 'database') {
+		methods.push('createSession');
+		if (hasSession) methods.push('getSessionAndUser', 'deleteSession');
+	} else if (hasSession) {
+		methods.push('getUser');
+	}
+	return methods;
 }

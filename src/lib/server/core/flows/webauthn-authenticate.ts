@@ -1,0 +1,119 @@
+// Passkey authentication: request options (any discoverable passkey, or the passkeys of one
+// user), and the verification that checks signature, origin, RP ID and counter, then signs in.
+
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import type { RequestContext } from '../context.js';
+import { CallbackRouteError, InvalidRequest, WebAuthnVerificationError } from '../errors.js';
+import type { Outcome } from '../outcome.js';
+import { checkSignInAllowed } from '../sign-in-callback.js';
+import type { Account, AdapterAuthenticator, WebAuthnConfig } from '../types.js';
+import { finishPasskeySignIn } from './webauthn-answer.js';
+import type { ChallengeState } from './webauthn-challenge.js';
+import { loadWebAuthnServer } from './webauthn-library.js';
+import type { RelyingParty } from './webauthn-relying-party.js';
+import { splitTransports } from './webauthn-register.js';
+import { userHandleOf } from './webauthn-user.js';
+
+/**
+ * Request options: with `userId`, only that user's passkeys are allowed; without, the browser
+ * offers every discoverable passkey of the RP ID.
+ *
+ * @example
+ * const { options, state } = await authenticationOptions(ctx, provider, rp, undefined);
+ */
+export async function authenticationOptions(
+	ctx: RequestContext,
+	provider: WebAuthnConfig,
+	rp: RelyingParty,
+	userId: string | undefined
+) {
+	const { generateAuthenticationOptions } = await loadWebAuthnServer();
+	const allowed = userId ? await ctx.config.adapter!.listAuthenticatorsByUserId(userId) : [];
+	const options = await generateAuthenticationOptions({
+		rpID: rp.id,
+		allowCredentials: allowed.map((a) => ({ id: a.credentialID, transports: splitTransports(a.transports) })),
+		timeout: provider.timeout ?? 60_000,
+		userVerification: provider.userVerification ?? 'preferred'
+	});
+	const state: ChallengeState = { challenge: options.challenge, action: 'authenticate', provider: provider.id, ...(userId ? { userId } : {}) };
+	return { options, state };
+}
+
+/**
+ * Verifies an authentication response for a stored authenticator and signs its owner in.
+ * A counter that did not grow (when the stored one is above 0) is refused as a possible clone.
+ *
+ * @example
+ * return verifyAuthentication(ctx, provider, rp, state, data, callbackUrl);
+ */
+export async function verifyAuthentication(
+	ctx: RequestContext,
+	provider: WebAuthnConfig,
+	rp: RelyingParty,
+	state: ChallengeState,
+	data: Record<string, unknown>,
+	callbackUrl: string
+): Promise<Outcome> {
+	const { verifyAuthenticationResponse } = await loadWebAuthnServer();
+	const adapter = ctx.config.adapter!;
+	const credentialID = data.id;
+	if (typeof credentialID !== 'string' || !credentialID) throw new InvalidRequest('The passkey response has no credential id.');
+	const authenticator = await adapter.getAuthenticator(credentialID);
+	if (!authenticator) throw new WebAuthnVerificationError('No passkey with this credential ID is registered.');
+	if (state.userId && authenticator.userId !== state.userId) {
+		throw new WebAuthnVerificationError('The passkey belongs to another user than the one asked for.');
+	}
+	assertUserHandle(data, authenticator);
+
+	let newCounter: number;
+	try {
+		const verification = await verifyAuthenticationResponse({
+			response: data as unknown as AuthenticationResponseJSON,
+			expectedChallenge: state.challenge,
+			expectedOrigin: rp.origins,
+			expectedRPID: rp.id,
+			// 0: the library's own counter check would run before the signature check; ours runs after it
+			credential: {
+				id: authenticator.credentialID,
+				publicKey: new Uint8Array(Buffer.from(authenticator.credentialPublicKey, 'base64url')),
+				counter: 0,
+				transports: splitTransports(authenticator.transports)
+			},
+			requireUserVerification: provider.userVerification === 'required'
+		});
+		if (!verification.verified) throw new Error('signature not verified');
+		newCounter = verification.authenticationInfo.newCounter;
+	} catch (error) {
+		const message = error instanceof Error ? error.message : String(error);
+		throw new WebAuthnVerificationError(`The authentication response did not verify: ${message}`, { cause: { err: error } });
+	}
+	if (authenticator.counter > 0 && newCounter <= authenticator.counter) {
+		ctx.config.logger.warn(
+			'webauthn-counter-regression',
+			`Passkey ${authenticator.credentialID} of user ${authenticator.userId} sent counter ${newCounter}, stored ${authenticator.counter}: ` +
+				'it may have been cloned. The sign-in was refused.'
+		);
+		throw new WebAuthnVerificationError('The authenticator counter did not increase (possible cloned authenticator).');
+	}
+
+	try {
+		if (newCounter !== authenticator.counter) await adapter.updateAuthenticatorCounter(authenticator.credentialID, newCounter);
+	} catch (error) {
+		throw new CallbackRouteError('Storing the authenticator counter failed.', { cause: { err: error } });
+	}
+	const user = await adapter.getUser(authenticator.userId);
+	if (!user) throw new WebAuthnVerificationError('The owner of this passkey no longer exists.');
+	const account: Account = { provider: provider.id, type: 'webauthn', providerAccountId: authenticator.providerAccountId };
+	const denied = await checkSignInAllowed(ctx, { user, account });
+	if (denied) return { type: 'json', body: { url: denied.redirect } };
+	return finishPasskeySignIn(ctx, { user, account, isNewUser: false, callbackUrl });
+}
+
+/** A discoverable credential names its user: it must be the authenticator's owner. */
+function assertUserHandle(data: Record<string, unknown>, authenticator: AdapterAuthenticator): void {
+	const response = data.response as { userHandle?: unknown } | undefined;
+	const handle = response?.userHandle;
+	if (handle === undefined || handle === null || handle === '') return;
+	const expected = Buffer.from(userHandleOf(authenticator.userId)).toString('base64url');
+	if (handle !== expected) throw new WebAuthnVerificationError('The passkey response names another user than its owner.');
+}

@@ -1,0 +1,137 @@
+// Renders the sign-in email (subject, plain text, HTML from EmailMessage.svelte) in the configured
+// language and theme. Public through `kitgate/providers/email` for senders that use a mail API.
+
+import { render } from 'svelte/server';
+import type { Component } from 'svelte';
+import type { SendVerificationRequestParams, Theme } from '../core/types.js';
+import EmailMessage from './compiled/EmailMessage.js';
+import { describeDuration } from './duration.js';
+import { resolveMessages, text } from './messages.js';
+import { contrastText, defaultPalettes, sanitizeColor } from './theme.js';
+import type { EmailColors, EmailMessageProps } from './types.js';
+
+/**
+ * A rendered sign-in email.
+ *
+ * @example
+ * const { subject, text, html }: VerificationEmail = renderVerificationEmail(params);
+ */
+export interface VerificationEmail {
+	/** `Sign in to <host>` (in the configured language). */
+	subject: string;
+	/** The plain-text part. */
+	text: string;
+	/** The HTML part: a complete document. */
+	html: string;
+}
+
+/**
+ * What the email is made from: the sender's parameters (only these fields are read).
+ *
+ * @example
+ * const input: VerificationEmailInput = { url, expires, theme: { brandColor: '#0f766e' }, locale: 'fr' };
+ */
+export type VerificationEmailInput = Pick<SendVerificationRequestParams, 'url' | 'expires' | 'theme'> &
+	Partial<Pick<SendVerificationRequestParams, 'provider' | 'locale' | 'messages'>>;
+
+/**
+ * Renders the sign-in email for one link: the host name, the link as a button and as text, how
+ * long it lives, and a note for people who did not ask for it. It contains no secret but the link.
+ * Colours come from `theme` (`brandColor`, `buttonText`, `logo` when it is an absolute URL).
+ *
+ * @example
+ * // a sender for an HTTP mail API
+ * sendVerificationRequest: async (params) => {
+ *   const { subject, text, html } = renderVerificationEmail(params);
+ *   await fetch('https://api.mail.example/send', { method: 'POST', body: JSON.stringify({ to: params.identifier, subject, text, html }) });
+ * }
+ */
+export function renderVerificationEmail(input: VerificationEmailInput): VerificationEmail {
+	// `text()` falls back to English for any id a custom table lacks
+	const table = input.messages ?? resolveMessages(input.locale);
+	const host = new URL(input.url).host;
+	const duration = describeDuration(lifetimeSeconds(input), input.locale);
+	const props: EmailMessageProps = {
+		title: text(table, 'email.title', { host }),
+		intro: text(table, 'email.intro', { host }),
+		button: text(table, 'email.button'),
+		linkLabel: text(table, 'email.link'),
+		expires: text(table, 'email.expires', { duration }),
+		ignore: text(table, 'email.ignore'),
+		url: input.url,
+		colors: emailColors(input.theme ?? {}),
+		logo: absoluteLogo(input.theme?.logo)
+	};
+	const { body } = render(EmailMessage as Component<Record<string, unknown>>, { props: { ...props } });
+	const html =
+		'<!doctype html>' +
+		`<html lang="${escapeAttribute(languageOf(input.locale))}">` +
+		'<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+		'<meta name="color-scheme" content="light">' +
+		`<title>${escapeText(props.title)}</title></head>` +
+		`<body style="margin:0;padding:0;background-color:${props.colors.background}">${withoutComments(body)}</body>` +
+		'</html>';
+	const plain = [
+		props.title,
+		'',
+		text(table, 'email.textIntro', { host }),
+		input.url,
+		'',
+		props.expires,
+		'',
+		props.ignore,
+		''
+	].join('\n');
+	return { subject: text(table, 'email.subject', { host }), text: plain, html };
+}
+
+/** The provider's `maxAge`, else the time left until `expires`. */
+function lifetimeSeconds(input: VerificationEmailInput): number {
+	const maxAge = input.provider?.maxAge;
+	if (typeof maxAge === 'number' && Number.isFinite(maxAge)) return maxAge;
+	return (new Date(input.expires).getTime() - Date.now()) / 1000;
+}
+
+/** Light palette with the theme's brand colour; mail clients rarely honour dark-mode CSS. */
+function emailColors(theme: Theme): EmailColors {
+	const light = defaultPalettes.light;
+	const brand = sanitizeColor(theme.brandColor) ?? light.brand;
+	return {
+		background: light.bg,
+		card: light.card,
+		divider: light.divider,
+		text: light.text,
+		muted: light.muted,
+		link: light.link,
+		brand,
+		brandText: sanitizeColor(theme.buttonText) ?? contrastText(brand)
+	};
+}
+
+/** The logo only when a mail client can fetch it: an absolute http(s) URL. */
+function absoluteLogo(logo: unknown): string | undefined {
+	if (typeof logo !== 'string' || logo.length > 2048) return undefined;
+	try {
+		const url = new URL(logo);
+		return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Svelte's hydration markers mean nothing in a mail. */
+function withoutComments(html: string): string {
+	return html.replace(/<!--[\s\S]*?-->/g, '');
+}
+
+function languageOf(locale: string | undefined): string {
+	return typeof locale === 'string' && /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(locale) ? locale : 'en';
+}
+
+function escapeText(value: string): string {
+	return value.replace(/[&<>]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;' })[c] as string);
+}
+
+function escapeAttribute(value: string): string {
+	return escapeText(value).replace(/"/g, '&quot;');
+}

@@ -1,0 +1,153 @@
+// The email provider: sign in with a one-time link, sent over SMTP with nodemailer (an optional
+// peer, loaded on first use) or by your own sender (an HTTP mail API). Export path: `kitgate/providers/email`.
+
+import { createRequire } from 'node:module';
+import { InvalidConfiguration } from '../core/errors.js';
+import { DEFAULT_EMAIL_MAX_AGE } from '../core/flows/email-provider.js';
+import { normalizeEmailIdentifier } from '../core/flows/email-identifier.js';
+import { randomVerificationToken } from '../core/flows/email-token.js';
+import type { EmailConfig, ProviderStyle, SendVerificationRequestParams } from '../core/types.js';
+import { renderVerificationEmail } from '../pages/email-message.js';
+
+export { normalizeEmailIdentifier } from '../core/flows/email-identifier.js';
+export { renderVerificationEmail, type VerificationEmail, type VerificationEmailInput } from '../pages/email-message.js';
+
+/**
+ * SMTP settings as nodemailer's `createTransport` takes them (the common fields are typed here;
+ * any other nodemailer option passes through).
+ *
+ * @example
+ * const server: SmtpServerOptions = { host: 'smtp.example.com', port: 587, auth: { user: 'apikey', pass: process.env.SMTP_PASSWORD } };
+ */
+export interface SmtpServerOptions {
+	host?: string;
+	port?: number;
+	/** True for implicit TLS (port 465); false to upgrade with STARTTLS when offered. */
+	secure?: boolean;
+	auth?: { user: string; pass: string };
+	/** Refuse to send unless the server offers STARTTLS. */
+	requireTLS?: boolean;
+	/** Never use STARTTLS (local test servers only). */
+	ignoreTLS?: boolean;
+	tls?: Record<string, unknown>;
+	/** Milliseconds to wait for the connection / greeting / any socket activity. */
+	connectionTimeout?: number;
+	greetingTimeout?: number;
+	socketTimeout?: number;
+	[option: string]: unknown;
+}
+
+/**
+ * Options of `Email()`: `server` and `from` for SMTP, or your own `sendVerificationRequest`.
+ *
+ * @example
+ * const options: EmailOptions = { server: 'smtps://user:pass@smtp.example.com', from: 'no-reply@example.com', maxAge: 900 };
+ */
+export interface EmailOptions {
+	/** Provider id (default `email`): part of the URLs, e.g. `/auth/signin/email`. */
+	id?: string;
+	/** Label of the sign-in button (default `Email`). */
+	name?: string;
+	style?: ProviderStyle;
+	/** Lifetime of a link in seconds (default 24 hours). */
+	maxAge?: number;
+	/** Makes the one-time token (default: 32 random bytes, hex). */
+	generateVerificationToken?: EmailConfig['generateVerificationToken'];
+	/** Turns what the user typed into one address, or throws (default: `normalizeEmailIdentifier`). */
+	normalizeIdentifier?: EmailConfig['normalizeIdentifier'];
+	/** SMTP server: a URL (`smtps://user:pass@smtp.example.com`) or nodemailer transport options. */
+	server?: string | SmtpServerOptions;
+	/** Sender address, e.g. `"Example" <no-reply@example.com>` (default `no-reply@<host of the link>`). */
+	from?: string;
+	/** Sends the link yourself (e.g. with an HTTP mail API); then `server` is not used and nodemailer is not needed. */
+	sendVerificationRequest?: EmailConfig['sendVerificationRequest'];
+}
+
+/** The part of nodemailer the default sender uses. */
+interface MailTransport {
+	sendMail(message: { to: string; from: string; subject: string; text: string; html: string }): Promise<unknown>;
+}
+
+/**
+ * An email provider (default id `email`): the user types an address and gets a link that signs
+ * them in once, within `maxAge` seconds (default 24 hours). Needs an adapter (it stores the tokens).
+ * With `server`, the built-in mail (see `renderVerificationEmail`) goes out over SMTP with
+ * nodemailer; with `sendVerificationRequest`, you send it yourself.
+ *
+ * @example
+ * import Email from 'kitgate/providers/email';
+ *
+ * Email({ server: process.env.EMAIL_SERVER, from: 'Example <no-reply@example.com>' });
+ * // or, with an HTTP mail API:
+ * Email({
+ *   sendVerificationRequest: async (params) => {
+ *     const { subject, text, html } = renderVerificationEmail(params);
+ *     const response = await fetch('https://api.mail.example/v1/send', {
+ *       method: 'POST',
+ *       headers: { authorization: `Bearer ${process.env.MAIL_API_KEY}`, 'content-type': 'application/json' },
+ *       body: JSON.stringify({ from: 'no-reply@example.com', to: params.identifier, subject, text, html })
+ *     });
+ *     if (!response.ok) throw new Error(`mail API answered ${response.status}`);
+ *   }
+ * });
+ */
+export default function Email(options: EmailOptions = {}): EmailConfig {
+	const { server, from, sendVerificationRequest, ...rest } = options;
+	const send = sendVerificationRequest ?? smtpSender(rest.id ?? 'email', server, from);
+	return {
+		id: 'email',
+		name: 'Email',
+		maxAge: DEFAULT_EMAIL_MAX_AGE,
+		generateVerificationToken: randomVerificationToken,
+		normalizeIdentifier: normalizeEmailIdentifier,
+		...rest,
+		...(server !== undefined ? { server } : {}),
+		...(from !== undefined ? { from } : {}),
+		type: 'email',
+		sendVerificationRequest: send
+	};
+}
+
+export { Email };
+
+/** The default sender: the built-in mail through one nodemailer transport, made on first use. */
+function smtpSender(
+	providerId: string,
+	server: EmailOptions['server'],
+	from: string | undefined
+): EmailConfig['sendVerificationRequest'] {
+	if (server === undefined || server === null || server === '') {
+		throw new InvalidConfiguration(
+			`Email provider "${providerId}" needs \`server\`: an SMTP URL such as smtp://user:pass@smtp.example.com:587, ` +
+				'or nodemailer transport options; or pass your own `sendVerificationRequest`.'
+		);
+	}
+	if (typeof server !== 'string' && typeof server !== 'object') {
+		throw new InvalidConfiguration(`Email provider "${providerId}": \`server\` must be an SMTP URL or an options object.`);
+	}
+	const load = nodemailerLoader(providerId);
+	let transport: MailTransport | undefined;
+	return async (params: SendVerificationRequestParams) => {
+		transport ??= load().createTransport(server as never) as MailTransport;
+		const { subject, text, html } = renderVerificationEmail(params);
+		await transport.sendMail({ to: params.identifier, from: from ?? `no-reply@${new URL(params.url).hostname}`, subject, text, html });
+	};
+}
+
+/**
+ * Checks now that nodemailer can be found (a missing optional peer fails at start-up, with what to
+ * install), and returns a loader that requires it on first send.
+ */
+function nodemailerLoader(providerId: string): () => { createTransport: (options: unknown) => unknown } {
+	const require = createRequire(import.meta.url);
+	try {
+		require.resolve('nodemailer');
+	} catch (error) {
+		throw new InvalidConfiguration(
+			`Email provider "${providerId}" sends mail over SMTP with nodemailer, which is not installed: run \`npm install nodemailer\`, ` +
+				'or pass your own `sendVerificationRequest`.',
+			{ cause: { err: error } }
+		);
+	}
+	return () => require('nodemailer') as { createTransport: (options: unknown) => unknown };
+}
