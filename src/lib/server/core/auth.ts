@@ -7,7 +7,7 @@ import { createContext, type RequestContext, type RequestOptions } from './conte
 import type { OutgoingCookie } from './cookies.js';
 import { AuthError, InvalidRequest, UnknownAction, configurationErrorTypes } from './errors.js';
 import { createLogger } from './logger.js';
-import { errorRedirect, publicErrorType, toResponse, type Outcome } from './outcome.js';
+import { errorRedirect, publicErrorType, rawToResponse, toRawResponse, type Outcome, type RawResponse } from './outcome.js';
 import { getCsrfToken } from './actions/csrf.js';
 import { handleCallback } from './actions/callback.js';
 import { showErrorPage } from './actions/error.js';
@@ -60,25 +60,32 @@ export interface AuthRun {
 
 /** `Auth()` for integrations that must set cookies themselves (SvelteKit form actions). */
 export async function runAuth(request: Request, config: AuthConfig, options: RequestOptions = {}): Promise<AuthRun> {
+	const { raw, cookies } = await runAuthRaw(request, config, options);
+	return { response: rawToResponse(raw), cookies };
+}
+
+/** `Auth()` answering plain values, for integrations that write responses themselves (Express). */
+export async function runAuthRaw(
+	request: Request,
+	config: AuthConfig,
+	options: RequestOptions = {}
+): Promise<{ raw: RawResponse; cookies: OutgoingCookie[] }> {
 	let resolved: ResolvedConfig;
 	try {
 		resolved = resolveConfig(config);
 	} catch (error) {
-		return { response: configurationErrorResponse(config, error), cookies: [] };
+		return { raw: configurationErrorResponse(config, error), cookies: [] };
 	}
 	let ctx: RequestContext;
 	try {
 		ctx = createContext(request, resolved, options);
 	} catch (error) {
 		resolved.logger.error(error as Error);
-		const response = new Response(JSON.stringify({ error: publicErrorType(error) }), {
-			status: 400,
-			headers: { 'content-type': 'application/json' }
-		});
-		return { response, cookies: [] };
+		const body = JSON.stringify({ error: publicErrorType(error) });
+		return { raw: { status: 400, headers: [['content-type', 'application/json']], body }, cookies: [] };
 	}
-	const response = await handleRequest(ctx);
-	return { response, cookies: ctx.setCookies };
+	const raw = toRawResponse(ctx, await handleRequest(ctx));
+	return { raw, cookies: ctx.setCookies };
 }
 
 /** Splits `{basePath}/{action}/{providerId}`; undefined when the path is not under basePath. */
@@ -94,7 +101,7 @@ export function parseAuthPath(pathname: string, basePath: string): { action: str
 	return { action: segments[0], providerId, extra: segments.length > 2 && segments.slice(2).some(Boolean) };
 }
 
-async function handleRequest(ctx: RequestContext): Promise<Response> {
+async function handleRequest(ctx: RequestContext): Promise<Outcome> {
 	const parsed = parseAuthPath(ctx.url.pathname, ctx.config.basePath);
 	const route = parsed && !parsed.extra ? routes[parsed.action] : undefined;
 	const method = ctx.request.method === 'HEAD' ? 'GET' : ctx.request.method;
@@ -104,7 +111,7 @@ async function handleRequest(ctx: RequestContext): Promise<Response> {
 	const handler = route[method as 'GET' | 'POST'];
 	if (!handler) {
 		const allow = (['GET', 'POST'] as const).filter((m) => route[m]).join(', ');
-		return toResponse(ctx, { type: 'json', status: 405, body: { error: 'UnknownAction' }, headers: { allow } });
+		return { type: 'json', status: 405, body: { error: 'UnknownAction' }, headers: { allow } };
 	}
 	// a passkey callback is posted by script and answers JSON too
 	const isJson = JSON_ROUTES.has(parsed.action) || (parsed.action === 'callback' && isWebAuthnProvider(ctx, parsed.providerId));
@@ -112,8 +119,7 @@ async function handleRequest(ctx: RequestContext): Promise<Response> {
 		if (route.provider === 'required' && !parsed.providerId) throw new UnknownAction('The route needs a provider id.');
 		const body = method === 'POST' ? await readBody(ctx.request) : {};
 		// GET signin/:provider shows the page; only POST starts a flow
-		const outcome = await handler(ctx, method === 'GET' && parsed.action === 'signin' ? undefined : parsed.providerId, body);
-		return toResponse(ctx, outcome);
+		return await handler(ctx, method === 'GET' && parsed.action === 'signin' ? undefined : parsed.providerId, body);
 	} catch (error) {
 		return failure(ctx, error, isJson);
 	}
@@ -124,7 +130,7 @@ function isWebAuthnProvider(ctx: RequestContext, providerId: string | undefined)
 }
 
 /** Logs `error` and answers safely: JSON 4xx for JSON routes, else a redirect to the right page. */
-function failure(ctx: RequestContext, error: unknown, json: boolean, status?: number): Response {
+function failure(ctx: RequestContext, error: unknown, json: boolean, status?: number): Outcome {
 	const authError = error instanceof AuthError ? error : undefined;
 	if (authError?.type === 'UnknownAction') ctx.config.logger.debug('unknown-action', authError.message);
 	else ctx.config.logger.error(authError ?? new AuthError('Unexpected error', { cause: { err: error } }));
@@ -134,16 +140,14 @@ function failure(ctx: RequestContext, error: unknown, json: boolean, status?: nu
 	const type = publicErrorType(error);
 	if (json) {
 		const code = status ?? (error instanceof InvalidRequest || authError ? 400 : 503);
-		return toResponse(ctx, { type: 'json', status: code, body: { error: type } });
+		return { type: 'json', status: code, body: { error: type } };
 	}
-	if (status === 404) {
-		return toResponse(ctx, { type: 'json', status, body: { error: type } });
-	}
-	return toResponse(ctx, errorRedirect(ctx, error, undefined));
+	if (status === 404) return { type: 'json', status, body: { error: type } };
+	return errorRedirect(ctx, error, undefined);
 }
 
 /** The error page for a configuration that cannot work (when config is resolved per request). */
-function configurationErrorResponse(config: AuthConfig, error: unknown): Response {
+function configurationErrorResponse(config: AuthConfig, error: unknown): RawResponse {
 	const logger = createLogger(config?.logger, false);
 	logger.error(error instanceof Error ? error : new AuthError('Invalid configuration', { cause: { err: error } }));
 	const type = error instanceof AuthError && configurationErrorTypes.has(error.type) ? error.type : 'Configuration';
@@ -156,5 +160,5 @@ function configurationErrorResponse(config: AuthConfig, error: unknown): Respons
 		homeUrl: '/'
 	});
 	// 503: the server, not the request, is at fault, and nothing the client resends will fix it
-	return new Response(html, { status: 503, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+	return { status: 503, headers: [['content-type', 'text/html; charset=utf-8'], ['cache-control', 'no-store']], body: html };
 }

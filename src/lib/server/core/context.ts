@@ -2,7 +2,7 @@
 // the request's scheme, the request's cookies, and the cookies the response will set.
 
 import type { ResolvedConfig } from './config.js';
-import { parseCookies, serializeCookie, type CookieSet, type OutgoingCookie } from './cookies.js';
+import { parseCookies, type CookieSet, type OutgoingCookie } from './cookies.js';
 import { csrfState, type CsrfState } from './csrf.js';
 import { publicUrl } from './origin.js';
 import type { CookieOption } from './types.js';
@@ -114,9 +114,4 @@ export function requestCsrf(ctx: RequestContext): CsrfState {
 		ctx.setCookies.push({ name: option.name, value: state.cookieValue, options: option.options });
 	}
 	return state;
-}
-
-/** Appends the queued cookies to `headers` as Set-Cookie lines. */
-export function appendSetCookies(headers: Headers, cookies: OutgoingCookie[]): void {
-	for (const cookie of cookies) headers.append('set-cookie', serializeCookie(cookie));
 }

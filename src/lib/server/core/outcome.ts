@@ -1,7 +1,8 @@
 // What an action returns (a redirect, JSON or a page) and how it becomes a Response; also how an
 // error becomes a safe outcome: a redirect to the sign-in or error page, or a 4xx.
 
-import { appendSetCookies, type RequestContext } from './context.js';
+import type { RequestContext } from './context.js';
+import { serializeCookie } from './cookies.js';
 import { AuthError, CredentialsSignin, signInErrorTypes, type ErrorType } from './errors.js';
 import type { PagesOptions } from './types.js';
 
@@ -30,29 +31,61 @@ export function pageUrl(
 	return url.href;
 }
 
-/** Converts an outcome to a Response with the queued cookies; honours `X-Auth-Return-Redirect: 1`. */
-export function toResponse(ctx: RequestContext, outcome: Outcome): Response {
-	const headers = new Headers({ 'cache-control': 'no-store' });
-	let response: { body: string | null; status: number };
+/** A response as plain values: integrations write it without building a Web Response. */
+export interface RawResponse {
+	status: number;
+	/** Header lines in order; `set-cookie` may appear several times. */
+	headers: [string, string][];
+	body: string | null;
+}
+
+/** Converts an outcome to a raw response with the queued cookies; honours `X-Auth-Return-Redirect: 1`. */
+export function toRawResponse(ctx: RequestContext, outcome: Outcome): RawResponse {
+	const headers: [string, string][] = [['cache-control', 'no-store']];
+	let status: number;
+	let body: string | null;
 	if (outcome.type === 'redirect') {
 		if (ctx.request.headers.get('x-auth-return-redirect') === '1') {
-			headers.set('content-type', 'application/json');
-			response = { body: JSON.stringify({ url: outcome.url }), status: 200 };
+			headers.push(['content-type', 'application/json']);
+			status = 200;
+			body = JSON.stringify({ url: outcome.url });
 		} else {
-			headers.set('location', outcome.url);
-			response = { body: null, status: 302 };
+			headers.push(['location', outcome.url]);
+			status = 302;
+			body = null;
 		}
 	} else if (outcome.type === 'json') {
-		headers.set('content-type', 'application/json');
-		for (const [name, value] of Object.entries(outcome.headers ?? {})) headers.set(name, value);
-		response = { body: JSON.stringify(outcome.body ?? null), status: outcome.status ?? 200 };
+		headers.push(['content-type', 'application/json']);
+		status = outcome.status ?? 200;
+		body = JSON.stringify(outcome.body ?? null);
 	} else {
-		headers.set('content-type', 'text/html; charset=utf-8');
-		for (const [name, value] of Object.entries(outcome.headers ?? {})) headers.set(name, value);
-		response = { body: outcome.html, status: outcome.status ?? 200 };
+		headers.push(['content-type', 'text/html; charset=utf-8']);
+		status = outcome.status ?? 200;
+		body = outcome.html;
 	}
-	appendSetCookies(headers, ctx.setCookies);
-	return new Response(response.body, { status: response.status, headers });
+	if (outcome.type !== 'redirect') {
+		for (const [name, value] of Object.entries(outcome.headers ?? {})) {
+			// an outcome's own header replaces a default of the same name
+			const lower = name.toLowerCase();
+			const at = headers.findIndex(([existing]) => existing === lower);
+			if (at >= 0) headers[at] = [lower, value];
+			else headers.push([lower, value]);
+		}
+	}
+	for (const cookie of ctx.setCookies) headers.push(['set-cookie', serializeCookie(cookie)]);
+	return { status, headers, body };
+}
+
+/** A Web Response carrying a raw response. */
+export function rawToResponse(raw: RawResponse): Response {
+	const headers = new Headers();
+	for (const [name, value] of raw.headers) headers.append(name, value);
+	return new Response(raw.body, { status: raw.status, headers });
+}
+
+/** Converts an outcome to a Response with the queued cookies; honours `X-Auth-Return-Redirect: 1`. */
+export function toResponse(ctx: RequestContext, outcome: Outcome): Response {
+	return rawToResponse(toRawResponse(ctx, outcome));
 }
 
 /** The error type shown to the user for `error` (unknown errors are `Configuration` problems). */

@@ -2,7 +2,8 @@
 // `getSession(req, config)`. Export path: `kitgate/express`. Works with Express 5 (and 4).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { runAuth } from '../core/auth.js';
+import { runAuthRaw } from '../core/auth.js';
+import type { RawResponse } from '../core/outcome.js';
 import { resolveConfig } from '../core/config.js';
 import { MAX_BODY_BYTES } from '../core/body.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
@@ -50,8 +51,8 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 				return;
 			}
 			const request = await toWebRequest(req, true);
-			const { response } = await runAuth(request, config);
-			await writeWebResponse(res, response);
+			const { raw } = await runAuthRaw(request, config);
+			writeRawResponse(res, raw);
 		} catch (error) {
 			next(error);
 		}
@@ -151,14 +152,14 @@ function appendSetCookie(res: ExpressResponseLike, cookies: string[]): void {
 	res.setHeader('set-cookie', [...list, ...cookies]);
 }
 
-/** Writes a Web Response to an Express/Node response, keeping every Set-Cookie header. */
-export async function writeWebResponse(res: ExpressResponseLike, response: Response): Promise<void> {
-	res.statusCode = response.status;
-	for (const [name, value] of response.headers) {
-		if (name !== 'set-cookie') res.setHeader(name, value);
+/** Writes a raw engine response to an Express/Node response, keeping every Set-Cookie header. */
+function writeRawResponse(res: ExpressResponseLike, raw: RawResponse): void {
+	res.statusCode = raw.status;
+	const cookies: string[] = [];
+	for (const [name, value] of raw.headers) {
+		if (name === 'set-cookie') cookies.push(value);
+		else res.setHeader(name, value);
 	}
-	const cookies = response.headers.getSetCookie();
 	if (cookies.length) appendSetCookie(res, cookies);
-	const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-	res.end(body);
+	res.end(raw.body ?? undefined);
 }
