@@ -1,5 +1,5 @@
 import { describe, test, expect } from 'vitest';
-import { MAX_BODY_BYTES, readBody, stringField } from './body.js';
+import { MAX_BODY_BYTES, readBody, readableRequest, stringField } from './body.js';
 import { InvalidRequest } from './errors.js';
 
 const URL_ = 'http://localhost:3000/auth/signin/credentials';
@@ -110,10 +110,18 @@ describe('readBody', () => {
 		expect(body.a).toBe(value);
 	});
 
-	test('the request body stays readable for a urlencoded read', async () => {
+	test('after a read, readableRequest gives a copy whose body can be read again', async () => {
 		const request = post('a=b', { 'content-type': 'application/x-www-form-urlencoded' });
 		await readBody(request);
-		expect(await request.text()).toBe('a=b');
+		const copy = readableRequest(request);
+		expect(copy).not.toBe(request);
+		expect(await copy.text()).toBe('a=b');
+		expect(copy.headers.get('content-type')).toBe('application/x-www-form-urlencoded');
+	});
+
+	test('readableRequest returns an unread request as it is', () => {
+		const request = post('a=b', { 'content-type': 'application/x-www-form-urlencoded' });
+		expect(readableRequest(request)).toBe(request);
 	});
 });
 

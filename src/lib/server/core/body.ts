@@ -9,22 +9,43 @@ export const MAX_BODY_BYTES = 64 * 1024;
 /** String fields of a form or JSON body; nested JSON values are kept as they are. */
 export type RequestBody = Record<string, unknown>;
 
+/** Bytes of bodies already read, so an app callback can still be handed a readable request. */
+const bodies = new WeakMap<Request, Uint8Array>();
+
+/**
+ * `request` as the app should see it in callbacks such as `authorize(credentials, request)`: when
+ * kitgate has read the body, a copy whose body can be read again.
+ */
+export function readableRequest(request: Request): Request {
+	const bytes = bodies.get(request);
+	if (!bytes) return request;
+	return new Request(request.url, { method: request.method, headers: request.headers, body: bytes as BodyInit });
+}
+
 /** Parses the body of a POST; an empty or unknown-type body gives `{}`. */
 export async function readBody(request: Request): Promise<RequestBody> {
 	if (request.method !== 'POST' || !request.body) return {};
 	const declared = Number(request.headers.get('content-length') ?? '0');
 	if (declared > MAX_BODY_BYTES) throw new InvalidRequest('The request body is too large.');
 	const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-	let text: string;
+	let bytes: Uint8Array;
 	try {
-		const bytes = new Uint8Array(await request.clone().arrayBuffer());
-		if (bytes.byteLength > MAX_BODY_BYTES) throw new InvalidRequest('The request body is too large.');
-		if (type === 'multipart/form-data') return formToObject(await request.formData());
-		text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+		bytes = new Uint8Array(await request.arrayBuffer());
 	} catch (error) {
-		if (error instanceof InvalidRequest) throw error;
 		throw new InvalidRequest('The request body could not be read.', { cause: error });
 	}
+	if (bytes.byteLength > MAX_BODY_BYTES) throw new InvalidRequest('The request body is too large.');
+	bodies.set(request, bytes);
+	if (type === 'multipart/form-data') {
+		try {
+			// the bytes are already read: parse them with the request's own boundary
+			const contentType = request.headers.get('content-type') ?? '';
+			return formToObject(await new Response(bytes, { headers: { 'content-type': contentType } }).formData());
+		} catch (error) {
+			throw new InvalidRequest('The multipart body could not be read.', { cause: error });
+		}
+	}
+	const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 	if (type === 'application/x-www-form-urlencoded') {
 		return Object.fromEntries(new URLSearchParams(text));
 	}

@@ -34,5 +34,63 @@ export function pageOutcome<K extends PageKind>(
 	status = 200
 ): Outcome {
 	const full = { ...common(ctx), ...props } as PagePropsByKind[K];
+	const cached = cachedRender(ctx, kind, full);
+	if (cached) return { type: 'html', html: cached.html, status, headers: cached.headers };
 	return { type: 'html', html: renderPage(kind, full), status, headers: pageSecurityHeaders(kind, full) };
+}
+
+/** Per-request values of the sign-in and sign-out pages, filled into a cached render. */
+const SLOTS = ['csrfToken', 'callbackUrl'] as const;
+/** Markers rendered in place of the slots: plain letters, so escaping leaves them intact. */
+const MARKERS = SLOTS.map((slot) => `kgslot${slot}${crypto.randomUUID().replaceAll('-', '')}`);
+const MAX_TEMPLATES = 64;
+
+interface PageTemplate {
+	/** The render split at the markers; odd entries are slot indexes. */
+	parts: (string | number)[];
+	headers: Record<string, string>;
+}
+
+const templates = new WeakMap<object, Map<string, PageTemplate>>();
+
+/**
+ * The sign-in and sign-out pages differ between requests only by the CSRF token and the callback
+ * URL: render each variant once per config and fill those two in (the page render is the costly part).
+ */
+function cachedRender(
+	ctx: RequestContext,
+	kind: PageKind,
+	props: PagePropsByKind[PageKind]
+): { html: string; headers: Record<string, string> } | undefined {
+	if (kind !== 'signin' && kind !== 'signout') return undefined;
+	const values = props as unknown as Record<string, unknown>;
+	if (values.email !== undefined || SLOTS.some((slot) => typeof values[slot] !== 'string')) return undefined;
+	const key = `${kind}\u0000${ctx.authUrl}\u0000${String(values.error ?? '')}\u0000${String(values.action ?? '')}`;
+	let byKey = templates.get(ctx.config);
+	if (!byKey) templates.set(ctx.config, (byKey = new Map()));
+	let template = byKey.get(key);
+	if (!template) {
+		const marked = { ...values, ...Object.fromEntries(SLOTS.map((slot, index) => [slot, MARKERS[index]])) };
+		const html = renderPage(kind, marked as unknown as PagePropsByKind[typeof kind]);
+		const pattern = new RegExp(MARKERS.join('|'), 'g');
+		const parts: (string | number)[] = [];
+		let last = 0;
+		for (const match of html.matchAll(pattern)) {
+			parts.push(html.slice(last, match.index), MARKERS.indexOf(match[0]));
+			last = match.index + match[0].length;
+		}
+		parts.push(html.slice(last));
+		template = { parts, headers: pageSecurityHeaders(kind, props as PagePropsByKind[typeof kind]) };
+		// a bounded cache: hosts and error types are few, but the Host header is the client's
+		if (byKey.size >= MAX_TEMPLATES) byKey.clear();
+		byKey.set(key, template);
+	}
+	const filled = SLOTS.map((slot) => escapeAttribute(values[slot] as string));
+	const html = template.parts.map((part) => (typeof part === 'number' ? filled[part] : part)).join('');
+	return { html, headers: template.headers };
+}
+
+/** Escapes a value for an HTML attribute or text (what the page's own render would do, or more). */
+function escapeAttribute(value: string): string {
+	return value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,9 +1,8 @@
-// Session JWTs: encrypted JWE (`dir` + `A256CBC-HS512`, compact) made with `jose`, keyed by
+// Session JWTs: encrypted JWE (`dir` + `A256CBC-HS512`, compact, interoperable with jose), keyed by
 // HKDF from the secret and the cookie name. Keys are derived once per secret and cached.
 
 import { hkdfSync, createHash } from 'node:crypto';
-import { EncryptJWT } from 'jose';
-import { decryptJweSync, readJweHeader } from './jwe-sync.js';
+import { decryptJweSync, encryptJweSync, readJweHeader } from './jwe-sync.js';
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from './types.js';
 
 interface DerivedKey {
@@ -31,7 +30,8 @@ export function deriveKey(secret: string, salt: string): DerivedKey {
 }
 
 /**
- * Encrypts a token for the session cookie with the first secret.
+ * Encrypts a token for the session cookie with the first secret (standard compact JWE, readable
+ * by jose; made synchronously on node:crypto, see jwe-sync.ts).
  *
  * @example
  * const cookie = await encodeJwt({ token: { sub: "1" }, secret, salt: "kitgate.session-token", maxAge: 3600 });
@@ -40,12 +40,8 @@ export async function encodeJwt(params: JWTEncodeParams): Promise<string> {
 	const secret = Array.isArray(params.secret) ? params.secret[0] : params.secret;
 	const { key, kid } = deriveKey(secret, params.salt);
 	const now = Math.floor((params.now ?? Date.now()) / 1000);
-	return new EncryptJWT(params.token)
-		.setProtectedHeader({ alg: ALG, enc: ENC, kid })
-		.setIssuedAt(now)
-		.setExpirationTime(now + params.maxAge)
-		.setJti(crypto.randomUUID())
-		.encrypt(key);
+	const payload = { ...params.token, iat: now, exp: now + params.maxAge, jti: crypto.randomUUID() };
+	return encryptJweSync(payload, key, { kid });
 }
 
 /** True when the registered claims of `payload` are valid at `nowSeconds` (same rules as jose's jwtDecrypt). */

@@ -1,14 +1,16 @@
 // Credentials sign-in: `authorize()` checks the submitted fields; success starts a session
-// (JWT, or a database session row for the returned user), failure redirects with a code.
+// (JWT, or a database session row for the returned user), failure redirects with a code. Failed
+// attempts are rate-limited and take at least `minFailureMs`.
 
 import { isUniqueViolation } from '../../adapters/errors.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
 import type { RequestContext } from '../context.js';
-import type { RequestBody } from '../body.js';
+import { readableRequest, type RequestBody } from '../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
 import { CallbackRouteError, CredentialsSignin, AuthError } from '../errors.js';
 import { emitEvent } from '../events.js';
 import type { Outcome } from '../outcome.js';
+import { normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
 import { establishSession } from '../session.js';
 import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, AdapterUser, CredentialsConfig, User } from '../types.js';
@@ -25,14 +27,26 @@ export async function credentialsSignIn(
 	const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
 	const credentials = Object.fromEntries(Object.entries(body).filter(([key]) => !RESERVED_FIELDS.has(key)));
 
+	const attempt = await takeAttempt(ctx, 'credentials', attemptIdentifier(ctx, provider, credentials));
+	if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
+	const started = performance.now();
 	let authorized: User | null;
 	try {
-		authorized = await provider.authorize(credentials, ctx.request);
+		authorized = await provider.authorize(credentials, readableRequest(ctx.request));
 	} catch (error) {
-		if (error instanceof CredentialsSignin) throw error;
+		if (error instanceof CredentialsSignin) {
+			await failureFloor(provider, started);
+			throw error;
+		}
+		// the app failed, not the user: this attempt does not count
+		await attempt.discarded();
 		throw new CallbackRouteError(`authorize() of provider "${provider.id}" threw.`, { cause: { err: error } });
 	}
-	if (!authorized || typeof authorized !== 'object') throw new CredentialsSignin();
+	if (!authorized || typeof authorized !== 'object') {
+		await failureFloor(provider, started);
+		throw new CredentialsSignin();
+	}
+	await attempt.succeeded();
 
 	const user: User = { ...authorized, id: authorized.id === undefined ? crypto.randomUUID() : String(authorized.id) };
 	const account: Account = { providerAccountId: user.id as string, type: 'credentials', provider: provider.id };
@@ -47,6 +61,31 @@ export async function credentialsSignIn(
 	await establishSession(ctx, { user: sessionUser, account });
 	await emitEvent(ctx, 'signIn', { user: authorized, account });
 	return { type: 'redirect', url: callbackUrl };
+}
+
+/** Shortest answer time of a failed attempt when the provider sets none (ms). */
+export const DEFAULT_MIN_FAILURE_MS = 300;
+
+/**
+ * Waits until `minFailureMs` (default 300) have passed since `started`: a refusal for an unknown
+ * user, typically fast, then takes as long as a wrong password checked against a slow hash.
+ */
+async function failureFloor(provider: CredentialsConfig, started: number): Promise<void> {
+	const floor = provider.minFailureMs ?? DEFAULT_MIN_FAILURE_MS;
+	const remaining = floor - (performance.now() - started);
+	if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+}
+
+/**
+ * The identifier an attempt counts against: `rateLimit.credentials.identifier`, else the `email`
+ * or `username` field, else the first declared field that is not a password.
+ */
+function attemptIdentifier(ctx: RequestContext, provider: CredentialsConfig, credentials: Record<string, unknown>): string | undefined {
+	const custom = ctx.config.rateLimit.credentials?.identifier;
+	if (custom) return normalizeIdentifier(custom(credentials));
+	const declared = Object.entries(provider.credentials ?? {}).find(([, input]) => input?.type !== 'password')?.[0];
+	const field = ['email', 'username', declared].find((name) => name !== undefined && typeof credentials[name] === 'string');
+	return field ? normalizeIdentifier(credentials[field]) : undefined;
 }
 
 /**

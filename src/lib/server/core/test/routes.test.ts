@@ -91,6 +91,25 @@ describe('credentials sign-in and session', () => {
 		expect(new Date(session.expires).getTime()).toBeGreaterThan(Date.now() + 29 * 24 * 3600 * 1000);
 	});
 
+	test('authorize() receives a request whose body it can still read', async () => {
+		let seen: string | undefined;
+		const client = testClient(
+			makeConfig({
+				providers: [
+					Credentials({
+						authorize: async (_credentials, request) => {
+							seen = String((await request.formData()).get('username'));
+							return { id: 'u1', name: seen };
+						}
+					})
+				]
+			})
+		);
+		await signIn(client);
+		expect(seen).toBe('ada');
+		expect(client.jar.has('kitgate.session-token')).toBe(true);
+	});
+
 	test('POST signin/credentials works like the callback route', async () => {
 		const client = testClient(makeConfig());
 		const csrfToken = await client.csrfToken();
