@@ -10,8 +10,6 @@ interface DerivedKey {
 	kid: string;
 }
 
-const ALG = 'dir';
-const ENC = 'A256CBC-HS512';
 /** Seconds of clock skew accepted on `exp`/`iat`. */
 const CLOCK_TOLERANCE = 15;
 const keyCache = new Map<string, DerivedKey>();
