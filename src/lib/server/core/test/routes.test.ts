@@ -337,6 +337,21 @@ describe('pages', () => {
 		expect(response2.headers.get('location')).toBe('http://localhost:3000/after');
 	});
 
+	test('the cached sign-in page is filled per request: each visitor gets their own token', async () => {
+		const config = makeConfig();
+		const first = testClient(config);
+		const second = testClient(config);
+		const tokenOf = async (client: ReturnType<typeof testClient>) =>
+			(await (await client.request('/auth/signin?callbackUrl=%2Fa%3Fb%3D1%26c%3D%22x%22')).text()).match(/name="csrfToken" value="([0-9a-f]+)"/)?.[1];
+		const [a, b] = [await tokenOf(first), await tokenOf(second)];
+		expect(a).toHaveLength(64);
+		expect(a).not.toBe(b);
+		expect(a).toBe(await first.csrfToken());
+		const html = await (await second.request('/auth/signin?callbackUrl=%2Fa%3Fb%3D1%26c%3D%22x%22')).text();
+		// the callback URL is attribute-escaped, never raw
+		expect(html).toContain('value="http://localhost:3000/a?b=1&#38;c=%22x%22"');
+	});
+
 	test('GET signin with ?error shows the error with role=alert', async () => {
 		const html = await (await testClient(makeConfig()).request('/auth/signin?error=CredentialsSignin')).text();
 		expect(html).toMatch(/role="alert"/);
