@@ -5,7 +5,7 @@ import { readBody, type RequestBody } from './body.js';
 import { resolveConfig, type ResolvedConfig } from './config.js';
 import { createContext, type RequestContext, type RequestOptions } from './context.js';
 import type { OutgoingCookie } from './cookies.js';
-import { AuthError, InvalidRequest, UnknownAction, configurationErrorTypes } from './errors.js';
+import { AuthError, InvalidRequest, UnknownAction } from './errors.js';
 import { createLogger } from './logger.js';
 import { errorRedirect, publicErrorType, rawToResponse, toRawResponse, type Outcome, type RawResponse } from './outcome.js';
 import { getCsrfToken } from './actions/csrf.js';
@@ -150,7 +150,8 @@ function failure(ctx: RequestContext, error: unknown, json: boolean, status?: nu
 function configurationErrorResponse(config: AuthConfig, error: unknown): RawResponse {
 	const logger = createLogger(config?.logger, false);
 	logger.error(error instanceof Error ? error : new AuthError('Invalid configuration', { cause: { err: error } }));
-	const type = error instanceof AuthError && configurationErrorTypes.has(error.type) ? error.type : 'Configuration';
+	// the page explains an untrusted host; every other set-up problem is a Configuration error (details in the log)
+	const type = error instanceof AuthError && error.type === 'UntrustedHost' ? 'UntrustedHost' : 'Configuration';
 	const html = renderPage('error', {
 		theme: config?.theme ?? {},
 		messages: resolveMessages(config?.locale, config?.messages),
