@@ -5,7 +5,8 @@ import { vitePreprocess } from '@sveltejs/vite-plugin-svelte';
 const config = {
 	preprocess: vitePreprocess(),
 	kit: {
-		adapter: adapter(),
+		// BUILD_DIR lets the e2e suite build a second copy of the demo under a base path
+		adapter: adapter({ out: process.env.BUILD_DIR ?? 'build' }),
 		// the demo can be served under a base path (e2e checks basePath handling): BASE_PATH=/app
 		paths: { base: process.env.BASE_PATH ?? '' }
 	}

@@ -37,7 +37,11 @@ if (existsSync('reports/vitest.json')) {
 	check('vitest (no report)', false);
 }
 
-const built = run('build', 'npx', ['vite', 'build']) === 0 && run('package', 'npx', ['svelte-package']) === 0;
+const built =
+	run('build', 'npx', ['vite', 'build']) === 0 &&
+	// the same demo served under a base path, for the base-path end-to-end test
+	run('build under /app', 'npx', ['vite', 'build'], { BASE_PATH: '/app', BUILD_DIR: 'build-base' }) === 0 &&
+	run('package', 'npx', ['svelte-package']) === 0;
 check('build', built);
 if (built) {
 	check('publint', run('publint', 'npx', ['publint', '--strict']) === 0);
