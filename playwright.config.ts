@@ -16,6 +16,9 @@ export default defineConfig({
 	retries: 0,
 	timeout: 30_000,
 	reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/playwright.json' }]] : 'list',
+	// screenshot baselines are committed, one per page and theme, shared by both apps (e2e/ui-pages.spec.ts)
+	snapshotPathTemplate: '{testDir}/__screenshots__/{arg}{ext}',
+	expect: { toHaveScreenshot: { maxDiffPixelRatio: 0.01, animations: 'disabled', caret: 'hide', scale: 'css' } },
 	use: {
 		launchOptions: {
 			executablePath: existsSync(chromium) ? chromium : undefined,

@@ -1,6 +1,8 @@
 // Compiles the built-in pages (src/lib/server/pages/*.svelte) to server-side JS modules in
 // src/lib/server/pages/compiled/, so the engine renders them in plain Node without Vite.
+// It builds the CSS first (Tailwind, scripts/build-css.js): the pages inline it.
 import { compile } from 'svelte/compiler';
+import { buildCss } from './build-css.js';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync, existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,6 +18,7 @@ const outDir = join(pagesDir, 'compiled');
  */
 export function compilePages() {
 	mkdirSync(outDir, { recursive: true });
+	buildCss();
 	const scriptTime = statSync(scriptPath).mtimeMs;
 	const compiled = [];
 	for (const file of readdirSync(pagesDir)) {

@@ -6,5 +6,8 @@ export { checkSession, type SessionCheck } from './server/core/session-check.js'
 export { resolveConfig } from './server/core/config.js';
 export { defaultRedirect, isSameOrigin } from './server/core/redirect.js';
 export { encodeJwt as encode, decodeJwt as decode } from './server/core/jwt.js';
+export { revokeSessions } from './server/core/revocation.js';
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/memory-rate-limit-store.js';
+export { hashPassword, verifyPassword } from './server/core/password.js';
 export * from './server/core/errors.js';
 export * from './server/core/types.js';

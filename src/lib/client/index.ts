@@ -15,13 +15,19 @@ export interface ClientOptions {
 	redirect?: boolean;
 }
 
+/** Options of `signIn`. */
+export interface SignInOptions extends ClientOptions {
+	/** Extra parameters of the provider's authorization request (OAuth/OIDC), e.g. `{ prompt: 'login' }`: sent in the query string. */
+	authorizationParams?: Record<string, string>;
+}
+
 /** What `signIn`/`signOut` return when `redirect: false` (or before navigating). */
 export interface SignInResult {
-	/** True when the flow succeeded or continues at the provider. */
+	/** True when the flow succeeded or continues at the provider (then `url` is where to go). */
 	ok: boolean;
-	/** The URL kitgate answered with (callback URL, provider page, or sign-in page with an error). */
+	/** The URL kitgate answered with (callback URL, provider page, or sign-in page with an error); `''` when it gave none. */
 	url: string;
-	/** The error type from the URL's `error` parameter, if any (e.g. `CredentialsSignin`). */
+	/** The error type from the URL's `error` parameter or kitgate's JSON answer, if any (e.g. `CredentialsSignin`). */
 	error?: string;
 	/** The `code` parameter of a credentials error. */
 	code?: string;
@@ -29,78 +35,99 @@ export interface SignInResult {
 	status: number;
 }
 
+/** What `signOut` returns: the same shape (`url` is where the user goes after signing out). */
+export type SignOutResult = SignInResult;
+
 async function csrfToken(basePath: string): Promise<string> {
 	const response = await fetch(`${basePath}/csrf`, { credentials: 'same-origin' });
 	if (!response.ok) throw new Error(`kitgate: could not get a CSRF token (${response.status})`);
 	return ((await response.json()) as { csrfToken: string }).csrfToken;
 }
 
-async function post(path: string, fields: Record<string, string>, navigate: boolean): Promise<SignInResult> {
+async function providerTypes(basePath: string): Promise<Record<string, { type: string }>> {
+	const response = await fetch(`${basePath}/providers`, { credentials: 'same-origin' });
+	if (!response.ok) throw new Error(`kitgate: could not list the providers (${response.status})`);
+	return (await response.json()) as Record<string, { type: string }>;
+}
+
+/** Posts a form in kitgate's JSON mode (`X-Auth-Return-Redirect: 1`: the answer is `{ url }`, not a redirect). */
+async function post(path: string, fields: Record<string, string>): Promise<SignInResult> {
 	const response = await fetch(path, {
 		method: 'POST',
 		credentials: 'same-origin',
 		headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' },
 		body: new URLSearchParams(fields)
 	});
-	const body = (await response.json().catch(() => ({}))) as { url?: string; error?: string };
-	const url = body.url ?? '';
+	const body = ((await response.json().catch(() => null)) ?? {}) as { url?: unknown; error?: unknown };
+	const url = typeof body.url === 'string' ? body.url : '';
 	const parsed = url ? new URL(url, location.href) : undefined;
-	const error = parsed?.searchParams.get('error') ?? body.error ?? (response.ok ? undefined : 'Default');
-	const result: SignInResult = {
-		ok: response.ok && !error,
-		url,
-		error,
-		code: parsed?.searchParams.get('code') ?? undefined,
-		status: response.status
-	};
-	if (navigate && url) {
-		location.href = url;
-		// a hash-only change does not reload: make sure the new session is seen
-		if (url.includes('#')) location.reload();
-	}
-	return result;
+	const error =
+		parsed?.searchParams.get('error') ?? (typeof body.error === 'string' ? body.error : undefined) ?? (response.ok && url ? undefined : 'Default');
+	return { ok: !error, url, error, code: parsed?.searchParams.get('code') ?? undefined, status: response.status };
+}
+
+function go(url: string): void {
+	location.href = url;
+	// a hash-only change does not reload: make sure the new session is seen
+	if (url.includes('#')) location.reload();
 }
 
 /**
- * Starts sign-in with a provider. Credentials go in `params`. A passkey (`webauthn`) provider
- * runs the browser ceremony: `params` may hold `action` ("register" | "authenticate") and
- * `email`; its errors include `WebAuthnUnsupported` and `WebAuthnCancelled`.
+ * Starts sign-in with a provider; without `providerId`, goes to the sign-in page. Credentials
+ * (or the email address of an email provider) go in `params`; `options.authorizationParams` go
+ * to the provider's authorization request. A passkey (`webauthn`) provider runs the browser
+ * ceremony: `params` may hold `action` ("register" | "authenticate") and `email`; its errors
+ * include `WebAuthnUnsupported` and `WebAuthnCancelled`.
+ *
+ * With `redirect: false` it resolves with the outcome instead of navigating. With the default,
+ * it navigates on success, and on OAuth/email failures to the error URL; a failed credentials
+ * sign-in stays on the page and resolves with `error: 'CredentialsSignin'`.
  *
  * @example
  * const result = await signIn("credentials", { username, password }, { redirect: false });
  * if (result.error) showError(result.error);
+ * await signIn("github", {}, { authorizationParams: { prompt: "login" } });
  * await signIn("passkey"); // sign in with a saved passkey
  */
 export async function signIn(
-	providerId: string,
+	providerId?: string,
 	params: Record<string, string> = {},
-	options: ClientOptions = {}
+	options: SignInOptions = {}
 ): Promise<SignInResult> {
 	const basePath = options.basePath ?? '/auth';
 	const callbackUrl = options.redirectTo ?? location.href;
-	const token = await csrfToken(basePath);
-	// credentials are checked by the callback route; other providers start at signin
-	const providers = (await (await fetch(`${basePath}/providers`)).json()) as Record<string, { type: string }>;
-	if (providers[providerId]?.type === 'webauthn') {
+	const navigate = options.redirect !== false;
+	if (!providerId) {
+		const url = `${basePath}/signin?${new URLSearchParams({ callbackUrl })}`;
+		if (navigate) go(url);
+		return { ok: true, url, status: 0 };
+	}
+	const [token, providers] = await Promise.all([csrfToken(basePath), providerTypes(basePath)]);
+	const type = providers[providerId]?.type;
+	if (type === 'webauthn') {
 		return passkeySignIn(providerId, { action: params.action as PasskeyAction | undefined, email: params.email }, options);
 	}
-	const route = providers[providerId]?.type === 'credentials' ? 'callback' : 'signin';
-	const navigate = options.redirect !== false;
-	const result = await post(`${basePath}/${route}/${encodeURIComponent(providerId)}`, { ...params, csrfToken: token, callbackUrl }, false);
-	// a failed credentials sign-in stays on the page unless asked to follow the error URL
-	if (navigate && (result.ok || route === 'signin') && result.url) location.href = result.url;
+	// credentials are checked by the callback route; other providers start at signin
+	const route = type === 'credentials' ? 'callback' : 'signin';
+	const query = route === 'signin' && options.authorizationParams ? `?${new URLSearchParams(options.authorizationParams)}` : '';
+	const result = await post(`${basePath}/${route}/${encodeURIComponent(providerId)}${query}`, { ...params, csrfToken: token, callbackUrl });
+	// a failed credentials sign-in stays on the page, so the caller can show the error
+	if (navigate && result.url && (result.ok || route === 'signin')) go(result.url);
 	return result;
 }
 
 /**
- * Signs out and goes to `redirectTo` (default: the current page).
+ * Signs out and goes to `redirectTo` (default: the current page); with `redirect: false`, resolves
+ * with the outcome instead.
  *
  * @example
  * await signOut({ redirectTo: "/" });
+ * const { url } = await signOut({ redirect: false });
  */
-export async function signOut(options: ClientOptions = {}): Promise<SignInResult> {
+export async function signOut(options: ClientOptions = {}): Promise<SignOutResult> {
 	const basePath = options.basePath ?? '/auth';
-	const token = await csrfToken(basePath);
 	const callbackUrl = options.redirectTo ?? location.href;
-	return post(`${basePath}/signout`, { csrfToken: token, callbackUrl }, options.redirect !== false);
+	const result = await post(`${basePath}/signout`, { csrfToken: await csrfToken(basePath), callbackUrl });
+	if (options.redirect !== false && result.url) go(result.url);
+	return result;
 }

@@ -305,6 +305,21 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				expect((await adapter.deleteSession(session.sessionToken)) ?? null).toBeNull();
 				expect(await adapter.getUser(user.id)).toEqual(user);
 			});
+
+			test('deleteSessionsByUserId, when the adapter has this optional method, deletes every session of the user and no other', async () => {
+				// a kitgate addition (revokeSessions); adapters without it get MissingAdapterMethod there
+				if (typeof raw.deleteSessionsByUserId !== 'function') return;
+				const [owner, other] = [await createUser(), await createUser()];
+				const tokens = [randomUUID(), randomUUID(), randomUUID()];
+				for (const sessionToken of tokens) await adapter.createSession({ sessionToken, userId: owner.id, expires: inOneDay() });
+				const kept = { sessionToken: randomUUID(), userId: other.id, expires: inOneDay() };
+				await adapter.createSession(kept);
+				await adapter.deleteSessionsByUserId(owner.id);
+				for (const sessionToken of tokens) expect(await adapter.getSessionAndUser(sessionToken)).toBeNull();
+				expect(await adapter.getSessionAndUser(kept.sessionToken)).toEqual({ session: kept, user: other });
+				expect(await adapter.getUser(owner.id)).toEqual(owner);
+				await adapter.deleteSessionsByUserId(randomUUID());
+			});
 		});
 
 		describe('verification tokens', () => {

@@ -163,6 +163,10 @@ export function MemoryAdapter(): Required<Adapter> {
 			return copyOrNull(session);
 		},
 
+		async deleteSessionsByUserId(userId) {
+			deleteWhere(sessions, (session) => session.userId === userId);
+		},
+
 		async createVerificationToken(token) {
 			const key = tokenKey(token.identifier, token.token);
 			if (verificationTokens.has(key)) {

@@ -45,9 +45,9 @@ describe('PostgresAdapter', () => {
 		const adapters = Array.from({ length: 6 }, () => openAdapter({ schema: freshSchema }));
 		try {
 			const results = await Promise.all(adapters.map((adapter) => adapter.migrate()));
-			expect(results.flat()).toEqual(['0001_initial']);
+			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits']);
 			const recorded = await admin.query(`select name from "${freshSchema}".kitgate_migrations`);
-			expect(recorded.rows).toEqual([{ name: '0001_initial' }]);
+			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }]);
 			const user = await adapters[0]!.createUser({ id: 'u', email: 'u@example.com', emailVerified: null });
 			expect(await adapters[5]!.getUser('u')).toEqual(user);
 		} finally {
@@ -65,6 +65,8 @@ describe('PostgresAdapter', () => {
 			'accounts',
 			'authenticators',
 			'kitgate_migrations',
+			'rate_limits',
+			'session_revocations',
 			'sessions',
 			'users',
 			'verification_tokens'

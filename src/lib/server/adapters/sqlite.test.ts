@@ -46,7 +46,7 @@ describe('SQLiteAdapter', () => {
 	test('reopening an existing file migrates nothing twice and keeps the data', async () => {
 		const filename = join(directory, 'reopen.sqlite');
 		const first = SQLiteAdapter({ filename });
-		expect(await first.migrate()).toEqual(['0001_initial']);
+		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits']);
 		const user = await first.createUser({ id: 'u1', email: 'ada@example.com', emailVerified: null });
 		await first.close();
 
@@ -54,14 +54,14 @@ describe('SQLiteAdapter', () => {
 		expect(await second.migrate()).toEqual([]);
 		expect(await second.getUser(user.id)).toEqual(user);
 		const recorded = second.database.prepare('select name from kitgate_migrations').all();
-		expect(recorded).toEqual([{ name: '0001_initial' }]);
+		expect(recorded).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }]);
 		await second.close();
 	});
 
 	test('migrate() runs once per adapter, however often it is called', async () => {
 		const adapter = SQLiteAdapter({ filename: ':memory:' });
 		const results = await Promise.all([adapter.migrate(), adapter.getUser('x'), adapter.migrate()]);
-		expect(results).toEqual([['0001_initial'], null, ['0001_initial']]);
+		expect(results).toEqual([['0001_initial', '0002_rate_limits'], null, ['0001_initial', '0002_rate_limits']]);
 		await adapter.close();
 	});
 

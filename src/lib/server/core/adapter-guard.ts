@@ -15,7 +15,7 @@ const ADAPTER_METHODS = new Set<string>([
 	'linkAccount', 'unlinkAccount', 'getAccount', 'createSession', 'getSessionAndUser',
 	'updateSession', 'deleteSession', 'createVerificationToken', 'useVerificationToken',
 	'createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
-	'deleteAuthenticator'
+	'deleteAuthenticator', 'deleteSessionsByUserId'
 ] satisfies AdapterMethod[]);
 
 const rawAdapters = new WeakMap<object, Adapter>();

@@ -17,6 +17,8 @@ import { defaultRedirect } from './redirect.js';
 import { guardAdapter, type GuardedAdapter } from './adapter-guard.js';
 import { normalizeEmailProvider } from './flows/email-provider.js';
 import { normalizeOAuthProvider } from './flows/oauth-provider.js';
+import { processRateLimitStore } from './memory-rate-limit-store.js';
+import { resolveRateLimit, type ResolvedRateLimit } from './rate-limit.js';
 import type {
 	Adapter,
 	AuthConfig,
@@ -27,6 +29,7 @@ import type {
 	LoggerInstance,
 	PagesOptions,
 	Provider,
+	RevocationStore,
 	SessionOptions,
 	Theme
 } from './types.js';
@@ -57,6 +60,10 @@ export interface ResolvedConfig {
 	skipCSRFCheck: boolean;
 	debug: boolean;
 	now: () => number;
+	/** Abuse limits (`rateLimit`), defaults filled in. */
+	rateLimit: ResolvedRateLimit;
+	/** Where JWT session revocations are kept, and when they are checked. */
+	revocation: { store: RevocationStore; check: 'refresh' | 'always' };
 }
 
 /** Environment variables kitgate reads. */
@@ -123,6 +130,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 	};
 
 	const providers = resolveProviders(config, adapter);
+	const rateLimit = resolveRateLimit(config.rateLimit);
 	const experimental = { enableWebAuthn: config.experimental?.enableWebAuthn === true };
 	if (experimental.enableWebAuthn && !webAuthnWarningShown) {
 		webAuthnWarningShown = true;
@@ -164,8 +172,29 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		experimental,
 		skipCSRFCheck: config.skipCSRFCheck !== undefined,
 		debug: config.debug ?? false,
-		now: config.now ?? Date.now
+		now: config.now ?? Date.now,
+		rateLimit,
+		revocation: resolveRevocation(config.session, rateLimit)
 	};
+}
+
+/** The revocation store and check: `session.revocationStore`, else a given `rateLimit.store` that can keep them, else process memory. */
+function resolveRevocation(session: AuthConfig['session'], rateLimit: ResolvedRateLimit): ResolvedConfig['revocation'] {
+	const check = session?.revocationCheck ?? 'refresh';
+	if (check !== 'refresh' && check !== 'always') {
+		throw new InvalidConfiguration(`session.revocationCheck must be "refresh" or "always", not ${JSON.stringify(check)}.`);
+	}
+	const given = session?.revocationStore;
+	if (given !== undefined && !isRevocationStore(given)) {
+		throw new InvalidConfiguration('session.revocationStore needs revokedAt(userId, now) and revoke(userId, at, keepSeconds).');
+	}
+	const shared = rateLimit.storeGiven && isRevocationStore(rateLimit.store) ? rateLimit.store : undefined;
+	return { store: given ?? shared ?? processRateLimitStore(), check };
+}
+
+function isRevocationStore(value: unknown): value is RevocationStore {
+	const store = value as Partial<RevocationStore> | undefined;
+	return typeof store?.revokedAt === 'function' && typeof store.revoke === 'function';
 }
 
 function resolveSecrets(secret: AuthConfig['secret'], env: AuthEnv): string[] {

@@ -11,6 +11,8 @@ import type { CookieOption } from './types.js';
 export interface RequestOptions {
 	/** Path the application is served under (SvelteKit `paths.base`); default "". */
 	appBase?: string;
+	/** Address of the client as the server saw it (Express `req.ip`, SvelteKit `getClientAddress()`), for rate limits. */
+	clientAddress?: string;
 }
 
 /** Everything an action needs to know about the request it handles. */
@@ -33,6 +35,8 @@ export interface RequestContext {
 	setCookies: OutgoingCookie[];
 	/** Current time in milliseconds. */
 	now: number;
+	/** Client address from the integration (`RequestOptions.clientAddress`), if any. */
+	clientAddress?: string;
 }
 
 /** Builds the context of `request`. Throws `InvalidRequest` for an invalid Host header. */
@@ -51,7 +55,8 @@ export function createContext(request: Request, config: ResolvedConfig, options:
 		cookieNames: secure ? config.cookies.secure : config.cookies.insecure,
 		cookies: parseCookies(request.headers.get('cookie')),
 		setCookies: [],
-		now: config.now()
+		now: config.now(),
+		clientAddress: options.clientAddress
 	};
 }
 

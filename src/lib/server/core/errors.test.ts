@@ -27,6 +27,7 @@ import {
 	SessionTokenError,
 	SignOutError,
 	signInErrorTypes,
+	RateLimited,
 	UnknownAction,
 	UnsupportedStrategy,
 	UntrustedHost,
@@ -63,6 +64,7 @@ const classes: [ErrorClass, ErrorType][] = [
 	[OAuthAccountNotLinked, 'OAuthAccountNotLinked'],
 	[EmailSignin, 'EmailSignin'],
 	[Verification, 'Verification'],
+	[RateLimited, 'RateLimited'],
 	[CredentialsSignin, 'CredentialsSignin']
 ];
 

@@ -24,6 +24,7 @@ export type ErrorType =
 	| 'OAuthAccountNotLinked'
 	| 'OAuthCallbackError'
 	| 'OAuthSignin'
+	| 'RateLimited'
 	| 'SessionTokenError'
 	| 'SignOutError'
 	| 'UnknownAction'
@@ -115,6 +116,9 @@ export class Verification extends errorClass('Verification', 'Verification faile
 /** A passkey response did not verify: challenge, origin, RP ID, signature, counter or credential. */
 export class WebAuthnVerificationError extends errorClass('WebAuthnVerificationError', 'Passkey verification failed') {}
 
+/** Too many sign-in attempts or email links for this identifier or client address; retry later. */
+export class RateLimited extends errorClass('RateLimited', 'Too many attempts') {}
+
 /**
  * Thrown from a credentials provider's `authorize()` to refuse a sign-in.
  * `code` goes into the redirect URL (`?error=CredentialsSignin&code=…`), so keep it generic.
@@ -154,7 +158,8 @@ export const signInErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
 	'CallbackRouteError',
 	'MissingCSRF',
 	'SessionTokenError',
-	'WebAuthnVerificationError'
+	'WebAuthnVerificationError',
+	'RateLimited'
 ]);
 
 /** True for a known error type string (used to validate `?error=`). */
@@ -167,6 +172,6 @@ const knownTypes = new Set<string>([
 	'DuplicateProviderId', 'EmailSignin', 'EventError', 'ExperimentalFeatureNotEnabled',
 	'InvalidCallbackUrl', 'InvalidCheck', 'InvalidProvider', 'InvalidRequest', 'JWTSessionError',
 	'MissingAdapter', 'MissingAdapterMethod', 'MissingCSRF', 'MissingSecret', 'OAuthAccountNotLinked',
-	'OAuthCallbackError', 'OAuthSignin', 'SessionTokenError', 'SignOutError', 'UnknownAction',
+	'OAuthCallbackError', 'OAuthSignin', 'RateLimited', 'SessionTokenError', 'SignOutError', 'UnknownAction',
 	'UnsupportedStrategy', 'UntrustedHost', 'Verification', 'WebAuthnVerificationError'
 ]);

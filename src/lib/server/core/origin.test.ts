@@ -51,7 +51,7 @@ describe('publicUrl', () => {
 		expect(publicUrl(request({ host: '[::1]:3000' }), { trustHost: true }).host).toBe('[::1]:3000');
 	});
 
-	test.each(['evil.com/path', 'a b', 'user@host', 'evil.com?x', 'evil.com#x', 'host:port', 'evil.com\\x'])(
+	test.each(['evil.com/path', 'a b', 'user@host', 'evil.com?x', 'evil.com#x', 'host:port', 'evil.com\\x', 'localhost:99999'])(
 		'with trustHost, the invalid host %j throws InvalidRequest',
 		(host) => {
 			expect(() => publicUrl(request({ 'x-forwarded-host': host }), { trustHost: true })).toThrow(InvalidRequest);
@@ -104,6 +104,8 @@ describe('isValidHost', () => {
 		'example.com.',
 		'host:',
 		'host:123456',
+		'host:65536',
+		'localhost:99999',
 		'host:port',
 		'::1',
 		'[::1',

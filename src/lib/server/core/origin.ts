@@ -12,7 +12,9 @@ function firstValue(header: string | null): string | undefined {
 
 /** True for a syntactically valid `host[:port]` (no path, userinfo or spaces). */
 export function isValidHost(host: string): boolean {
-	return HOST.test(host);
+	if (!HOST.test(host)) return false;
+	const port = /:(\d+)$/.exec(host)?.[1];
+	return port === undefined || Number(port) <= 65535;
 }
 
 /**
@@ -28,5 +30,10 @@ export function publicUrl(request: Request, options: { authUrl?: URL; trustHost:
 	const proto = firstValue(request.headers.get('x-forwarded-proto'))?.toLowerCase();
 	if (!isValidHost(host)) throw new InvalidRequest('The Host or X-Forwarded-Host header is not a valid host name.');
 	const protocol = proto === 'http' || proto === 'https' ? `${proto}:` : url.protocol;
-	return new URL(path, `${protocol}//${host}`);
+	try {
+		return new URL(path, `${protocol}//${host}`);
+	} catch {
+		// e.g. a port above 65535: the pattern accepts it, URL does not
+		throw new InvalidRequest('The Host or X-Forwarded-Host header is not a valid host name.');
+	}
 }

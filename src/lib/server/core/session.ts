@@ -7,6 +7,7 @@ import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChu
 import { JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/token-refresh.js';
+import { revocationState } from './revocation.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
 
 /** A session as read from the request, before the `session` callback shapes it. */
@@ -89,6 +90,13 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			clearSessionCookie(ctx);
 			return null;
 		}
+		const stale = isSessionStale((decoded.iat ?? 0) * 1000, ctx.now, config.session.updateAge);
+		// a revoked session ends when it is next re-issued, or on every read with revocationCheck "always"
+		let revocation = stale || update || config.revocation.check === 'always' ? await revocationState(ctx, decoded) : undefined;
+		if (revocation === 'revoked') {
+			clearSessionCookie(ctx);
+			return null;
+		}
 		// only a custom jwt callback can change the token; the default one skips the comparison
 		const before = config.callbacks.jwt === keepToken ? undefined : JSON.stringify(decoded);
 		const refreshed = await refreshUpstreamTokens(ctx, decoded);
@@ -102,12 +110,19 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			clearSessionCookie(ctx);
 			return null;
 		}
-		const issuedAt = (decoded.iat ?? 0) * 1000;
 		const changed = refreshed !== decoded || (before !== undefined && JSON.stringify(token) !== before);
-		if (update || changed || isSessionStale(issuedAt, ctx.now, config.session.updateAge)) {
-			const { value, expires } = await encodeSessionToken(ctx, token);
-			writeSessionCookie(ctx, value, expires);
-			return { strategy: 'jwt', token, expires };
+		if (update || changed || stale) {
+			revocation ??= await revocationState(ctx, decoded);
+			if (revocation === 'revoked') {
+				clearSessionCookie(ctx);
+				return null;
+			}
+			// a store that cannot answer keeps the session as it is, checked again on the next read
+			if (revocation === 'valid') {
+				const { value, expires } = await encodeSessionToken(ctx, token);
+				writeSessionCookie(ctx, value, expires);
+				return { strategy: 'jwt', token, expires };
+			}
 		}
 		return { strategy: 'jwt', token, expires: (decoded.exp ?? seconds(ctx.now)) * 1000 };
 	}

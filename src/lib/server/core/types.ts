@@ -188,6 +188,14 @@ export interface Adapter {
 	 * await adapter.deleteAuthenticator("dGVzdC1jcmVkZW50aWFs");
 	 */
 	deleteAuthenticator?(credentialID: string): Awaitable<AdapterAuthenticator | null | undefined | void>;
+	/**
+	 * Optional (kitgate addition): deletes every session of `userId` (database sessions). Used by
+	 * `revokeSessions(userId, config)` to sign a user out everywhere.
+	 *
+	 * @example
+	 * await adapter.deleteSessionsByUserId("user-1");
+	 */
+	deleteSessionsByUserId?(userId: string): Awaitable<void>;
 }
 
 /** Look of a provider's button on the sign-in page. */
@@ -231,6 +239,12 @@ export interface CredentialsConfig extends CommonProviderOptions {
 		credentials: Partial<Record<string, unknown>>,
 		request: Request
 	) => Awaitable<User | null>;
+	/**
+	 * Shortest time, in milliseconds, a failed attempt takes to answer (default 300): a refusal for
+	 * an unknown user is not faster than one for a wrong password, as long as `authorize` is faster
+	 * than this. 0 turns it off. See docs/security.md.
+	 */
+	minFailureMs?: number;
 }
 
 /** An endpoint given as a URL, or as an object with a URL and extra query parameters. */
@@ -435,6 +449,92 @@ export interface SessionOptions {
 	updateAge: number;
 	/** Token generator for database sessions (default: random UUID). */
 	generateSessionToken: () => string;
+	/**
+	 * When JWT sessions are checked against `revokeSessions()`: `refresh` (default) when the token
+	 * is re-issued (at most `updateAge` late, no I/O on other reads), `always` on every read.
+	 */
+	revocationCheck?: 'refresh' | 'always';
+	/**
+	 * Where revocations of JWT sessions are kept. Default: `rateLimit.store` when it can keep them
+	 * (the built-in stores can), else this process's memory. Share one between servers.
+	 */
+	revocationStore?: RevocationStore;
+}
+
+/** A counter of one rate-limit window. */
+export interface RateLimitCount {
+	/** Hits in the current window, this one included. */
+	count: number;
+	/** When the window ends (milliseconds since epoch). */
+	resetAt: number;
+}
+
+/**
+ * Where rate-limit counters live: fixed windows keyed by opaque strings (keyed hashes of an
+ * identifier or client address). Share one between servers (e.g. `SqlRateLimitStore`).
+ *
+ * @example
+ * const store: RateLimitStore = MemoryRateLimitStore();
+ * const { count, resetAt } = await store.increment("k", 900, Date.now());
+ */
+export interface RateLimitStore {
+	/** Adds a hit to `key`, opening a window of `windowSeconds` when none is open at `now`. */
+	increment(key: string, windowSeconds: number, now: number): Awaitable<RateLimitCount>;
+	/** Takes back one hit of the open window (a successful sign-in does not count). */
+	decrement(key: string, now: number): Awaitable<void>;
+	/** Forgets `key`. */
+	reset(key: string): Awaitable<void>;
+}
+
+/**
+ * Where revocations of JWT sessions live: per user, the time before which its sessions were signed
+ * out everywhere.
+ *
+ * @example
+ * await store.revoke("user-1", Date.now(), 30 * 86400);
+ */
+export interface RevocationStore {
+	/** Sessions of `userId` issued before this time (ms) are revoked; null when none are. */
+	revokedAt(userId: string, now: number): Awaitable<number | null>;
+	/** Revokes sessions of `userId` issued before `at`; the record may be dropped after `keepSeconds`. */
+	revoke(userId: string, at: number, keepSeconds: number): Awaitable<void>;
+}
+
+/** Limits of one kind of attempt; a limit of 0 is off. */
+export interface RateLimitRule {
+	/** Attempts per identifier (email address, username) in a window. */
+	perIdentifier?: number;
+	/** Attempts per client address in a window. */
+	perAddress?: number;
+	/** Length of a window in seconds. */
+	windowSeconds?: number;
+}
+
+/**
+ * Abuse limits of sign-in attempts (see docs/security.md). Credentials count failed attempts
+ * (default 10 per identifier and 100 per address in 15 minutes); email counts link requests
+ * (default 5 per address typed and 50 per client address in 15 minutes).
+ */
+export interface RateLimitOptions {
+	/** Failed credentials attempts; `false` turns the limit off. */
+	credentials?:
+		| (RateLimitRule & {
+				/** The identifier of an attempt (default: `email`, `username`, or the first non-password field). */
+				identifier?: (credentials: Record<string, unknown>) => string | undefined;
+		  })
+		| false;
+	/** Email-link requests; `false` turns the limit off. */
+	email?: RateLimitRule | false;
+	/** Where counters live (default: this process's memory, bounded). */
+	store?: RateLimitStore;
+	/**
+	 * Proxies in front of the app that append to `X-Forwarded-For`: the client address is the entry
+	 * this many places from the right. Default 0: the address the integration saw (Express `req.ip`,
+	 * SvelteKit `getClientAddress()`), and no per-address limit when there is none.
+	 */
+	trustedProxies?: number;
+	/** Finds the client address of a request yourself (wins over `trustedProxies`). */
+	clientAddress?: (request: Request) => string | undefined;
 }
 
 /** Parameters of `jwt.encode`. */
@@ -550,6 +650,8 @@ export interface AuthConfig {
 	redirectProxyUrl?: string;
 	experimental?: { enableWebAuthn?: boolean };
 	skipCSRFCheck?: typeof skipCSRFCheck;
+	/** Abuse limits of credentials attempts and email-link requests (on by default); `false` turns them all off. */
+	rateLimit?: RateLimitOptions | false;
 	/** Injectable clock in milliseconds (tests); default `Date.now`. */
 	now?: () => number;
 }

@@ -6,6 +6,7 @@ import { runAuthRaw } from '../core/auth.js';
 import type { RawResponse } from '../core/outcome.js';
 import { resolveConfig } from '../core/config.js';
 import { MAX_BODY_BYTES } from '../core/body.js';
+import { isValidHost } from '../core/origin.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import type { AuthConfig, Session } from '../core/types.js';
 
@@ -107,14 +108,16 @@ function header(req: ExpressRequestLike, name: string): string | undefined {
 export async function toWebRequest(req: ExpressRequestLike, withBody: boolean): Promise<Request> {
 	const protocol = req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
 	const host = req.host ?? req.get?.('host') ?? header(req, 'host') ?? 'localhost';
-	const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${host}`);
+	// a malformed Host is passed on as is, so the engine answers 400 InvalidRequest (not a 500 here)
+	const malformedHost = isValidHost(host) ? undefined : host;
+	const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${malformedHost ? 'localhost' : host}`);
 	const headers = new Headers();
 	for (const [name, value] of Object.entries(req.headers)) {
 		if (value === undefined || name.startsWith(':')) continue;
 		headers.set(name, Array.isArray(value) ? value.join(', ') : value);
 	}
 	headers.set('x-forwarded-proto', protocol);
-	headers.set('x-forwarded-host', url.host);
+	headers.set('x-forwarded-host', malformedHost ?? url.host);
 	const method = req.method ?? 'GET';
 	const init: RequestInit = { method, headers };
 	if (withBody && method !== 'GET' && method !== 'HEAD') init.body = (await requestBody(req, headers)) as BodyInit;

@@ -1,8 +1,9 @@
 // Colour parsing for the built-in pages: strict validation of configured colours (so config
-// can never inject CSS) and WCAG contrast maths. Internal to kitgate (used by theme and pages).
+// can never inject CSS), named colours included, on the neutral contrast maths of ../../styles.
 
-/** A colour as red, green and blue channels, each 0–255. */
-export type Rgb = readonly [number, number, number];
+import { parseHexColor, rgbContrast, rgbContrastText, type Rgb } from '../../styles/contrast.js';
+
+export { relativeLuminance, type Rgb } from '../../styles/contrast.js';
 
 // CSS Color 4 named colours (the keywords we accept), as name:rrggbb.
 const NAMED_COLORS = new Map(
@@ -40,7 +41,6 @@ const NAMED_COLORS = new Map(
 		.map((entry) => entry.split(':') as [string, string])
 );
 
-const HEX = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 const NUM = String.raw`\d{1,3}(?:\.\d+)?`;
 const ALPHA = String.raw`(?:\s*[,/]\s*(?:${NUM}%?|\.\d+))?`;
 const RGB = new RegExp(
@@ -61,8 +61,9 @@ const HSL = new RegExp(
 export function parseColor(value: string): Rgb | undefined {
 	const color = value.trim().toLowerCase();
 	const named = NAMED_COLORS.get(color);
-	if (named) return hexToRgb(named);
-	if (HEX.test(color)) return hexToRgb(color.slice(1));
+	if (named) return parseHexColor(`#${named}`);
+	const hex = parseHexColor(color);
+	if (hex) return hex;
 	const rgb = RGB.exec(color);
 	if (rgb) return [channel(rgb[1]), channel(rgb[2]), channel(rgb[3])];
 	const hsl = HSL.exec(color);
@@ -82,19 +83,6 @@ export function sanitizeColor(value: unknown): string | undefined {
 }
 
 /**
- * WCAG 2 relative luminance of a colour, 0 (black) to 1 (white).
- *
- * @example relativeLuminance([255, 255, 255]) // 1
- */
-export function relativeLuminance([r, g, b]: Rgb): number {
-	const linear = (c: number) => {
-		const s = c / 255;
-		return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
-	};
-	return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
-}
-
-/**
  * WCAG 2 contrast ratio of two colours (1 to 21). Unparsable colours give 1.
  *
  * @example contrastRatio('#fff', '#000') // 21
@@ -103,8 +91,7 @@ export function contrastRatio(a: string, b: string): number {
 	const ca = parseColor(a);
 	const cb = parseColor(b);
 	if (!ca || !cb) return 1;
-	const [light, dark] = [relativeLuminance(ca), relativeLuminance(cb)].sort((x, y) => y - x);
-	return (light + 0.05) / (dark + 0.05);
+	return rgbContrast(ca, cb);
 }
 
 /**
@@ -113,13 +100,8 @@ export function contrastRatio(a: string, b: string): number {
  * @example contrastText('#ffd700') // '#000'
  */
 export function contrastText(color: string): '#000' | '#fff' {
-	if (!parseColor(color)) return '#fff';
-	return contrastRatio(color, '#000') > contrastRatio(color, '#fff') ? '#000' : '#fff';
-}
-
-function hexToRgb(hex: string): Rgb {
-	const full = hex.length === 3 ? [...hex].map((d) => d + d).join('') : hex;
-	return [0, 2, 4].map((i) => parseInt(full.slice(i, i + 2), 16)) as unknown as Rgb;
+	const rgb = parseColor(color);
+	return rgb ? rgbContrastText(rgb) : '#fff';
 }
 
 function channel(text: string): number {

@@ -105,9 +105,18 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		const provider = config.providers.find((p) => typeof p === 'object' && p.id === providerId);
 		const route = provider?.type === 'credentials' ? 'callback' : 'signin';
 		const fields = new URLSearchParams();
-		for (const [key, value] of form) if (typeof value === 'string' && key !== 'providerId') fields.append(key, value);
+		// `authorizationParams.<name>` fields become the query of POST /signin/:id, which the OAuth flow passes to the provider
+		const query = new URLSearchParams();
+		for (const [key, value] of form) {
+			if (typeof value !== 'string' || key === 'providerId') continue;
+			if (key.startsWith('authorizationParams.')) query.append(key.slice('authorizationParams.'.length), value);
+			else fields.append(key, value);
+		}
 		if (!fields.has('callbackUrl')) fields.set('callbackUrl', String(form.get('redirectTo') ?? `${base}/`));
-		const url = await postToEngine(event, config, `${config.basePath}/${route}/${encodeURIComponent(providerId)}`, fields);
+		// no provider chosen (a bare <SignIn />): show the sign-in page, as Auth.js does
+		if (!providerId) redirect(303, `${config.basePath}/signin?${new URLSearchParams({ callbackUrl: fields.get('callbackUrl') as string })}`);
+		const search = query.size ? `?${query}` : '';
+		const url = await postToEngine(event, config, `${config.basePath}/${route}/${encodeURIComponent(providerId)}${search}`, fields);
 		const target = new URL(url, event.url);
 		if (target.searchParams.get('error') === 'CredentialsSignin') {
 			// the spec: in form actions a credentials failure is thrown to the caller, not redirected

@@ -20,6 +20,12 @@ import {
 import type { KitgateTables, SessionsTable, UsersTable } from './tables.js';
 
 /**
+ * Where a SQL adapter keeps its Kysely instance, for stores that live in the same database
+ * (`SqlRateLimitStore`) and must share its connection and transactions. Internal.
+ */
+export const sqlCore: unique symbol = Symbol('kitgate.sqlCore');
+
+/**
  * An adapter backed by a SQL database: every method, plus schema and connection control.
  *
  * @example
@@ -35,6 +41,8 @@ export interface SqlAdapter extends Required<Adapter> {
 	migrate(): Promise<string[]>;
 	/** Closes the connection or pool the adapter opened itself. A database or pool you passed in stays open. */
 	close(): Promise<void>;
+	/** The adapter's Kysely instance (scoped to its schema), for stores in the same database. */
+	readonly [sqlCore]: Kysely<KitgateTables>;
 }
 
 /**
@@ -86,6 +94,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 	return {
 		migrate,
 		close: parts.close,
+		[sqlCore]: db,
 
 		async createUser(user) {
 			const row = await (await ready())
@@ -262,6 +271,10 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 				.returningAll()
 				.executeTakeFirst();
 			return row ? sessionFromRow(row) : null;
+		},
+
+		async deleteSessionsByUserId(userId) {
+			await (await ready()).deleteFrom('sessions').where('user_id', '=', userId).execute();
 		},
 
 		async createVerificationToken(token) {

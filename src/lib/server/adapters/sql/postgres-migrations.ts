@@ -66,10 +66,32 @@ CREATE TABLE IF NOT EXISTS authenticators (
 CREATE INDEX IF NOT EXISTS authenticators_user_id_idx ON authenticators (user_id);
 `;
 
+const rateLimits = `-- kitgate schema 0002 (PostgreSQL): rate-limit counters and revocations of JWT sessions, for
+-- SqlRateLimitStore (kitgate/adapters/rate-limit-store): several servers share limits and revocations.
+CREATE TABLE IF NOT EXISTS rate_limits (
+	key text PRIMARY KEY,
+	count integer NOT NULL,
+	reset_at bigint NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS rate_limits_reset_at_idx ON rate_limits (reset_at);
+
+CREATE TABLE IF NOT EXISTS session_revocations (
+	user_id text PRIMARY KEY,
+	revoked_at bigint NOT NULL,
+	keep_until bigint NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS session_revocations_keep_until_idx ON session_revocations (keep_until);
+`;
+
 /**
  * PostgreSQL migrations in the order they apply. Names never change once released.
  *
  * @example
  * for (const { name, sql } of postgresMigrations) console.log(name, sql.length);
  */
-export const postgresMigrations: readonly Migration[] = [{ name: '0001_initial', sql: initial }];
+export const postgresMigrations: readonly Migration[] = [
+	{ name: '0001_initial', sql: initial },
+	{ name: '0002_rate_limits', sql: rateLimits }
+];

@@ -94,6 +94,34 @@ export interface AuthenticatorsTable {
 }
 
 /**
+ * A row of `rate_limits`: one fixed window of a rate-limit counter (migration 0002).
+ *
+ * @example
+ * type Row = Selectable<RateLimitsTable>;
+ */
+export interface RateLimitsTable {
+	key: string;
+	count: BigIntColumn;
+	/** Epoch milliseconds at which the window ends. */
+	reset_at: BigIntColumn;
+}
+
+/**
+ * A row of `session_revocations`: JWT sessions of the user issued before `revoked_at` are revoked
+ * (migration 0002). No foreign key: JWT users need not be stored.
+ *
+ * @example
+ * type Row = Selectable<SessionRevocationsTable>;
+ */
+export interface SessionRevocationsTable {
+	user_id: string;
+	/** Epoch milliseconds. */
+	revoked_at: BigIntColumn;
+	/** Epoch milliseconds after which the row can go: every session it revokes has expired. */
+	keep_until: BigIntColumn;
+}
+
+/**
  * The tables the SQL adapters read and write.
  *
  * @example
@@ -105,4 +133,6 @@ export interface KitgateTables {
 	sessions: SessionsTable;
 	verification_tokens: VerificationTokensTable;
 	authenticators: AuthenticatorsTable;
+	rate_limits: RateLimitsTable;
+	session_revocations: SessionRevocationsTable;
 }

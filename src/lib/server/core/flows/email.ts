@@ -9,6 +9,7 @@ import { completeSignIn, neededMethods } from '../complete-sign-in.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { AuthError, CallbackRouteError, EmailSignin, InvalidConfiguration, Verification } from '../errors.js';
 import { errorRedirect, pageUrl, type Outcome } from '../outcome.js';
+import { normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
 import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, AdapterUser, EmailConfig, VerificationToken } from '../types.js';
 import { resolveMessages } from '../../pages/messages.js';
@@ -23,7 +24,8 @@ const MAX_ECHOED_INPUT = 320;
 /**
  * POST signin/:id (CSRF already checked): normalises the address, asks the `signIn` callback
  * (`email.verificationRequest: true`), stores the token's keyed hash, sends the link and redirects
- * to the verify-request page. Known and unknown addresses get the same answer. An address that
+ * to the verify-request page. Known and unknown addresses get the same answer; requests beyond
+ * `rateLimit.email` get `RateLimited`, whoever the address belongs to. An address that
  * cannot be used, or a mail that cannot be sent, ends on the sign-in page with `EmailSignin`;
  * a token whose mail was not sent is deleted again.
  *
@@ -45,6 +47,9 @@ export async function startEmailSignIn(ctx: RequestContext, provider: EmailConfi
 		const echoed = typed.slice(0, MAX_ECHOED_INPUT) || undefined;
 		return { type: 'redirect', url: pageUrl(ctx, 'signIn', { error: 'EmailSignin', callbackUrl, email: echoed }) };
 	}
+	// counted for the address typed, whether or not it has an account: the answer tells nothing
+	const attempt = await takeAttempt(ctx, 'email', normalizeIdentifier(identifier));
+	if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
 
 	const user: AdapterUser = (await adapterStep(() => adapter.getUserByEmail(identifier), 'Looking up the user by email failed.')) ?? {
 		id: crypto.randomUUID(),

@@ -4,6 +4,7 @@
 import { expect } from 'vitest';
 import { startDemoSmtp, type StoredMail } from '../../../../../scripts/demo-smtp.js';
 import Email, { type EmailOptions } from '../../providers/email.js';
+import { MemoryRateLimitStore } from '../memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, EventCallbacks, VerificationToken } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { quietLogger, type TestClient } from './oauth-fixtures.js';
@@ -58,6 +59,8 @@ export function emailSetup(sink: MailSink, adapter: Required<Adapter>, overrides
 		adapter: recorded.adapter,
 		now: () => clock.now,
 		logger: log.logger,
+		// counters of this setup only: the tests ask many links for the same address
+		rateLimit: { store: MemoryRateLimitStore() },
 		providers: [sinkProvider(sink)],
 		events: {
 			createUser: record('createUser'),

@@ -1,0 +1,84 @@
+// The English message table: every text of the built-in pages, the sign-in email and the
+// components, keyed by message id. The default language; other tables fall back to it.
+
+import { enForms } from './en-forms.js';
+import { enPasskey } from './en-passkey.js';
+
+/** The texts of the built-in pages and the sign-in email (the components' parts are imported). */
+const enPages: Readonly<Record<string, string>> = {
+	'signin.title': 'Sign in',
+	'signin.or': 'or',
+	'signin.email.placeholder': 'you@example.com',
+	'signin.error.OAuthSignin': 'We could not start signing you in with this provider. Please try again.',
+	'signin.error.OAuthCallbackError':
+		'The provider did not complete the sign in. Please try again, or choose another way to sign in.',
+	'signin.error.InvalidCheck': 'The sign in could not be verified. Please start again.',
+	'signin.error.CallbackRouteError': 'Something went wrong while finishing the sign in. Please try again.',
+	'signin.error.OAuthAccountNotLinked': 'To confirm your identity, sign in with the same account you used originally.',
+	'signin.error.EmailSignin':
+		'We could not send a sign in link. Check that you entered one valid email address and try again.',
+	'signin.error.MissingCSRF': 'Your sign in form expired. Please try again.',
+	'signin.error.SessionTokenError': 'Your session could not be read. Please sign in again.',
+	'signin.error.JWTSessionError': 'Your session could not be read. Please sign in again.',
+	'signin.error.AccessDenied': 'You do not have permission to sign in with this account.',
+	'signin.error.Verification': 'The sign in link is no longer valid. Please request a new one.',
+	'signin.error.InvalidProvider': 'This way of signing in is not available. Please choose another.',
+	'signin.error.WebAuthnVerificationError':
+		'Your passkey could not be verified. Please try again, or choose another way to sign in.',
+	'signin.passkey.noscript': 'Passkeys need JavaScript. Turn it on in your browser, or choose another way to sign in.',
+	'signin.passkey.unsupported': 'This browser cannot use passkeys here. Update it, or choose another way to sign in.',
+	'signout.title': 'Sign out',
+	'signout.confirm': 'Are you sure you want to sign out?',
+	'verify.title': 'Check your email',
+	'verify.body': 'A sign in link has been sent to your email address.',
+	'verify.expires': 'The link expires in {duration} and works only once.',
+	'verify.spam': 'No email? Check your spam folder, or go back and ask for a new link.',
+	'confirm.title': 'Confirm sign in',
+	'confirm.body': 'Sign in to {host} as {email}?',
+	'confirm.button': 'Sign in',
+	'confirm.hint': 'If you did not ask for this link, close this page: nothing happens until you press the button.',
+	'email.subject': 'Sign in to {host}',
+	'email.title': 'Sign in to {host}',
+	'email.intro': 'Press the button below to sign in to {host}.',
+	'email.textIntro': 'Open this link to sign in to {host}:',
+	'email.button': 'Sign in',
+	'email.link': 'Or open this link in your browser:',
+	'email.expires': 'The link expires in {duration} and works only once.',
+	'email.ignore': 'If you did not ask to sign in, you can ignore this email: nobody can sign in without the link.',
+	'error.code': 'Error code: {code}',
+	'error.Configuration.title': 'There is a problem with the server configuration',
+	'error.Configuration.body': 'Check the server logs for more information.',
+	'error.AccessDenied.title': 'Access denied',
+	'error.AccessDenied.body': 'You do not have permission to sign in.',
+	'error.Verification.title': 'Unable to sign in',
+	'error.Verification.body':
+		'This sign in link cannot be used. It may have been used already, it may have expired, or it may be for another email address. Ask for a new link to sign in.',
+	'error.UntrustedHost.title': 'This site is not trusted',
+	'error.UntrustedHost.body':
+		'The server does not accept requests for this host name. The site owner needs to trust it in the configuration.',
+	'error.MissingAdapterMethod.title': 'There is a problem with the server configuration',
+	'error.MissingAdapterMethod.body':
+		'The database adapter lacks a method this sign in needs. Check the server logs for more information.',
+	'error.MissingCSRF.title': 'Your form expired',
+	'error.MissingCSRF.body': 'The security token of the form was missing or out of date. Please try again.',
+	'error.InvalidProvider.title': 'Unknown sign in method',
+	'error.InvalidProvider.body': 'This way of signing in does not exist or cannot be used here.',
+	'error.UnknownAction.title': 'Page not found',
+	'error.UnknownAction.body': 'There is nothing at this address.',
+	'error.InvalidCallbackUrl.title': 'Unable to sign in',
+	'error.InvalidCallbackUrl.body': 'The address to return to after signing in is not allowed.',
+	'error.InvalidRequest.title': 'Invalid request',
+	'error.InvalidRequest.body': 'The request was incomplete or malformed. Please try again.',
+	'error.Default.title': 'Error',
+	'error.Default.body': 'Something went wrong.',
+	'link.signin': 'Sign in',
+	'link.home': 'Back to home'
+};
+
+/**
+ * Every English text, keyed by message id. A translation is a table with the same keys.
+ *
+ * @example en['signin.title'] // 'Sign in'
+ */
+// marked pure so bundlers drop the whole table from pages that only use the components' parts
+export const en: Readonly<Record<string, string>> = /* @__PURE__ */ Object.assign({}, enForms, enPasskey, enPages);

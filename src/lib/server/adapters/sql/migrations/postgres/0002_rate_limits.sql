@@ -1,0 +1,17 @@
+-- kitgate schema 0002 (PostgreSQL): rate-limit counters and revocations of JWT sessions, for
+-- SqlRateLimitStore (kitgate/adapters/rate-limit-store): several servers share limits and revocations.
+CREATE TABLE IF NOT EXISTS rate_limits (
+	key text PRIMARY KEY,
+	count integer NOT NULL,
+	reset_at bigint NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS rate_limits_reset_at_idx ON rate_limits (reset_at);
+
+CREATE TABLE IF NOT EXISTS session_revocations (
+	user_id text PRIMARY KEY,
+	revoked_at bigint NOT NULL,
+	keep_until bigint NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS session_revocations_keep_until_idx ON session_revocations (keep_until);

@@ -1,0 +1,93 @@
+// The default store of rate-limit counters and JWT session revocations: this process's memory,
+// bounded in size. Re-exported from the root entry `kitgate` as `MemoryRateLimitStore`.
+
+import type { RateLimitCount, RateLimitStore, RevocationStore } from './types.js';
+
+/** Options of {@link MemoryRateLimitStore}. */
+export interface MemoryRateLimitStoreOptions {
+	/** Most counters kept at once (default 50,000); beyond it expired ones go first, then the oldest. */
+	maxKeys?: number;
+	/** Most users with a revocation kept at once (default 50,000). */
+	maxRevocations?: number;
+}
+
+/** A store that is both a {@link RateLimitStore} and a {@link RevocationStore}. */
+export type MemoryRateLimitStore = RateLimitStore & RevocationStore;
+
+const DEFAULT_MAX_KEYS = 50_000;
+
+/**
+ * Counters and revocations in this process's memory: right for one server. Several servers need a
+ * shared store (`SqlRateLimitStore` from `kitgate/adapters/rate-limit-store`). Memory stays bounded:
+ * windows expire, and past `maxKeys` the expired counters, then the oldest, are dropped.
+ *
+ * @example
+ * import { MemoryRateLimitStore } from 'kitgate';
+ * const config = { providers, rateLimit: { store: MemoryRateLimitStore({ maxKeys: 10_000 }) } };
+ */
+export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}): MemoryRateLimitStore {
+	const maxKeys = Math.max(1, options.maxKeys ?? DEFAULT_MAX_KEYS);
+	const maxRevocations = Math.max(1, options.maxRevocations ?? DEFAULT_MAX_KEYS);
+	const counters = new Map<string, RateLimitCount>();
+	const revocations = new Map<string, { at: number; until: number }>();
+
+	return {
+		increment(key, windowSeconds, now) {
+			const open = counters.get(key);
+			if (open && open.resetAt > now) {
+				open.count += 1;
+				return { ...open };
+			}
+			counters.delete(key);
+			makeRoom(counters, maxKeys, (entry) => entry.resetAt <= now);
+			const fresh = { count: 1, resetAt: now + windowSeconds * 1000 };
+			counters.set(key, fresh);
+			return { ...fresh };
+		},
+		decrement(key, now) {
+			const open = counters.get(key);
+			if (open && open.resetAt > now && open.count > 0) open.count -= 1;
+		},
+		reset(key) {
+			counters.delete(key);
+		},
+		revokedAt(userId, now) {
+			const entry = revocations.get(userId);
+			if (!entry) return null;
+			if (entry.until <= now) {
+				revocations.delete(userId);
+				return null;
+			}
+			return entry.at;
+		},
+		revoke(userId, at, keepSeconds) {
+			const previous = revocations.get(userId);
+			revocations.delete(userId);
+			makeRoom(revocations, maxRevocations, (entry) => entry.until <= at);
+			// a later revocation never moves the time back (clocks of several callers)
+			revocations.set(userId, {
+				at: Math.max(at, previous?.at ?? 0),
+				until: Math.max(at + keepSeconds * 1000, previous?.until ?? 0)
+			});
+		}
+	};
+}
+
+/**
+ * Makes room for one more entry in `map`: drops expired entries from the oldest on, then the
+ * oldest live ones. Maps iterate in insertion order and windows have similar lengths, so the
+ * oldest entries expire first and this stays cheap even when someone floods new keys.
+ */
+function makeRoom<T>(map: Map<string, T>, max: number, expired: (entry: T) => boolean): void {
+	for (const [key, entry] of map) {
+		if (map.size < max && !expired(entry)) return;
+		map.delete(key);
+	}
+}
+
+let processStore: MemoryRateLimitStore | undefined;
+
+/** The store of this process used when the config names none: shared by every config, so a per-request config keeps its counters. */
+export function processRateLimitStore(): MemoryRateLimitStore {
+	return (processStore ??= MemoryRateLimitStore());
+}

@@ -1,0 +1,182 @@
+// Abuse limits of sign-in attempts: per identifier and per client address, fixed windows in a
+// pluggable store. Resolves `config.rateLimit`, takes attempts and shapes the `RateLimited` answer.
+
+import { createHmac } from 'node:crypto';
+import { addressLimitKey, clientAddressOf } from './client-address.js';
+import type { RequestContext } from './context.js';
+import { InvalidConfiguration, RateLimited } from './errors.js';
+import { processRateLimitStore } from './memory-rate-limit-store.js';
+import { pageUrl, type Outcome } from './outcome.js';
+import type { RateLimitOptions, RateLimitStore } from './types.js';
+
+/** The kinds of attempts kitgate limits. */
+export type AttemptKind = 'credentials' | 'email';
+
+/** One kind's limits with defaults filled in; 0 is off. */
+export interface ResolvedRule {
+	perIdentifier: number;
+	perAddress: number;
+	windowSeconds: number;
+}
+
+/** `config.rateLimit` resolved. */
+export interface ResolvedRateLimit {
+	credentials?: ResolvedRule & { identifier?: (credentials: Record<string, unknown>) => string | undefined };
+	email?: ResolvedRule;
+	store: RateLimitStore;
+	/** True when the config named the store (it may then keep revocations too). */
+	storeGiven: boolean;
+	trustedProxies: number;
+	clientAddress?: (request: Request) => string | undefined;
+}
+
+/** Defaults: failed credentials attempts, and email links requested. */
+export const DEFAULT_LIMITS: Record<AttemptKind, ResolvedRule> = {
+	credentials: { perIdentifier: 10, perAddress: 100, windowSeconds: 15 * 60 },
+	email: { perIdentifier: 5, perAddress: 50, windowSeconds: 15 * 60 }
+};
+
+/** Resolves and checks `config.rateLimit`; throws `InvalidConfiguration` naming a bad field. */
+export function resolveRateLimit(option: RateLimitOptions | false | undefined): ResolvedRateLimit {
+	if (option === false) return { store: processRateLimitStore(), storeGiven: false, trustedProxies: 0 };
+	if (option !== undefined && (option === null || typeof option !== 'object')) {
+		throw new InvalidConfiguration('rateLimit must be an object such as { credentials: { perIdentifier: 10 } }, or false.');
+	}
+	const given = option ?? {};
+	const store = given.store;
+	if (store !== undefined && !['increment', 'decrement', 'reset'].every((m) => typeof (store as unknown as Record<string, unknown>)[m] === 'function')) {
+		throw new InvalidConfiguration('rateLimit.store needs increment(key, windowSeconds, now), decrement(key, now) and reset(key).');
+	}
+	const trustedProxies = given.trustedProxies ?? 0;
+	if (!Number.isInteger(trustedProxies) || trustedProxies < 0) {
+		throw new InvalidConfiguration(`rateLimit.trustedProxies must be a whole number of proxies (0 or more); got ${JSON.stringify(trustedProxies)}.`);
+	}
+	const credentials = given.credentials === false ? undefined : resolveRule('credentials', given.credentials);
+	return {
+		credentials: credentials && { ...credentials, identifier: given.credentials ? given.credentials.identifier : undefined },
+		email: given.email === false ? undefined : resolveRule('email', given.email),
+		store: store ?? processRateLimitStore(),
+		storeGiven: store !== undefined,
+		trustedProxies,
+		clientAddress: given.clientAddress
+	};
+}
+
+function resolveRule(kind: AttemptKind, rule: Partial<ResolvedRule> | undefined): ResolvedRule {
+	const resolved = { ...DEFAULT_LIMITS[kind] };
+	for (const field of ['perIdentifier', 'perAddress', 'windowSeconds'] as const) {
+		const value = rule?.[field];
+		if (value === undefined) continue;
+		if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || (field === 'windowSeconds' && value === 0)) {
+			throw new InvalidConfiguration(`rateLimit.${kind}.${field} must be a whole number (${field === 'windowSeconds' ? '1' : '0'} or more); got ${JSON.stringify(value)}.`);
+		}
+		resolved[field] = value;
+	}
+	return resolved;
+}
+
+/** True when the `count`th hit of a window goes over `limit` (0 = no limit). Pure. */
+export function isOverLimit(count: number, limit: number): boolean {
+	return limit > 0 && count > limit;
+}
+
+/** Whole seconds from `now` until `resetAt`, at least 1. Pure. */
+export function retryAfterSeconds(resetAt: number, now: number): number {
+	return Math.max(1, Math.ceil((resetAt - now) / 1000));
+}
+
+/**
+ * The store key of an identifier or address: a keyed hash, so the store never holds email
+ * addresses or IP addresses in clear and keys have a fixed length.
+ */
+export function limitKey(kind: AttemptKind, scope: 'id' | 'ip', value: string, secret: string): string {
+	const digest = createHmac('sha256', secret).update(`${kind}\u0000${scope}\u0000${value}`).digest('base64url');
+	return `kitgate:${kind}:${scope}:${digest.slice(0, 32)}`;
+}
+
+/** An identifier as limits compare it: trimmed, lower case, bounded. */
+export function normalizeIdentifier(value: unknown): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const normalized = value.normalize('NFKC').trim().toLowerCase().slice(0, 512);
+	return normalized || undefined;
+}
+
+/** An attempt that went through: say how it ended so successes do not count. */
+export interface Attempt {
+	limited: false;
+	/** A success: the identifier's failures are forgotten and the address's hit is taken back. */
+	succeeded(): Promise<void>;
+	/** Not the user's fault (the app failed): both hits are taken back. */
+	discarded(): Promise<void>;
+}
+
+/** An attempt over a limit. */
+export interface LimitedAttempt {
+	limited: true;
+	retryAfter: number;
+}
+
+const noop = async () => {};
+const unlimited: Attempt = { limited: false, succeeded: noop, discarded: noop };
+
+/**
+ * Counts an attempt of `kind` for `identifier` and the request's client address before it is
+ * made, so concurrent attempts cannot slip past the limit together. A store that fails lets the
+ * attempt through (logged): an outage of the counters must not stop every sign-in.
+ *
+ * @example
+ * const attempt = await takeAttempt(ctx, 'credentials', 'ada@example.com');
+ * if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
+ */
+export async function takeAttempt(ctx: RequestContext, kind: AttemptKind, identifier: string | undefined): Promise<Attempt | LimitedAttempt> {
+	const limits = ctx.config.rateLimit;
+	const rule = limits[kind];
+	if (!rule) return unlimited;
+	const secret = ctx.config.secrets[0];
+	const address = rule.perAddress > 0 ? clientAddressOf(ctx) : undefined;
+	const counted: { key: string; limit: number; scope: 'id' | 'ip' }[] = [];
+	if (identifier && rule.perIdentifier > 0) counted.push({ key: limitKey(kind, 'id', identifier, secret), limit: rule.perIdentifier, scope: 'id' });
+	if (address) counted.push({ key: limitKey(kind, 'ip', addressLimitKey(address), secret), limit: rule.perAddress, scope: 'ip' });
+	if (counted.length === 0) return unlimited;
+
+	const { store } = limits;
+	const now = ctx.now;
+	let counts;
+	try {
+		counts = await Promise.all(counted.map(({ key }) => store.increment(key, rule.windowSeconds, now)));
+	} catch (error) {
+		ctx.config.logger.error(new RateLimited('The rate-limit store failed; the attempt was let through.', { cause: { err: error } }));
+		return unlimited;
+	}
+	const over = counted.map((entry, index) => ({ ...entry, ...counts[index] })).filter((entry) => isOverLimit(entry.count, entry.limit));
+	if (over.length > 0) {
+		const resetAt = Math.max(...over.map((entry) => entry.resetAt));
+		ctx.config.logger.warn('rate-limited', `${kind} attempt refused: over the per-${over.map((e) => (e.scope === 'id' ? 'identifier' : 'address')).join(' and per-')} limit.`);
+		return { limited: true, retryAfter: retryAfterSeconds(resetAt, now) };
+	}
+	const undo = async (resetIdentifier: boolean) => {
+		try {
+			await Promise.all(
+				counted.map(({ key, scope }) => (scope === 'id' && resetIdentifier ? store.reset(key) : store.decrement(key, now)))
+			);
+		} catch (error) {
+			ctx.config.logger.error(new RateLimited('The rate-limit store failed to take back a hit.', { cause: { err: error } }));
+		}
+	};
+	return { limited: false, succeeded: () => undo(true), discarded: () => undo(false) };
+}
+
+/**
+ * The answer to a limited attempt: the sign-in page with `error=RateLimited`, or for script
+ * callers (`X-Auth-Return-Redirect: 1`) a 429 `{ error, url }` with `Retry-After`.
+ *
+ * @example
+ * return rateLimitedOutcome(ctx, 120, callbackUrl);
+ */
+export function rateLimitedOutcome(ctx: RequestContext, retryAfter: number, callbackUrl: string | undefined): Outcome {
+	const url = pageUrl(ctx, 'signIn', { error: 'RateLimited', callbackUrl });
+	if (ctx.request.headers.get('x-auth-return-redirect') === '1') {
+		return { type: 'json', status: 429, body: { error: 'RateLimited', url }, headers: { 'retry-after': String(retryAfter) } };
+	}
+	return { type: 'redirect', url };
+}

@@ -1,0 +1,74 @@
+// Signing a user out everywhere: `revokeSessions(userId, config)` deletes database sessions, or
+// records a revocation time that JWT sessions issued earlier fail when they are next checked.
+
+import { assertAdapterMethods } from './adapter-guard.js';
+import { resolveConfig } from './config.js';
+import type { RequestContext } from './context.js';
+import { AdapterError, InvalidConfiguration } from './errors.js';
+import type { AuthConfig, JWT } from './types.js';
+
+/** Seconds a revocation is kept beyond the JWT lifetime (the decoder's clock tolerance and then some). */
+const KEEP_MARGIN_SECONDS = 60;
+
+/**
+ * True when a token issued at `issuedAtSeconds` (its `iat`) predates a revocation at
+ * `revokedAtMs`. Pure. A token without `iat` counts as issued at 0 (revoked). Times are compared at
+ * the token's one-second resolution, so a session started in the very second of a revocation is
+ * revoked too: revoking errs on the side of signing out.
+ *
+ * @example
+ * isIssuedBeforeRevocation(1_700_000_000, 1_700_000_000_500) // true
+ */
+export function isIssuedBeforeRevocation(issuedAtSeconds: unknown, revokedAtMs: number | null): boolean {
+	if (revokedAtMs === null) return false;
+	const issued = typeof issuedAtSeconds === 'number' && Number.isFinite(issuedAtSeconds) ? issuedAtSeconds : 0;
+	return issued * 1000 < revokedAtMs;
+}
+
+/** What a revocation check found: `unknown` when the store could not answer. */
+export type RevocationState = 'valid' | 'revoked' | 'unknown';
+
+/**
+ * Whether the JWT session `token` was revoked, asking the config's revocation store. A store that
+ * fails answers `unknown` (logged): the caller keeps the session but must not extend it.
+ *
+ * @example
+ * if ((await revocationState(ctx, token)) === 'revoked') return null;
+ */
+export async function revocationState(ctx: RequestContext, token: JWT): Promise<RevocationState> {
+	if (typeof token.sub !== 'string' || !token.sub) return 'valid';
+	try {
+		const revokedAt = await ctx.config.revocation.store.revokedAt(token.sub, ctx.now);
+		return isIssuedBeforeRevocation(token.iat, revokedAt) ? 'revoked' : 'valid';
+	} catch (error) {
+		ctx.config.logger.error(new AdapterError('The revocation store failed; the session was kept without being extended.', { cause: { err: error } }));
+		return 'unknown';
+	}
+}
+
+/**
+ * Signs `userId` out everywhere. Database sessions: every session row of the user is deleted
+ * (adapter method `deleteSessionsByUserId`, else `MissingAdapterMethod`). JWT sessions: sessions
+ * issued before now stop working when next checked — at most `updateAge` later, or on the next
+ * read with `session.revocationCheck: "always"`. Several servers need a shared
+ * `session.revocationStore` (or `rateLimit.store`) for JWT revocations.
+ *
+ * @example
+ * import { revokeSessions } from 'kitgate';
+ * await revokeSessions(user.id, authConfig); // e.g. after a password change
+ */
+export async function revokeSessions(userId: string, config: AuthConfig): Promise<void> {
+	if (typeof userId !== 'string' || userId.length === 0) {
+		throw new InvalidConfiguration('revokeSessions needs the id of the user whose sessions to end.');
+	}
+	const resolved = resolveConfig(config);
+	if (resolved.session.strategy === 'database') {
+		const adapter = resolved.adapter!;
+		assertAdapterMethods(adapter, ['deleteSessionsByUserId']);
+		await adapter.deleteSessionsByUserId(userId);
+		return;
+	}
+	const keepSeconds = resolved.jwt.maxAge + KEEP_MARGIN_SECONDS;
+	await resolved.revocation.store.revoke(userId, resolved.now(), keepSeconds);
+}
+
