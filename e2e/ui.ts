@@ -1,7 +1,7 @@
 // What the UI tests share: the built-in pages in each state, the two colour schemes, a browser
 // context without JavaScript, and an axe check that fails on serious or critical violations.
 
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test';
 
 /** One state of a built-in page: where it is (under the app's origin) and what shows it rendered. */

@@ -1,5 +1,5 @@
 // `npm test`: every test in one go — type checks, unit and integration tests (vitest), the build,
-// packaging checks, the packed-tarball Express test, and the Playwright end-to-end tests.
+// packaging checks, the Storybook build, the packed-tarball Express test, and the Playwright end-to-end tests.
 // Ends with one line `N passed, N failed` and exits non-zero on any failure.
 
 import { spawnSync } from 'node:child_process';
@@ -25,6 +25,8 @@ rmSync('reports', { recursive: true, force: true });
 mkdirSync('reports', { recursive: true });
 
 check('svelte-check', run('types', 'npx', ['svelte-kit', 'sync']) === 0 &&
+	// the generated page modules and CSS (Tailwind) must exist before anything imports them
+	run('types', 'node', ['scripts/compile-pages.js']) === 0 &&
 	run('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--fail-on-warnings']) === 0);
 check('eslint', run('lint', 'npx', ['eslint', '.']) === 0);
 
@@ -47,7 +49,9 @@ if (built) {
 	check('publint', run('publint', 'npx', ['publint', '--strict']) === 0);
 	check('are-the-types-wrong', run('attw', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only', '--ignore-rules', 'cjs-resolves-to-esm',
 		// .svelte component types resolve only in bundler mode, as for every Svelte library
-		'--exclude-entrypoints', './components']) === 0);
+		'--exclude-entrypoints', './components', './styles.css']) === 0);
+	// every story of the pages and components still builds (Storybook's static build)
+	check('storybook', run('storybook', 'npx', ['storybook', 'build', '--quiet', '--output-dir', 'storybook-static'], { STORYBOOK_DISABLE_TELEMETRY: '1' }) === 0);
 	const tap = spawnSync('node', ['--test', '--test-reporter=tap', 'scripts/pack.test.js'], { encoding: 'utf8', env: process.env });
 	process.stdout.write(tap.stdout ?? '');
 	process.stderr.write(tap.stderr ?? '');

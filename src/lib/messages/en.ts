@@ -22,6 +22,7 @@ const enPages: Readonly<Record<string, string>> = {
 	'signin.error.JWTSessionError': 'Your session could not be read. Please sign in again.',
 	'signin.error.AccessDenied': 'You do not have permission to sign in with this account.',
 	'signin.error.Verification': 'The sign in link is no longer valid. Please request a new one.',
+	'signin.error.RateLimited': 'Too many attempts. Wait a few minutes, then try again.',
 	'signin.error.InvalidProvider': 'This way of signing in is not available. Please choose another.',
 	'signin.error.WebAuthnVerificationError':
 		'Your passkey could not be verified. Please try again, or choose another way to sign in.',

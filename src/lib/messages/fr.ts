@@ -33,6 +33,7 @@ export const fr: Readonly<Record<string, string>> = {
 	'signin.error.JWTSessionError': 'Votre session n’a pas pu être lue. Veuillez vous reconnecter.',
 	'signin.error.AccessDenied': 'Vous n’êtes pas autorisé à vous connecter avec ce compte.',
 	'signin.error.Verification': 'Le lien de connexion n’est plus valide. Demandez-en un nouveau.',
+	'signin.error.RateLimited': 'Trop de tentatives. Patientez quelques minutes, puis réessayez.',
 	'signin.error.InvalidProvider': 'Ce moyen de connexion n’est pas disponible. Veuillez en choisir un autre.',
 	'signin.error.WebAuthnVerificationError': 'Votre clé d’accès n’a pas pu être vérifiée. Réessayez ou choisissez un autre moyen de connexion.',
 	'signin.error.Default': 'Connexion impossible. Veuillez réessayer.',

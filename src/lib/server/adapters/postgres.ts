@@ -66,6 +66,9 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 		throw new InvalidConfiguration('PostgresAdapter: pass `pool` or `connectionString`, or set DATABASE_URL');
 	}
 	const pool = options.pool ?? createPool(connectionString);
+	// A connection that drops while a query holds it makes pg emit 'error' on the client; without a
+	// listener that event would crash the process. The query itself still fails, and the pool drops the client.
+	pool.on('connect', (client) => client.on('error', () => undefined));
 	const schema = options.schema ?? 'public';
 	const base = new Kysely<KitgateTables>({ dialect: new PostgresDialect({ pool }) });
 

@@ -4,7 +4,7 @@
 import { keepToken } from './config.js';
 import type { RequestContext } from './context.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
-import { JWTSessionError } from './errors.js';
+import { AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/token-refresh.js';
 import { revocationState } from './revocation.js';
@@ -213,7 +213,13 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 	if (previous) await Promise.resolve(adapter.deleteSession(previous)).catch(() => undefined);
 	const sessionToken = config.session.generateSessionToken();
 	const expires = ctx.now + config.session.maxAge * 1000;
-	await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires) });
+	try {
+		await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires) });
+	} catch (error) {
+		// a database that fails here is a failed sign-in the user can retry, not a configuration problem
+		if (error instanceof AuthError) throw error;
+		throw new CallbackRouteError('Storing the new session failed; no session was started.', { cause: { err: error } });
+	}
 	writeSessionCookie(ctx, sessionToken, expires);
 	return true;
 }

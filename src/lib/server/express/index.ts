@@ -108,9 +108,9 @@ function header(req: ExpressRequestLike, name: string): string | undefined {
 export async function toWebRequest(req: ExpressRequestLike, withBody: boolean): Promise<Request> {
 	const protocol = req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
 	const host = req.host ?? req.get?.('host') ?? header(req, 'host') ?? 'localhost';
-	// a malformed Host is passed on as is, so the engine answers 400 InvalidRequest (not a 500 here)
-	const malformedHost = isValidHost(host) ? undefined : host;
-	const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${malformedHost ? 'localhost' : host}`);
+	// a malformed or empty Host is passed on so the engine answers 400 InvalidRequest (not a 500 here)
+	const malformedHost = isValidHost(host) ? undefined : host || '(empty)';
+	const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${malformedHost === undefined ? host : 'localhost'}`);
 	const headers = new Headers();
 	for (const [name, value] of Object.entries(req.headers)) {
 		if (value === undefined || name.startsWith(':')) continue;

@@ -338,3 +338,15 @@ describe('a SQL store shared by two servers', () => {
 		expect(log.text()).toMatch(/RateLimited: The rate-limit store failed; the attempt was let through\. <- Error: store offline/);
 	});
 });
+
+describe('the RateLimited page', () => {
+	test('the sign-in page explains it, in English and in French', async () => {
+		const texts = { en: 'Too many attempts. Wait a few minutes, then try again.', fr: 'Trop de tentatives. Patientez quelques minutes, puis réessayez.' };
+		for (const [locale, text] of Object.entries(texts)) {
+			const { config } = credentialsSetup({}, { locale });
+			const page = await Auth(new Request(`${ORIGIN}/auth/signin?error=RateLimited`), config);
+			expect(page.status).toBe(200);
+			expect(await page.text()).toContain(text);
+		}
+	});
+});

@@ -1,0 +1,37 @@
+// Stories of the built-in error page: one per error type with its own text, the generic page,
+// light and dark, with a logo, in French.
+
+import type { Meta, StoryObj } from '@storybook/sveltekit';
+import { logo } from './fixtures.js';
+import PagePreview from './PagePreview.svelte';
+
+const links = { signInUrl: '/auth/signin', homeUrl: 'https://app.example.com/' };
+
+const meta = {
+	title: 'Pages/Error',
+	component: PagePreview,
+	parameters: { layout: 'fullscreen' },
+	args: { kind: 'error', props: { ...links, error: 'Default' } }
+} satisfies Meta<typeof PagePreview>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+/** The error page for error type `error`. */
+const page = (error: string): Story => ({ args: { props: { ...links, error } } });
+
+export const Dark: Story = { args: { theme: { colorScheme: 'dark' }, props: { ...links, error: 'AccessDenied' } } };
+export const WithLogo: Story = { args: { theme: { logo }, props: { ...links, error: 'Verification' } } };
+export const French: Story = { args: { locale: 'fr', props: { ...links, error: 'Verification' } } };
+export const ErrorConfiguration: Story = page('Configuration');
+export const ErrorAccessDenied: Story = page('AccessDenied');
+export const ErrorVerification: Story = page('Verification');
+export const ErrorUntrustedHost: Story = page('UntrustedHost');
+export const ErrorMissingAdapterMethod: Story = page('MissingAdapterMethod');
+export const ErrorMissingCSRF: Story = page('MissingCSRF');
+export const ErrorInvalidProvider: Story = page('InvalidProvider');
+export const ErrorUnknownAction: Story = page('UnknownAction');
+export const ErrorInvalidCallbackUrl: Story = page('InvalidCallbackUrl');
+export const ErrorInvalidRequest: Story = page('InvalidRequest');
+export const ErrorRateLimited: Story = page('RateLimited');
+export const ErrorDefault: Story = page('Default');

@@ -1,0 +1,20 @@
+// Stories of the PasskeySignIn component: with and without the email field, dark, French.
+// (The button enables itself once the page has hydrated, as in an app.)
+
+import type { Meta, StoryObj } from '@storybook/sveltekit';
+import PasskeySignIn from '$lib/components/PasskeySignIn.svelte';
+import { resolveMessages } from '$lib/messages/index.js';
+
+const meta = {
+	title: 'Components/PasskeySignIn',
+	component: PasskeySignIn,
+	args: {}
+} satisfies Meta<typeof PasskeySignIn>;
+
+export default meta;
+type Story = StoryObj<typeof meta>;
+
+export const SavedPasskey: Story = {};
+export const WithEmail: Story = { args: { withEmail: true } };
+export const Dark: Story = { args: { withEmail: true }, globals: { theme: 'dark' } };
+export const French: Story = { args: { withEmail: true, messages: resolveMessages('fr') } };
