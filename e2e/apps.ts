@@ -30,5 +30,5 @@ export const apps: DemoApp[] = [
 /** The demo user of both apps. */
 export const DEMO = { username: 'demo', password: 'demo-password', name: 'Demo User' };
 
-/** The credentials form's button: the SvelteKit component names the provider id, the built-in page its name. */
+/** The credentials form's button: "Sign in with Demo account" on both demos (the component is given the provider's name). */
 export const CREDENTIALS_BUTTON = /sign in with (credentials|demo account)/i;

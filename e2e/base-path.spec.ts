@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { DEMO } from './apps.js';
+import { CREDENTIALS_BUTTON, DEMO } from './apps.js';
 
 const PORT = 4182;
 const origin = `http://localhost:${PORT}`;
@@ -39,7 +39,7 @@ test('sign-in, protected page and sign-out stay under /app', async ({ page }) =>
 	await expect(page).toHaveURL(`${origin}/app/signin?callbackUrl=%2Fapp%2Fprotected`);
 	await page.getByLabel('Username').fill(DEMO.username);
 	await page.getByLabel('Password').fill(DEMO.password);
-	await page.getByRole('button', { name: /sign in with credentials/i }).click();
+	await page.getByRole('button', { name: CREDENTIALS_BUTTON }).click();
 	await expect(page).toHaveURL(`${origin}/app/protected`);
 	await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
 	await page.getByRole('button', { name: 'Sign out' }).click();

@@ -40,14 +40,29 @@ async function fillCredentials(page: Page, password: string) {
 
 test.use({ viewport });
 
-test('the demo sign-in page renders its components with and without JavaScript', async ({ page, browser }) => {
+/** The sign-out page and the prerendered page: SignOut (and SignIn) forms posting to the actions. */
+async function expectSignOutComponents(page: Page) {
+	await page.goto(`${origin}/signout`);
+	const signOut = page.locator('form.kg-signout');
+	await expect(signOut).toHaveCount(1);
+	expect(await signOut.evaluate((element: HTMLFormElement) => element.action)).toBe(`${origin}/signout`);
+	await expect(signOut.getByRole('button', { name: 'Sign out' })).toHaveCSS('background-color', 'rgb(79, 70, 229)');
+	await page.goto(`${origin}/prerendered`);
+	await expect(page.locator('form.kg-signin')).toHaveCount(2);
+	await expect(page.locator('form.kg-signout')).toHaveCount(1);
+	await expect(page.locator('input[name="authorizationParams.login_hint"]')).toHaveValue('demo');
+}
+
+test('the demo pages render their components with and without JavaScript', async ({ page, browser }) => {
 	await page.goto(`${origin}/signin`);
 	await expectSignInComponents(page, true);
+	await expectSignOutComponents(page);
 	const context = await noScriptContext(browser);
 	try {
 		const noScript = await context.newPage();
 		await noScript.goto(`${origin}/signin`);
 		await expectSignInComponents(noScript, false);
+		await expectSignOutComponents(noScript);
 	} finally {
 		await context.close();
 	}

@@ -20,6 +20,8 @@ export interface ExpressRequestLike extends IncomingMessage {
 	body?: unknown;
 	get?(name: string): string | undefined;
 	host?: string;
+	/** The client address after `trust proxy` (Express sets it). */
+	ip?: string;
 }
 
 type ExpressResponseLike = ServerResponse;
@@ -52,7 +54,8 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 				return;
 			}
 			const request = await toWebRequest(req, true);
-			const { raw } = await runAuthRaw(request, config);
+			// the client address as Express decided it (`trust proxy`), for per-address rate limits
+			const { raw } = await runAuthRaw(request, config, { clientAddress: req.ip ?? req.socket?.remoteAddress });
 			writeRawResponse(res, raw);
 		} catch (error) {
 			next(error);

@@ -82,7 +82,7 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 			return new Response(body, { status, headers });
 		}
 		if (event.url.pathname.startsWith(`${basePath}/`)) {
-			return (await runAuth(event.request, config, options)).response;
+			return (await runAuth(event.request, config, { ...options, clientAddress: clientAddressOf(event) })).response;
 		}
 		const pendingCookies: string[] = [];
 		let current: Promise<Session | null> | undefined;
@@ -153,10 +153,19 @@ async function postToEngine(event: RequestEvent, config: SvelteKitAuthConfig, pa
 		if (value) headers.set(name, value);
 	}
 	const request = new Request(new URL(path, event.url), { method: 'POST', headers, body: fields });
-	const { response, cookies } = await runAuth(request, { ...config, skipCSRFCheck }, { appBase: base });
+	const { response, cookies } = await runAuth(request, { ...config, skipCSRFCheck }, { appBase: base, clientAddress: clientAddressOf(event) });
 	for (const cookie of cookies) setEventCookie(event, cookie);
 	const body = (await response.json().catch(() => null)) as { url?: string } | null;
 	return body?.url ?? `${config.basePath}/error?error=Configuration`;
+}
+
+/** The client address SvelteKit's adapter reports (for per-address rate limits); undefined where it cannot tell. */
+function clientAddressOf(event: RequestEvent): string | undefined {
+	try {
+		return event.getClientAddress();
+	} catch {
+		return undefined;
+	}
 }
 
 function setEventCookie(event: RequestEvent, cookie: OutgoingCookie): void {

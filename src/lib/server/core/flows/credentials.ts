@@ -107,6 +107,9 @@ async function ensureStoredUser(ctx: RequestContext, user: User): Promise<Adapte
 		return created;
 	} catch (error) {
 		if (error instanceof AuthError) throw error;
+		// the same user's first sign-in on another server (or request) stored it first: use that row
+		const winner = isUniqueViolation(error) ? await Promise.resolve(adapter.getUser(user.id as string)).catch(() => null) : null;
+		if (winner) return winner;
 		const hint = isUniqueViolation(error)
 			? ' Its email belongs to another stored user: return that user (adapter.getUserByEmail) from authorize().'
 			: '';

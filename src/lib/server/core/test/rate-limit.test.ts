@@ -6,7 +6,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { isRedirect, type RequestEvent } from '@sveltejs/kit';
 import { afterAll, describe, expect, test } from 'vitest';
+import { ExpressAuth } from '../../express/index.js';
+import { SvelteKitAuth } from '../../sveltekit/index.js';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { SqlRateLimitStore } from '../../adapters/rate-limit-store.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
@@ -348,5 +354,67 @@ describe('the RateLimited page', () => {
 			expect(page.status).toBe(200);
 			expect(await page.text()).toContain(text);
 		}
+	});
+});
+
+describe('the integrations pass the client address', () => {
+	const servers: Server[] = [];
+	afterAll(() => Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve)))));
+
+	async function expressServer(config: AuthConfig, trustProxy: boolean): Promise<string> {
+		const app = express();
+		app.set('trust proxy', trustProxy);
+		app.use('/auth', ExpressAuth(config));
+		const server = await new Promise<Server>((resolve) => {
+			const s = app.listen(0, '127.0.0.1', () => resolve(s));
+		});
+		servers.push(server);
+		return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	}
+
+	async function expressAttempt(origin: string, username: string, forwardedFor: string): Promise<string | null> {
+		const csrf = await fetch(`${origin}/auth/csrf`);
+		const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+		const response = await fetch(`${origin}/auth/callback/credentials`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.headers.getSetCookie()[0].split(';')[0], 'x-forwarded-for': forwardedFor },
+			body: new URLSearchParams({ csrfToken, username, password: 'wrong' })
+		});
+		return errorOf(response);
+	}
+
+	test('Express: req.ip counts, so `trust proxy` decides whether X-Forwarded-For is believed', async () => {
+		const trusted = await expressServer(credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 2 } }).config, true);
+		expect(await expressAttempt(trusted, 'a', '203.0.113.9')).toBe('CredentialsSignin');
+		expect(await expressAttempt(trusted, 'b', '203.0.113.9')).toBe('CredentialsSignin');
+		expect(await expressAttempt(trusted, 'c', '203.0.113.9')).toBe('RateLimited');
+		expect(await expressAttempt(trusted, 'c', '198.51.100.7')).toBe('CredentialsSignin');
+
+		// without trust proxy the header is ignored: every attempt comes from 127.0.0.1
+		const direct = await expressServer(credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 2 } }).config, false);
+		expect(await expressAttempt(direct, 'a', '1.1.1.1')).toBe('CredentialsSignin');
+		expect(await expressAttempt(direct, 'b', '2.2.2.2')).toBe('CredentialsSignin');
+		expect(await expressAttempt(direct, 'c', '3.3.3.3')).toBe('RateLimited');
+	});
+
+	test('SvelteKit: the signIn action counts getClientAddress(); a limited attempt redirects to the RateLimited page', async () => {
+		const { config } = credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 1 } });
+		const { signIn } = SvelteKitAuth({ ...config, basePath: '/auth' });
+		const act = async (address: string): Promise<unknown> => {
+			const request = new Request(`${ORIGIN}/signin`, { method: 'POST', body: new URLSearchParams({ providerId: 'credentials', username: 'ada', password: 'wrong' }) });
+			const event = { request, url: new URL(request.url), locals: {}, getClientAddress: () => address, cookies: { set: () => {} } } as unknown as RequestEvent;
+			try {
+				await signIn(event as never);
+			} catch (thrown) {
+				return thrown;
+			}
+			return undefined;
+		};
+		expect(await act('203.0.113.9')).toMatchObject({ type: 'CredentialsSignin' });
+		const limited = await act('203.0.113.9');
+		expect(isRedirect(limited)).toBe(true);
+		expect(new URL((limited as { location: string }).location).searchParams.get('error')).toBe('RateLimited');
+		expect(await act('198.51.100.7')).toMatchObject({ type: 'CredentialsSignin' });
 	});
 });

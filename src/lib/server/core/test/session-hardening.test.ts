@@ -107,6 +107,26 @@ describe('a new session on every sign-in (no fixation)', () => {
 	});
 });
 
+describe('concurrent first sign-ins of one credentials user (database sessions)', () => {
+	test('on two servers sharing a database: one user row, and both get a session', async () => {
+		const filename = join(directory, 'concurrent.sqlite');
+		const [first, second] = [SQLiteAdapter({ filename }), SQLiteAdapter({ filename })];
+		try {
+			await first.migrate();
+			await second.migrate();
+			const [serverA, serverB] = [setup({ adapter: first }), setup({ adapter: second })];
+			const [a, b] = await Promise.all([serverA.signedIn('ada'), serverB.signedIn('ada')]);
+			expect((await serverB.sessionOf(a)).session?.user?.name).toBe('ada');
+			expect((await serverA.sessionOf(b)).session?.user?.name).toBe('ada');
+			expect(first.database.prepare('select count(*) as n from users').get()).toEqual({ n: 1 });
+			expect(first.database.prepare('select count(*) as n from sessions').get()).toEqual({ n: 2 });
+		} finally {
+			await first.close();
+			await second.close();
+		}
+	});
+});
+
 describe('revokeSessions: database sessions', () => {
 	test('every session of the user ends on every device; other users keep theirs', async () => {
 		const adapter = MemoryAdapter();
