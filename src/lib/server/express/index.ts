@@ -53,9 +53,11 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 				res.end(body);
 				return;
 			}
+			// the client address as Express decided it (`trust proxy`), for per-address rate limits;
+			// read before the body, while the socket is surely attached
+			const clientAddress = req.ip ?? req.socket?.remoteAddress;
 			const request = await toWebRequest(req, true);
-			// the client address as Express decided it (`trust proxy`), for per-address rate limits
-			const { raw } = await runAuthRaw(request, config, { clientAddress: req.ip ?? req.socket?.remoteAddress });
+			const { raw } = await runAuthRaw(request, config, { clientAddress });
 			writeRawResponse(res, raw);
 		} catch (error) {
 			next(error);
@@ -145,11 +147,11 @@ async function requestBody(req: ExpressRequestLike, headers: Headers): Promise<s
 	for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
 		const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
 		size += bytes.byteLength;
-		// stop reading: the engine refuses bodies this large anyway
-		if (size > MAX_BODY_BYTES) return new Uint8Array(MAX_BODY_BYTES + 1);
-		chunks.push(bytes);
+		// past the limit keep draining without storing: leaving the loop would destroy the socket
+		// before the answer (the engine refuses bodies this large anyway)
+		if (size <= MAX_BODY_BYTES) chunks.push(bytes);
 	}
-	return Buffer.concat(chunks);
+	return size > MAX_BODY_BYTES ? new Uint8Array(MAX_BODY_BYTES + 1) : Buffer.concat(chunks);
 }
 
 function appendSetCookie(res: ExpressResponseLike, cookies: string[]): void {
