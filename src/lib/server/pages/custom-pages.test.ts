@@ -60,8 +60,11 @@ describe('pages.signIn', () => {
 		const response = await client.request('/auth/callback/credentials', {
 			form: { csrfToken, username: 'ada', password: 'wrong', callbackUrl: '/after' }
 		});
-		// like Auth.js: the query carries only the error and its code
-		expect(target(response)).toEqual({ path: '/login', query: { error: 'CredentialsSignin', code: 'credentials' } });
+		// the callback URL is kept, so a retry still goes where the user was heading
+		expect(target(response)).toEqual({
+			path: '/login',
+			query: { error: 'CredentialsSignin', code: 'credentials', callbackUrl: 'http://localhost:3000/after' }
+		});
 	});
 });
 

@@ -9,7 +9,7 @@ import { readableRequest, type RequestBody } from '../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
 import { CallbackRouteError, CredentialsSignin, AuthError } from '../errors.js';
 import { emitEvent } from '../events.js';
-import type { Outcome } from '../outcome.js';
+import { errorRedirect, type Outcome } from '../outcome.js';
 import { normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
 import { establishSession } from '../session.js';
 import { checkSignInAllowed } from '../sign-in-callback.js';
@@ -17,6 +17,12 @@ import type { Account, AdapterUser, CredentialsConfig, User } from '../types.js'
 
 /** Fields kitgate adds to forms; they are not passed to `authorize()`. */
 const RESERVED_FIELDS = new Set(['csrfToken', 'callbackUrl', 'redirectTo', 'redirect', 'providerId']);
+
+/** A refused sign-in: logged, and back to the sign-in page keeping where the user was going. */
+function refused(ctx: RequestContext, error: CredentialsSignin, callbackUrl: string): Outcome {
+	ctx.config.logger.error(error);
+	return errorRedirect(ctx, error, callbackUrl);
+}
 
 /** Handles a credentials form POST; CSRF has been checked by the caller. */
 export async function credentialsSignIn(
@@ -36,7 +42,7 @@ export async function credentialsSignIn(
 	} catch (error) {
 		if (error instanceof CredentialsSignin) {
 			await failureFloor(provider, started);
-			throw error;
+			return refused(ctx, error, callbackUrl);
 		}
 		// the app failed, not the user: this attempt does not count
 		await attempt.discarded();
@@ -44,7 +50,7 @@ export async function credentialsSignIn(
 	}
 	if (!authorized || typeof authorized !== 'object') {
 		await failureFloor(provider, started);
-		throw new CredentialsSignin();
+		return refused(ctx, new CredentialsSignin(), callbackUrl);
 	}
 	await attempt.succeeded();
 
