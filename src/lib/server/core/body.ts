@@ -40,7 +40,7 @@ export async function readBody(request: Request): Promise<RequestBody> {
 		try {
 			// the bytes are already read: parse them with the request's own boundary
 			const contentType = request.headers.get('content-type') ?? '';
-			return formToObject(await new Response(bytes, { headers: { 'content-type': contentType } }).formData());
+			return formToObject(await new Response(bytes as BodyInit, { headers: { 'content-type': contentType } }).formData());
 		} catch (error) {
 			throw new InvalidRequest('The multipart body could not be read.', { cause: error });
 		}
