@@ -52,7 +52,12 @@ export function forwardedClientAddress(header: string | null | undefined, hops: 
 	return normalizeAddress(entries[entries.length - hops]);
 }
 
-/** The client address of the request under the config's rules; undefined when unknown. */
+/**
+ * The client address of the request under the config's rules; undefined when unknown.
+ *
+ * @example
+ * const address = clientAddressOf(ctx); // '203.0.113.9'
+ */
 export function clientAddressOf(ctx: RequestContext): string | undefined {
 	const { rateLimit } = ctx.config;
 	if (rateLimit.clientAddress) {

@@ -3,7 +3,12 @@
 
 import type { RateLimitCount, RateLimitStore, RevocationStore } from './types.js';
 
-/** Options of {@link MemoryRateLimitStore}. */
+/**
+ * Options of {@link MemoryRateLimitStore}.
+ *
+ * @example
+ * const options: MemoryRateLimitStoreOptions = { maxKeys: 10_000 };
+ */
 export interface MemoryRateLimitStoreOptions {
 	/** Most counters kept at once (default 50,000); beyond it expired ones go first, then the oldest. */
 	maxKeys?: number;
@@ -11,8 +16,19 @@ export interface MemoryRateLimitStoreOptions {
 	maxRevocations?: number;
 }
 
-/** A store that is both a {@link RateLimitStore} and a {@link RevocationStore}. */
-export type MemoryRateLimitStore = RateLimitStore & RevocationStore;
+/**
+ * A store that is both a {@link RateLimitStore} and a {@link RevocationStore}, answering synchronously.
+ *
+ * @example
+ * const store: MemoryRateLimitStore = MemoryRateLimitStore();
+ */
+export interface MemoryRateLimitStore extends RateLimitStore, RevocationStore {
+	increment(key: string, windowSeconds: number, now: number): RateLimitCount;
+	decrement(key: string, now: number): void;
+	reset(key: string): void;
+	revokedAt(userId: string, now: number): number | null;
+	revoke(userId: string, at: number, keepSeconds: number): void;
+}
 
 const DEFAULT_MAX_KEYS = 50_000;
 
@@ -87,7 +103,13 @@ function makeRoom<T>(map: Map<string, T>, max: number, expired: (entry: T) => bo
 
 let processStore: MemoryRateLimitStore | undefined;
 
-/** The store of this process used when the config names none: shared by every config, so a per-request config keeps its counters. */
+/**
+ * The store of this process used when the config names none: shared by every config, so a
+ * per-request config keeps its counters.
+ *
+ * @example
+ * const store = config.rateLimit?.store ?? processRateLimitStore();
+ */
 export function processRateLimitStore(): MemoryRateLimitStore {
 	return (processStore ??= MemoryRateLimitStore());
 }

@@ -36,7 +36,12 @@ export const DEFAULT_LIMITS: Record<AttemptKind, ResolvedRule> = {
 	email: { perIdentifier: 5, perAddress: 50, windowSeconds: 15 * 60 }
 };
 
-/** Resolves and checks `config.rateLimit`; throws `InvalidConfiguration` naming a bad field. */
+/**
+ * Resolves and checks `config.rateLimit`; throws `InvalidConfiguration` naming a bad field.
+ *
+ * @example
+ * resolveRateLimit({ credentials: { perIdentifier: 5 } }).credentials?.perAddress // 100
+ */
 export function resolveRateLimit(option: RateLimitOptions | false | undefined): ResolvedRateLimit {
 	if (option === false) return { store: processRateLimitStore(), storeGiven: false, trustedProxies: 0 };
 	if (option !== undefined && (option === null || typeof option !== 'object')) {
@@ -75,12 +80,22 @@ function resolveRule(kind: AttemptKind, rule: Partial<ResolvedRule> | undefined)
 	return resolved;
 }
 
-/** True when the `count`th hit of a window goes over `limit` (0 = no limit). Pure. */
+/**
+ * True when the `count`th hit of a window goes over `limit` (0 = no limit). Pure.
+ *
+ * @example
+ * isOverLimit(11, 10) // true
+ */
 export function isOverLimit(count: number, limit: number): boolean {
 	return limit > 0 && count > limit;
 }
 
-/** Whole seconds from `now` until `resetAt`, at least 1. Pure. */
+/**
+ * Whole seconds from `now` until `resetAt`, at least 1. Pure.
+ *
+ * @example
+ * retryAfterSeconds(now + 90_500, now) // 91
+ */
 export function retryAfterSeconds(resetAt: number, now: number): number {
 	return Math.max(1, Math.ceil((resetAt - now) / 1000));
 }
@@ -88,13 +103,21 @@ export function retryAfterSeconds(resetAt: number, now: number): number {
 /**
  * The store key of an identifier or address: a keyed hash, so the store never holds email
  * addresses or IP addresses in clear and keys have a fixed length.
+ *
+ * @example
+ * limitKey('credentials', 'id', 'ada@example.com', secret) // 'kitgate:credentials:id:…'
  */
 export function limitKey(kind: AttemptKind, scope: 'id' | 'ip', value: string, secret: string): string {
 	const digest = createHmac('sha256', secret).update(`${kind}\u0000${scope}\u0000${value}`).digest('base64url');
 	return `kitgate:${kind}:${scope}:${digest.slice(0, 32)}`;
 }
 
-/** An identifier as limits compare it: trimmed, lower case, bounded. */
+/**
+ * An identifier as limits compare it: trimmed, lower case, bounded.
+ *
+ * @example
+ * normalizeIdentifier(' Ada@Example.com ') // 'ada@example.com'
+ */
 export function normalizeIdentifier(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
 	const normalized = value.normalize('NFKC').trim().toLowerCase().slice(0, 512);

@@ -513,7 +513,10 @@ export interface RateLimitRule {
 /**
  * Abuse limits of sign-in attempts (see docs/security.md). Credentials count failed attempts
  * (default 10 per identifier and 100 per address in 15 minutes); email counts link requests
- * (default 5 per address typed and 50 per client address in 15 minutes).
+ * (default 5 per address typed and 50 per client address in 15 minutes). See docs/security.md.
+ *
+ * @example
+ * const rateLimit: RateLimitOptions = { credentials: { perIdentifier: 5 }, trustedProxies: 1 };
  */
 export interface RateLimitOptions {
 	/** Failed credentials attempts; `false` turns the limit off. */

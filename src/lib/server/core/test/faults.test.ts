@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { afterAll, describe, expect, inject, test } from 'vitest';
 import { PostgresAdapter } from '../../adapters/postgres.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import Credentials from '../../providers/credentials.js';

@@ -14,6 +14,8 @@ export interface FaultyIssuer {
 	modes: { discovery: EndpointMode; token: EndpointMode; jwks: EndpointMode };
 	/** Requests that were left hanging so far. */
 	hung: number;
+	/** Token requests received so far. */
+	tokenRequests: number;
 	close: () => Promise<void>;
 }
 
@@ -34,6 +36,7 @@ export async function startFaultyIssuer(): Promise<FaultyIssuer> {
 		issuer: '',
 		modes: { discovery: 'ok', token: 'ok', jwks: 'ok' },
 		hung: 0,
+		tokenRequests: 0,
 		close: async () => {}
 	};
 
@@ -72,6 +75,7 @@ export async function startFaultyIssuer(): Promise<FaultyIssuer> {
 			return answer(res, state.modes.jwks, () => ({ keys: [jwk] }));
 		}
 		if (path === '/token' && req.method === 'POST') {
+			state.tokenRequests++;
 			const basic = req.headers.authorization?.split(' ')[1];
 			const clientId = basic ? decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0]) : 'unknown';
 			return answer(res, state.modes.token, async () => {
