@@ -672,7 +672,7 @@ async function main() {
 		targets: targets.map((target) => Object.fromEntries(Object.entries(target).filter(([key]) => key !== 'scenario'))),
 		profiles
 	};
-	const markdown = renderMarkdown(report);
+	const markdown = `${renderMarkdown(report)}\n## Multi-server load\n\nTwo Express processes sharing one PostgreSQL: see [MULTI-SERVER.md](MULTI-SERVER.md) (\`npm run bench:multi\`).\n`;
 	writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	writeFileSync(join(BENCH_DIR, 'RESULTS.md'), markdown);
 	process.stdout.write(markdown);
@@ -857,7 +857,7 @@ async function reportOnly() {
 	for (const [id, profile] of Object.entries(report.profiles ?? {})) {
 		if (profile.file && existsSync(join(ROOT, profile.file))) report.profiles[id] = { file: profile.file, ...summariseProfile(join(ROOT, profile.file)) };
 	}
-	const markdown = renderMarkdown(report);
+	const markdown = `${renderMarkdown(report)}\n## Multi-server load\n\nTwo Express processes sharing one PostgreSQL: see [MULTI-SERVER.md](MULTI-SERVER.md) (\`npm run bench:multi\`).\n`;
 	writeFileSync(join(BENCH_DIR, 'results.json'), `${JSON.stringify(report, null, 2)}\n`);
 	writeFileSync(join(BENCH_DIR, 'RESULTS.md'), markdown);
 	process.stdout.write(markdown);
