@@ -8,7 +8,7 @@ import { readChunkedCookie } from './cookies.js';
 import { AccessDenied, AuthError, CallbackRouteError, OAuthAccountNotLinked } from './errors.js';
 import { emitEvent } from './events.js';
 import { pageUrl, type Outcome } from './outcome.js';
-import { decodeSessionCookie, establishSession } from './session.js';
+import { decodeSessionCookie, establishSession, sessionMethods } from './session.js';
 import { checkSignInAllowed } from './sign-in-callback.js';
 import { rememberUpstreamAccount } from './flows/token-refresh.js';
 import type { Account, AdapterAccount, AdapterUser, Profile, Provider, User } from './types.js';
@@ -113,15 +113,7 @@ async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
 
 /** Every adapter method this sign-in may call, so a missing one fails before any write or spent token. */
 export function neededMethods(ctx: RequestContext): AdapterMethod[] {
-	const methods: AdapterMethod[] = ['getUserByAccount', 'getUserByEmail', 'createUser', 'linkAccount'];
-	const hasSession = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name) !== undefined;
-	if (ctx.config.session.strategy === 'database') {
-		methods.push('createSession');
-		if (hasSession) methods.push('getSessionAndUser', 'deleteSession');
-	} else if (hasSession) {
-		methods.push('getUser');
-	}
-	return methods;
+	return ['getUserByAccount', 'getUserByEmail', 'createUser', 'linkAccount', ...sessionMethods(ctx)];
 }
 
 /** Decides, by reading only, whose sign-in this is; throws `OAuthAccountNotLinked` when it must not proceed. */

@@ -4,6 +4,7 @@
 import { keepToken } from './config.js';
 import type { RequestContext } from './context.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
+import type { AdapterMethod } from './adapter-guard.js';
 import { AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/token-refresh.js';
@@ -173,6 +174,19 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	const session = await callbacks.session({ session: base, user, token: undefined as unknown as JWT, ...updateArgs });
 	await emitEvent(ctx, 'session', { session, user });
 	return session;
+}
+
+/**
+ * Adapter methods a sign-in may call about sessions for this request: reading the session it
+ * already has (to find the signed-in user) and starting the new one. Flows check them before
+ * their first write.
+ */
+export function sessionMethods(ctx: RequestContext): AdapterMethod[] {
+	const hasSession = sessionCookieValue(ctx) !== undefined;
+	if (ctx.config.session.strategy === 'database') {
+		return hasSession ? ['createSession', 'getSessionAndUser', 'deleteSession'] : ['createSession'];
+	}
+	return hasSession ? ['getUser'] : [];
 }
 
 /** What a completed sign-in hands to `establishSession`. */

@@ -6,7 +6,7 @@ import type { RequestBody } from '../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
 import { signedInUser } from '../complete-sign-in.js';
 import type { RequestContext } from '../context.js';
-import { readChunkedCookie } from '../cookies.js';
+import { sessionMethods } from '../session.js';
 import { AccessDenied, InvalidRequest, WebAuthnVerificationError } from '../errors.js';
 import type { Outcome } from '../outcome.js';
 import type { PasskeyAction, WebAuthnConfig } from '../types.js';
@@ -103,12 +103,5 @@ function callbackMethods(ctx: RequestContext, action: PasskeyAction, newUser: bo
 		action === 'register'
 			? ['getAuthenticator', 'createAuthenticator', 'linkAccount', ...(newUser ? (['getUserByEmail', 'createUser'] as const) : [])]
 			: ['getAuthenticator', 'updateAuthenticatorCounter', 'getUser'];
-	const hasSession = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name) !== undefined;
-	if (ctx.config.session.strategy === 'database') {
-		methods.push('createSession');
-		if (hasSession) methods.push('getSessionAndUser', 'deleteSession');
-	} else if (hasSession) {
-		methods.push('getUser');
-	}
-	return methods;
+	return [...methods, ...sessionMethods(ctx)];
 }
