@@ -1,49 +1,12 @@
 // `deleteAuthenticator` (kitgate's optional adapter method for removing a passkey) on every
 // adapter: it removes exactly one authenticator, returns it, and answers null when there is none.
 
-import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, test } from 'vitest';
-import type { Adapter, AdapterAuthenticator } from '../core/types.js';
-import { MemoryAdapter } from './memory.js';
-import { PostgresAdapter } from './postgres.js';
-import { SQLiteAdapter } from './sqlite.js';
+import { describe, expect, test } from 'vitest';
+import type { AdapterAuthenticator } from '../core/types.js';
+import { everyAdapter } from './test/every-adapter.js';
 
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-delete-authenticator-'));
-const schema = `t_${randomBytes(6).toString('hex')}`;
-const connectionString = inject('databaseUrl');
-const closers: (() => Promise<void> | void)[] = [];
-
-afterAll(async () => {
-	for (const close of closers) await close();
-	const admin = new pg.Pool({ connectionString, max: 1 });
-	await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-	await admin.end();
-	rmSync(tempDir, { recursive: true, force: true });
-});
-
-const adapters: [string, () => Required<Adapter>][] = [
-	['memory', () => MemoryAdapter()],
-	[
-		'sqlite',
-		() => {
-			const adapter = SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) });
-			closers.push(() => adapter.close());
-			return adapter;
-		}
-	],
-	[
-		'postgres',
-		() => {
-			const adapter = PostgresAdapter({ connectionString, schema });
-			closers.push(() => adapter.close());
-			return adapter;
-		}
-	]
-];
+const adapters = everyAdapter('delete-authenticator');
 
 function authenticatorOf(userId: string): AdapterAuthenticator {
 	const credentialID = randomBytes(16).toString('base64url');

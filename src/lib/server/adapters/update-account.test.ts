@@ -1,49 +1,10 @@
 // `updateAccount` (kitgate's optional adapter method for refreshed tokens) on every adapter:
 // it merges the given fields into the stored account and never moves it to another user.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import pg from 'pg';
-import { afterAll, describe, expect, inject, test } from 'vitest';
-import type { Adapter } from '../core/types.js';
-import { MemoryAdapter } from './memory.js';
-import { PostgresAdapter } from './postgres.js';
-import { SQLiteAdapter } from './sqlite.js';
+import { describe, expect, test } from 'vitest';
+import { everyAdapter } from './test/every-adapter.js';
 
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-update-account-'));
-const schema = `t_${randomBytes(6).toString('hex')}`;
-const connectionString = inject('databaseUrl');
-const closers: (() => Promise<void> | void)[] = [];
-
-afterAll(async () => {
-	for (const close of closers) await close();
-	const admin = new pg.Pool({ connectionString, max: 1 });
-	await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-	await admin.end();
-	rmSync(tempDir, { recursive: true, force: true });
-});
-
-const adapters: [string, () => Required<Adapter>][] = [
-	['memory', () => MemoryAdapter()],
-	[
-		'sqlite',
-		() => {
-			const adapter = SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) });
-			closers.push(() => adapter.close());
-			return adapter;
-		}
-	],
-	[
-		'postgres',
-		() => {
-			const adapter = PostgresAdapter({ connectionString, schema });
-			closers.push(() => adapter.close());
-			return adapter;
-		}
-	]
-];
+const adapters = everyAdapter('update-account');
 
 describe.each(adapters)('updateAccount (%s)', (_name, make) => {
 	test('merges new token fields, keeps the others, and returns the account', async () => {
