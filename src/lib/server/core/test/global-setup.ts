@@ -1,10 +1,12 @@
-// Vitest global setup: provides `databaseUrl`, an empty PostgreSQL database for the tests. Uses
-// DATABASE_URL when set; otherwise starts a throwaway cluster on 127.0.0.1 and removes it afterwards.
+// Vitest global setup: provides `databaseUrl`, an empty PostgreSQL database for the tests (DATABASE_URL
+// when set, else a throwaway cluster on 127.0.0.1, removed afterwards), and builds the SvelteKit app
+// the integration tests serve (fixtures/sveltekit-app) when its build is missing or older than the code.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 
@@ -26,9 +28,32 @@ const TEST_DATABASE = 'kitgate_test';
  * test: { globalSetup: ['src/lib/server/core/test/global-setup.ts'] }
  */
 export default async function setup(project: TestProject): Promise<() => void> {
+	buildHarnessApp();
 	const postgres = await startPostgres();
 	project.provide('databaseUrl', postgres.url);
 	return () => postgres.stop();
+}
+
+const REPOSITORY = fileURLToPath(new URL('../../../../../', import.meta.url));
+const HARNESS_APP = join(REPOSITORY, 'fixtures/sveltekit-app');
+
+/** Builds the SvelteKit test app unless its build is newer than every source file it bundles. */
+function buildHarnessApp(): void {
+	const built = join(HARNESS_APP, 'build/handler.js');
+	const sources = [join(REPOSITORY, 'src/lib'), join(HARNESS_APP, 'src'), join(HARNESS_APP, 'svelte.config.js')];
+	if (existsSync(built) && newestChange(sources) < statSync(built).mtimeMs) return;
+	execFileSync('npx', ['vite', 'build'], { cwd: HARNESS_APP, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
+}
+
+/** Latest modification time of the files under `paths`. */
+function newestChange(paths: string[]): number {
+	let newest = 0;
+	for (const path of paths) {
+		const stat = statSync(path);
+		if (!stat.isDirectory()) newest = Math.max(newest, stat.mtimeMs);
+		else for (const entry of readdirSync(path)) newest = Math.max(newest, newestChange([join(path, entry)]));
+	}
+	return newest;
 }
 
 interface RunningPostgres {
