@@ -2,7 +2,7 @@
 // when set, else a throwaway cluster on 127.0.0.1, removed afterwards), and builds the SvelteKit app
 // the integration tests serve (fixtures/sveltekit-app) when its build is missing or older than the code.
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ declare module 'vitest' {
 	interface ProvidedContext {
 		/** URL of a PostgreSQL database; each test file works in a schema of its own. */
 		databaseUrl: string;
+		/** Folder of the built SvelteKit test app (fixtures/sveltekit-app), with its adapter-node handler. */
+		harnessBuild: string;
 	}
 }
 
@@ -28,7 +30,7 @@ const TEST_DATABASE = 'kitgate_test';
  * test: { globalSetup: ['src/lib/server/core/test/global-setup.ts'] }
  */
 export default async function setup(project: TestProject): Promise<() => void> {
-	buildHarnessApp();
+	project.provide('harnessBuild', buildHarnessApp());
 	const postgres = await startPostgres();
 	project.provide('databaseUrl', postgres.url);
 	return () => postgres.stop();
@@ -36,13 +38,53 @@ export default async function setup(project: TestProject): Promise<() => void> {
 
 const REPOSITORY = fileURLToPath(new URL('../../../../../', import.meta.url));
 const HARNESS_APP = join(REPOSITORY, 'fixtures/sveltekit-app');
+const HARNESS_BUILDS = join(HARNESS_APP, '.builds');
 
-/** Builds the SvelteKit test app unless its build is newer than every source file it bundles. */
-function buildHarnessApp(): void {
-	const built = join(HARNESS_APP, 'build/handler.js');
+/**
+ * Builds the SvelteKit test app into a folder named after the newest source change, unless that
+ * build exists. Builds are never rewritten in place, so test runs that overlap (several vitest
+ * processes) never read a half-written build; a lock keeps two builds from running at once.
+ */
+function buildHarnessApp(): string {
 	const sources = [join(REPOSITORY, 'src/lib'), join(HARNESS_APP, 'src'), join(HARNESS_APP, 'svelte.config.js')];
-	if (existsSync(built) && newestChange(sources) < statSync(built).mtimeMs) return;
-	execFileSync('npx', ['vite', 'build'], { cwd: HARNESS_APP, stdio: ['ignore', 'ignore', 'inherit'], timeout: 180_000 });
+	const out = join(HARNESS_BUILDS, String(Math.floor(newestChange(sources))));
+	const done = () => existsSync(join(out, 'handler.js'));
+	if (done()) return out;
+	withLock(join(HARNESS_BUILDS, 'lock'), () => {
+		if (done()) return;
+		execFileSync('npx', ['vite', 'build'], {
+			cwd: HARNESS_APP,
+			env: { ...process.env, HARNESS_BUILD_DIR: out },
+			stdio: ['ignore', 'ignore', 'inherit'],
+			timeout: 180_000
+		});
+		// keep the three newest builds: an older run may still be reading one
+		const builds = readdirSync(HARNESS_BUILDS).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
+		for (const old of builds.slice(3)) rmSync(join(HARNESS_BUILDS, old), { recursive: true, force: true });
+	});
+	return out;
+}
+
+/** Runs `task` holding a lock folder; waits for another holder (a lock older than 5 minutes is stale). */
+function withLock(lock: string, task: () => void): void {
+	mkdirSync(HARNESS_BUILDS, { recursive: true });
+	const deadline = Date.now() + 5 * 60_000;
+	for (;;) {
+		try {
+			mkdirSync(lock);
+			break;
+		} catch {
+			const stale = existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 5 * 60_000;
+			if (stale) rmSync(lock, { recursive: true, force: true });
+			else if (Date.now() > deadline) throw new Error(`Timed out waiting for ${lock}`);
+			else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+		}
+	}
+	try {
+		task();
+	} finally {
+		rmSync(lock, { recursive: true, force: true });
+	}
 }
 
 /** Latest modification time of the files under `paths`. */

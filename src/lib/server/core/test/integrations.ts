@@ -5,8 +5,10 @@
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import express from 'express';
+import { inject } from 'vitest';
 import { ExpressAuth, getSession } from '../../express/index.js';
 import type { AuthConfig } from '../types.js';
 
@@ -32,9 +34,6 @@ export interface AppServer {
 
 type Middleware = (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void;
 
-const HARNESS_APP = fileURLToPath(new URL('../../../../../fixtures/sveltekit-app/', import.meta.url));
-/** Where the global set-up builds the SvelteKit app. */
-export const HARNESS_BUILD = `${HARNESS_APP}build/`;
 
 /** Starts one integration with no config yet (`use` before the first request). */
 export async function startApp(integration: Integration): Promise<AppServer> {
@@ -106,7 +105,7 @@ async function startSvelteKitApp(): Promise<AppServer> {
 	svelteKitStarted = true;
 	const port = await freePort();
 	process.env.ORIGIN = `http://127.0.0.1:${port}`;
-	const handlerModule = pathToFileURL(`${HARNESS_BUILD}handler.js`).href;
+	const handlerModule = pathToFileURL(join(inject('harnessBuild'), 'handler.js')).href;
 	const { handler } = (await import(/* @vite-ignore */ handlerModule)) as { handler: Middleware };
 	const server = await listen((req: IncomingMessage, res: ServerResponse) =>
 		handler(req, res, () => {
