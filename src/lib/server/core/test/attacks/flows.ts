@@ -1,0 +1,79 @@
+// Whole flows as a browser does them, over HTTP against either integration: email links (with the
+// real SMTP sink), credentials, and reading who is signed in. Shared by the attack tests.
+
+import { expect } from 'vitest';
+import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
+import type { Adapter, AuthConfig, Session } from '../../types.js';
+import { TEST_SECRET } from '../client.js';
+import { confirmationForm, type MailSink } from '../email-fixtures.js';
+import { quietLogger } from '../oauth-fixtures.js';
+import type { AppServer, Browser } from '../integrations.js';
+
+/** The session strategies every storage-dependent attack runs under. */
+export const STRATEGIES = ['jwt', 'database'] as const;
+export type Strategy = (typeof STRATEGIES)[number];
+
+/** A session as the app sees it, with the user id our test config adds. */
+export type SessionWithId = Session & { user?: Session['user'] & { id?: string } };
+
+/**
+ * A config for attack tests: the test secret, trusted host, a rate-limit store of its own, a quiet
+ * logger, and a `session` callback that shows the user id (so tests can tell users apart).
+ */
+export function attackConfig(adapter: Adapter | undefined, strategy: Strategy, overrides: Partial<AuthConfig> = {}): AuthConfig {
+	return {
+		secret: TEST_SECRET,
+		trustHost: true,
+		adapter,
+		session: { strategy },
+		rateLimit: { store: MemoryRateLimitStore() },
+		logger: quietLogger().logger,
+		callbacks: {
+			session: ({ session, token, user }) => ({
+				...session,
+				user: { ...session.user, id: strategy === 'jwt' ? (token?.sub as string | undefined) : user?.id }
+			})
+		},
+		...overrides
+	};
+}
+
+/** A unique address for one test: `name+<random>@domain`. */
+export function address(name: string, domain = 'example.com'): string {
+	return `${name}-${crypto.randomUUID().slice(0, 8)}@${domain}`;
+}
+
+/** Asks for a sign-in link for `email` (engine route, CSRF token from the browser's own cookie). */
+export async function requestLink(browser: Browser, app: AppServer, email: string, providerId = 'email'): Promise<Response> {
+	const csrfToken = await browser.csrfToken(app.origin);
+	return browser.request(`${app.origin}/auth/signin/${providerId}`, { form: { csrfToken, email, callbackUrl: '/' } });
+}
+
+/** The sign-in link of the newest mail to `email`. */
+export function linkFor(sink: MailSink, email: string): URL {
+	const mail = sink.messages().find((message) => message.envelope.to.includes(email));
+	expect(mail, `a mail to ${email}`).toBeDefined();
+	const links = (mail?.links ?? []).filter((link) => link.includes('/auth/callback/'));
+	expect(links.length, `a sign-in link in the mail to ${email}`).toBeGreaterThan(0);
+	return new URL(links[0]);
+}
+
+/** Opens a link (GET: the confirmation page) and presses its button (the POST that spends the token). */
+export async function confirmLink(browser: Browser, link: URL | string): Promise<Response> {
+	const page = await browser.request(link);
+	expect(page.status).toBe(200);
+	const { action, fields } = confirmationForm(await page.text());
+	return browser.request(action, { form: fields });
+}
+
+/** A whole email sign-in of `email` in `browser`: request, read the mail, open and confirm. */
+export async function signInByEmail(browser: Browser, app: AppServer, sink: MailSink, email: string): Promise<Response> {
+	const requested = await requestLink(browser, app, email);
+	expect(requested.status).toBe(302);
+	return confirmLink(browser, linkFor(sink, email));
+}
+
+/** The session the app's own page sees in `browser`, with the user id. */
+export async function sessionOf(browser: Browser, app: AppServer): Promise<SessionWithId | null> {
+	return (await browser.session(app.origin)) as SessionWithId | null;
+}
