@@ -293,6 +293,12 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
 	timeout?: number;
 	/** OAuth 1.0a providers set this to `"1.0a"`. */
 	version?: string;
+	/**
+	 * Read the callback's `user` form field (a JSON object) into `profile.user`. Only a provider
+	 * that documents the field sets this (Sign in with Apple posts the user's name there, once);
+	 * every other provider ignores the field. It is unsigned: take names from it, never identity.
+	 */
+	formPostUser?: boolean;
 	[key: string]: unknown;
 }
 

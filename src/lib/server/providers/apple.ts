@@ -28,7 +28,7 @@ export interface AppleProfile {
 	nonce?: string;
 	nonce_supported?: boolean;
 	auth_time?: number;
-	/** The first callback's `user` form field, when the flow merges it into the profile. */
+	/** The first callback's `user` form field (`formPostUser`): unsigned, so only the name is used. */
 	user?: AppleUserForm;
 	[claim: string]: unknown;
 }
@@ -46,7 +46,8 @@ const BRAND = '#000000';
  *
  * Apple returns the user with a cross-site form POST, which browsers send without `SameSite=Lax`
  * cookies: give the check cookies `sameSite: "none"` (HTTPS only). Apple puts no name in the ID
- * token; it posts it once, as the `user` form field of the first sign-in.
+ * token; it posts it once, as the `user` form field of the first sign-in (`formPostUser: true`).
+ * That field is unsigned: the user's email comes from the ID token only.
  *
  * @example
  * import Apple from "kitgate/providers/apple";
@@ -64,10 +65,13 @@ export default function Apple(options: OAuthUserConfig<AppleProfile> = {}): OAut
 			// Apple documents state and nonce, not PKCE
 			checks: ['state', 'nonce'],
 			client: { token_endpoint_auth_method: 'client_secret_post' },
+			// Apple documents the `user` form field: the only place the name is sent
+			formPostUser: true,
 			profile: (profile) => ({
 				id: profile.sub,
 				name: appleName(profile.user),
-				email: profile.email ?? profile.user?.email ?? null,
+				// the signed ID token's email only: anyone can post a `user` field with any email
+				email: profile.email ?? null,
 				image: null
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('A', BRAND) }

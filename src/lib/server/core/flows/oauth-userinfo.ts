@@ -9,7 +9,8 @@ import { definedParams, endpointObject } from './oauth-metadata.js';
 
 /**
  * The profile of the signed-in user: the ID token's claims (OIDC), else the userinfo endpoint
- * (whose `sub` must match the ID token's) or the provider's `userinfo.request`.
+ * (whose `sub` must match the ID token's) or the provider's `userinfo.request`; plus, for a
+ * provider with `formPostUser` (Apple), the callback's `user` form field as `profile.user`.
  *
  * @example
  * const profile = await readProfile(provider, as, client, tokens, claims, params, 10_000);
@@ -29,16 +30,26 @@ export async function readProfile(
 	} else {
 		profile = await fetchUserinfo(provider, as, client, tokens, claims?.sub, timeout);
 	}
-	// form-post providers (Apple) send the user's name once, as a JSON `user` field of the callback
-	const formUser = params.get('user');
-	if (formUser && profile.user === undefined) {
-		try {
-			profile.user = JSON.parse(formUser);
-		} catch {
-			// not JSON: ignore
-		}
+	if (provider.formPostUser === true && profile.user === undefined) {
+		const user = formUser(params);
+		if (user) profile.user = user;
 	}
 	return profile;
+}
+
+/**
+ * The JSON object of the callback's `user` form field (Apple posts the user's name there on the
+ * first sign-in), or undefined. Read only for providers with `formPostUser`: anyone can post it.
+ */
+function formUser(params: URLSearchParams): Record<string, unknown> | undefined {
+	const field = params.get('user');
+	if (!field) return undefined;
+	try {
+		const parsed: unknown = JSON.parse(field);
+		return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : undefined;
+	} catch {
+		return undefined;
+	}
 }
 
 async function fetchUserinfo(
