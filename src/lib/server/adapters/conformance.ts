@@ -232,6 +232,20 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				expect((await adapter.getUserByAccount(second))?.id).toBe(user.id);
 			});
 
+			test('listAccountsByUserId, when the adapter has this optional method, lists the accounts of that user only', async () => {
+				if (typeof raw.listAccountsByUserId !== 'function') return;
+				const [user, other] = [await createUser(), await createUser()];
+				const first = newAccount(user.id);
+				const second = { ...newAccount(user.id), provider: 'gitlab' };
+				await adapter.linkAccount(first);
+				await adapter.linkAccount(second);
+				await adapter.linkAccount(newAccount(other.id));
+				const listed = await adapter.listAccountsByUserId(user.id);
+				expect(listed.map((a) => a.provider).sort()).toEqual(['gitlab', first.provider].sort());
+				expect(listed.every((a) => a.userId === user.id)).toBe(true);
+				expect(await adapter.listAccountsByUserId(randomUUID())).toEqual([]);
+			});
+
 			test('linkAccount for a user that does not exist rejects', async () => {
 				await expect(Promise.resolve(adapter.linkAccount(newAccount(randomUUID())))).rejects.toThrow();
 			});

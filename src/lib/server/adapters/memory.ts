@@ -124,6 +124,10 @@ export function MemoryAdapter(): Required<Adapter> {
 			return copyOrNull(accounts.get(accountKey(provider, providerAccountId)));
 		},
 
+		async listAccountsByUserId(userId) {
+			return [...accounts.values()].filter((account) => account.userId === userId).map(copy);
+		},
+
 		async createSession(session) {
 			requireUser(session.userId, 'createSession');
 			if (sessions.has(session.sessionToken)) {

@@ -12,7 +12,7 @@ export type GuardedAdapter = Required<Adapter>;
 
 const ADAPTER_METHODS = new Set<string>([
 	'createUser', 'getUser', 'getUserByEmail', 'getUserByAccount', 'updateUser', 'deleteUser',
-	'linkAccount', 'unlinkAccount', 'getAccount', 'createSession', 'getSessionAndUser',
+	'linkAccount', 'unlinkAccount', 'getAccount', 'listAccountsByUserId', 'createSession', 'getSessionAndUser',
 	'updateSession', 'deleteSession', 'createVerificationToken', 'useVerificationToken',
 	'createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
 	'deleteAuthenticator', 'deleteSessionsByUserId'

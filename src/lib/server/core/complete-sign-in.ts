@@ -9,6 +9,7 @@ import { AccessDenied, AuthError, CallbackRouteError, OAuthAccountNotLinked } fr
 import { emitEvent } from './events.js';
 import { pageUrl, type Outcome } from './outcome.js';
 import { decodeSessionCookie, establishSession, sessionMethods } from './session.js';
+import { decideLinking, isEmailRefuted, type LinkingDecision } from './linking-policy.js';
 import { checkSignInAllowed } from './sign-in-callback.js';
 import { rememberUpstreamAccount } from './flows/token-refresh.js';
 import type { Account, AdapterAccount, AdapterUser, Profile, Provider, User } from './types.js';
@@ -25,13 +26,18 @@ export interface CompletedSignIn {
 	callbackUrl: string;
 	/** Passed to the `signIn` callback by the email flow. */
 	email?: { verificationRequest?: boolean };
+	/**
+	 * The id of the user who was signed in when this OAuth flow started (from its check cookie):
+	 * only then may a new account join the signed-in user.
+	 */
+	linkRequestedBy?: string;
 }
 
 /** How the adapter side of a sign-in resolves, decided before anything is written. */
 type Plan =
-	| { kind: 'existing'; user: AdapterUser }
-	| { kind: 'link'; user: AdapterUser }
-	| { kind: 'create' };
+	| { kind: 'existing'; user: AdapterUser; proven: boolean }
+	| { kind: 'link'; user: AdapterUser; proven: boolean }
+	| { kind: 'create'; verified: boolean; release?: AdapterUser };
 
 /** Waits between re-reads while a concurrent first sign-in of the same identity finishes (ms). */
 const RACE_RETRY_DELAYS = [0, 10, 25, 50, 100, 200, 400, 800];
@@ -41,13 +47,12 @@ const CROSS_PROCESS_RECHECK_DELAYS = [20, 80, 200];
 /**
  * Signs in a user a provider vouched for and returns where to send the browser.
  *
- * With an adapter: the account's user signs in; a new account is linked to the user already
- * signed in, or to the user with the same email when the provider allows it
- * (`allowDangerousEmailAccountLinking`; email sign-ins always do), else a user is created
- * (`createUser`, `linkAccount` events). An email owned by another user without that permission is
- * `OAuthAccountNotLinked`. The `signIn` callback runs before anything is written. Two concurrent
- * first sign-ins of one identity end with one user and one account. Without an adapter the JWT
- * holds the user (`sub` = the profile id).
+ * With an adapter, `decideLinking` (./linking-policy.ts) decides whose sign-in it is: the
+ * account's user; for a new account, the signed-in user only when that user started this OAuth
+ * flow, else the user holding the address when both proved it, else a new user (`createUser`,
+ * `linkAccount` events). A refusal is `OAuthAccountNotLinked`. The `signIn` callback runs before
+ * anything is written. Two concurrent first sign-ins of one identity end with one user and one
+ * account. Without an adapter the JWT holds the user (`sub` = the profile id).
  *
  * @example
  * return completeSignIn(ctx, { provider, profile, user, account, callbackUrl });
@@ -64,7 +69,8 @@ export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignI
 	}
 
 	assertAdapterMethods(adapter, neededMethods(ctx));
-	const decided = await oneAtATime(`${account.provider}\u0000${account.providerAccountId}`, async () => {
+	const address = signIn.user.email ? `address\u0000${signIn.user.email}` : undefined;
+	const decided = await oneAtATime(`${account.provider}\u0000${account.providerAccountId}`, () => oneAtATime(address, async () => {
 		let plan: Plan;
 		try {
 			plan = await planSignIn(ctx, adapter, signIn);
@@ -83,7 +89,7 @@ export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignI
 		} catch (error) {
 			throw asSignInError(error, 'Storing the user or account failed.');
 		}
-	});
+	}));
 	if ('redirect' in decided) return { type: 'redirect', url: decided.redirect };
 	const { user, isNewUser } = decided;
 	await startSession(ctx, user, account, profile, isNewUser);
@@ -100,7 +106,8 @@ const identityQueues = new Map<string, Promise<unknown>>();
  * first sign-ins of one account never interleave their reads and writes here. Across processes
  * the unique constraints and `concurrentWinner` settle the race.
  */
-async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
+async function oneAtATime<T>(key: string | undefined, task: () => Promise<T>): Promise<T> {
+	if (key === undefined) return task();
 	const previous = identityQueues.get(key) ?? Promise.resolve();
 	const current = previous.catch(() => undefined).then(task);
 	identityQueues.set(key, current);
@@ -118,37 +125,79 @@ export function neededMethods(ctx: RequestContext): AdapterMethod[] {
 
 /** Decides, by reading only, whose sign-in this is; throws `OAuthAccountNotLinked` when it must not proceed. */
 async function planSignIn(ctx: RequestContext, adapter: GuardedAdapter, signIn: CompletedSignIn): Promise<Plan> {
-	const { account, user, provider } = signIn;
+	const { account, user, provider, profile } = signIn;
 	const key = { provider: account.provider, providerAccountId: account.providerAccountId };
 	const [owner, signedIn] = await Promise.all([adapter.getUserByAccount(key), signedInUser(ctx, adapter)]);
-	if (owner) {
-		if (signedIn && signedIn.id !== owner.id) {
-			throw new OAuthAccountNotLinked(
-				`The ${account.provider} account is already linked to another user than the one signed in.`
-			);
-		}
-		return { kind: 'existing', user: owner };
+	const holder = !owner && user.email ? await adapter.getUserByEmail(user.email) : null;
+	const arrival = account.type === 'email' ? 'email' : 'oauth';
+	const proven = arrival === 'email' || provesAddress(provider, profile);
+	const decision = decideLinking({
+		arrival,
+		owner,
+		signedIn,
+		linkRequestedBy: signIn.linkRequestedBy,
+		holder: holder && {
+			id: holder.id,
+			verified: Boolean(holder.emailVerified),
+			claimedBySignIn: !holder.emailVerified && (await hasSignInAccounts(adapter, holder.id))
+		},
+		proven
+	});
+	switch (decision.kind) {
+		case 'existing':
+			return { kind: 'existing', user: owner as AdapterUser, proven };
+		case 'link':
+			return { kind: 'link', user: (decision.because === 'requested' ? signedIn : holder) as AdapterUser, proven };
+		case 'create':
+			return { kind: 'create', verified: decision.verified, release: decision.release ? (holder as AdapterUser) : undefined };
+		case 'refuse':
+			return refusal(adapter, decision, signIn);
 	}
-	if (signedIn) return { kind: 'link', user: signedIn };
-	const sameEmail = user.email ? await adapter.getUserByEmail(user.email) : null;
-	if (!sameEmail) return { kind: 'create' };
-	if (trustsEmail(provider, account)) return { kind: 'link', user: sameEmail };
+}
+
+/** A refused sign-in, unless another server is just now linking this very account (then its user signs in). */
+async function refusal(
+	adapter: GuardedAdapter,
+	decision: Extract<LinkingDecision, { kind: 'refuse' }>,
+	signIn: CompletedSignIn
+): Promise<Plan> {
+	const { account, provider, profile } = signIn;
+	if (decision.reason === 'account-of-another-user') {
+		throw new OAuthAccountNotLinked(`The ${account.provider} account is already linked to another user than the one signed in.`);
+	}
+	const key = { provider: account.provider, providerAccountId: account.providerAccountId };
 	// another server may be between createUser and linkAccount for this very identity
 	for (const delay of CROSS_PROCESS_RECHECK_DELAYS) {
 		await new Promise((resolve) => setTimeout(resolve, delay));
 		const linked = await adapter.getUserByAccount(key);
-		if (linked) return { kind: 'existing', user: linked };
+		if (linked) return { kind: 'existing', user: linked, proven: false };
 	}
+	const why = isEmailRefuted(profile)
+		? `"${provider.id}" says the address is not verified`
+		: `"${provider.id}" is not trusted to verify addresses (allowDangerousEmailAccountLinking)`;
 	throw new OAuthAccountNotLinked(
-		`A user with this email already signed in with another provider; "${provider.id}" does not link accounts by email ` +
-			'(set allowDangerousEmailAccountLinking only for providers that verify email addresses).'
+		`A user with this email already exists and ${why}, so the account is not linked to it. ` +
+			'Sign in with a method that user already has, then connect this account.'
 	);
 }
 
-/** True when an email match may join this account to an existing user. */
-function trustsEmail(provider: Provider, account: Account): boolean {
-	// an email sign-in proves the address itself
-	return account.type === 'email' || (provider as { allowDangerousEmailAccountLinking?: unknown }).allowDangerousEmailAccountLinking === true;
+/**
+ * True when the user has an OAuth or passkey account: its unproven address came from a sign-in.
+ * An adapter that cannot list accounts is assumed to have one (the safe answer).
+ */
+async function hasSignInAccounts(adapter: GuardedAdapter, userId: string): Promise<boolean> {
+	if (!hasMethod(adapter, 'listAccountsByUserId')) return true;
+	const accounts = await adapter.listAccountsByUserId(userId);
+	return accounts.some((account) => account.type === 'oauth' || account.type === 'oidc' || account.type === 'webauthn');
+}
+
+/**
+ * True when an OAuth identity proves its email address: the app trusts the provider to verify
+ * addresses (`allowDangerousEmailAccountLinking`) and the profile does not say it is unverified.
+ */
+function provesAddress(provider: Provider, profile: Profile): boolean {
+	const trusted = (provider as { allowDangerousEmailAccountLinking?: unknown }).allowDangerousEmailAccountLinking === true;
+	return trusted && !isEmailRefuted(profile);
 }
 
 /** Writes what the plan needs and returns the signed-in user. */
@@ -161,13 +210,14 @@ async function carryOut(
 	const { account, user } = signIn;
 	if (plan.kind === 'existing') {
 		await refreshStoredTokens(ctx, adapter, account);
-		return { user: await markEmailVerified(ctx, adapter, plan.user, account), isNewUser: false };
+		return { user: plan.proven ? await markEmailVerified(ctx, adapter, plan.user, user.email) : plan.user, isNewUser: false };
 	}
 	if (plan.kind === 'link') {
 		await linkTo(ctx, adapter, plan.user, signIn);
-		return { user: await markEmailVerified(ctx, adapter, plan.user, account), isNewUser: false };
+		return { user: plan.proven ? await markEmailVerified(ctx, adapter, plan.user, user.email) : plan.user, isNewUser: false };
 	}
 
+	if (plan.release) await releaseAddress(ctx, adapter, plan.release);
 	const { id: _providerId, ...fields } = user;
 	const draft: AdapterUser = {
 		...fields,
@@ -175,7 +225,7 @@ async function carryOut(
 		name: user.name ?? null,
 		email: user.email ?? '',
 		image: user.image ?? null,
-		emailVerified: account.type === 'email' ? new Date(ctx.now) : null
+		emailVerified: plan.verified && user.email ? new Date(ctx.now) : null
 	};
 	let created: AdapterUser;
 	try {
@@ -198,11 +248,24 @@ async function carryOut(
 }
 
 /**
- * An email sign-in proves the user's own address: the first one sets `emailVerified` (`updateUser`
- * event). Later ones, and links to a signed-in user with another address, change nothing.
+ * Takes an address from a user who claimed it without proving it, so that its proven owner gets a
+ * user of their own (`updateUser` event). That user keeps its other ways in.
  */
-async function markEmailVerified(ctx: RequestContext, adapter: GuardedAdapter, user: AdapterUser, account: Account): Promise<AdapterUser> {
-	if (account.type !== 'email' || user.emailVerified || user.email !== account.providerAccountId) return user;
+async function releaseAddress(ctx: RequestContext, adapter: GuardedAdapter, claimant: AdapterUser): Promise<void> {
+	const updated = await adapter.updateUser({ id: claimant.id, email: '', emailVerified: null });
+	ctx.config.logger.warn(
+		'address-released',
+		`User ${claimant.id} claimed an email address without proving it; a proven sign-in for that address took it over.`
+	);
+	await emitEvent(ctx, 'updateUser', { user: updated });
+}
+
+/**
+ * A sign-in that proves the user's own address sets `emailVerified` the first time (`updateUser`
+ * event). Later ones, and proofs of another address than the user's, change nothing.
+ */
+async function markEmailVerified(ctx: RequestContext, adapter: GuardedAdapter, user: AdapterUser, address: string | null | undefined): Promise<AdapterUser> {
+	if (user.emailVerified || !address || user.email !== address) return user;
 	const updated = await adapter.updateUser({ id: user.id, emailVerified: new Date(ctx.now) });
 	await emitEvent(ctx, 'updateUser', { user: updated });
 	return updated;

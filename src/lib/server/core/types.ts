@@ -148,6 +148,15 @@ export interface Adapter {
 	): Awaitable<AdapterAccount | undefined | void>;
 	getAccount?(providerAccountId: string, provider: string): Awaitable<AdapterAccount | null>;
 	/**
+	 * Optional (kitgate addition): every account linked to `userId` (`[]` for an unknown user).
+	 * Used to tell a user the app created itself from one an unproven sign-in created, when a
+	 * proven sign-in arrives for its address (docs/security.md, "Account linking").
+	 *
+	 * @example
+	 * const accounts = await adapter.listAccountsByUserId("user-1"); // [{ provider: "github", … }]
+	 */
+	listAccountsByUserId?(userId: string): Awaitable<AdapterAccount[]>;
+	/**
 	 * Optional (kitgate addition): writes new token fields (`access_token`, `refresh_token`,
 	 * `expires_at`, …) to the account `{ provider, providerAccountId }` and returns it. Used to
 	 * persist upstream token refresh (`refresh: true` on a provider) and tokens of a repeated sign-in.

@@ -210,6 +210,11 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 			return row ? accountFromRow(row) : null;
 		},
 
+		async listAccountsByUserId(userId) {
+			const rows = await (await ready()).selectFrom('accounts').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+			return rows.map(accountFromRow);
+		},
+
 		async createSession(session) {
 			const row = await (await ready())
 				.insertInto('sessions')

@@ -29,23 +29,35 @@ export interface ExpectedChecks {
 	state: string | typeof oauth.expectNoState;
 	nonce: string | typeof oauth.expectNoNonce;
 	callbackUrl: string;
+	/** The user who was signed in when the sign-in started, in this browser (an explicit "connect"). */
+	linkRequestedBy?: string;
+}
+
+/** What a sign-in start keeps besides the checks. */
+export interface SignInStart {
+	/** Where to go after the sign-in. */
+	callbackUrl: string;
+	/** The id of the user signed in now, when there is one: a new account may then join that user. */
+	linkUserId?: string;
+	/** Wraps the random state (redirect proxy). */
+	makeState?: (random: string) => Promise<string> | string;
 }
 
 /**
- * Makes fresh values for `checks`, queues their cookies (and the callback URL's) and returns the
- * parameters for the authorization URL. `makeState` may wrap the random state (redirect proxy).
+ * Makes fresh values for `checks`, queues their cookies (and the callback URL's, which also carries
+ * the signed-in user's id) and returns the parameters for the authorization URL.
  *
  * @example
- * const params = await createChecks(ctx, 'github', ['pkce', 'state'], 'https://app.example.com/');
+ * const params = await createChecks(ctx, 'github', ['pkce', 'state'], { callbackUrl: 'https://app.example.com/' });
  * url.searchParams.set('code_challenge', params.code_challenge!);
  */
 export async function createChecks(
 	ctx: RequestContext,
 	providerId: string,
 	checks: readonly OAuthCheck[],
-	callbackUrl: string,
-	makeState: (random: string) => Promise<string> | string = (random) => random
+	start: SignInStart
 ): Promise<AuthorizationCheckParams> {
+	const { callbackUrl, linkUserId, makeState = (random: string) => random } = start;
 	const params: AuthorizationCheckParams = {};
 	const values: Partial<Record<CheckCookie, string>> = { callbackUrl };
 	if (checks.includes('pkce')) {
@@ -61,7 +73,7 @@ export async function createChecks(
 		const value = values[cookie];
 		if (value !== undefined) {
 			const sealed = await encodeJwt({
-				token: { value, provider: providerId },
+				token: { value, provider: providerId, ...(cookie === 'callbackUrl' && linkUserId ? { user: linkUserId } : {}) },
 				secret: ctx.config.secrets,
 				salt: option.name,
 				maxAge: CHECK_MAX_AGE,
@@ -87,7 +99,12 @@ export async function createChecks(
  */
 export async function useChecks(ctx: RequestContext, providerId: string, checks: readonly OAuthCheck[]): Promise<ExpectedChecks> {
 	const values: Partial<Record<CheckCookie, string>> = {};
-	for (const cookie of CHECK_COOKIES) values[cookie] = await readCheckCookie(ctx, ctx.cookieNames[cookie], providerId);
+	let linkRequestedBy: string | undefined;
+	for (const cookie of CHECK_COOKIES) {
+		const payload = await readCheckCookie(ctx, ctx.cookieNames[cookie], providerId);
+		values[cookie] = payload?.value;
+		if (cookie === 'callbackUrl' && typeof payload?.user === 'string') linkRequestedBy = payload.user;
+	}
 	clearChecks(ctx);
 
 	const need = (cookie: CheckCookie, label: string): string => {
@@ -105,7 +122,8 @@ export async function useChecks(ctx: RequestContext, providerId: string, checks:
 		state: checks.includes('state') ? need('state', 'state') : oauth.expectNoState,
 		nonce: checks.includes('nonce') ? need('nonce', 'nonce') : oauth.expectNoNonce,
 		// not a check: without it (a form-post return that dropped Lax cookies) the user lands on the site
-		callbackUrl: values.callbackUrl ?? ctx.baseUrl
+		callbackUrl: values.callbackUrl ?? ctx.baseUrl,
+		linkRequestedBy
 	};
 }
 
@@ -123,13 +141,17 @@ export function clearChecks(ctx: RequestContext): void {
 	}
 }
 
-/** The value in one check cookie, when it is valid and was made for `providerId`. */
-async function readCheckCookie(ctx: RequestContext, option: CookieOption, providerId: string): Promise<string | undefined> {
+/** What one check cookie holds, when it is valid and was made for `providerId`. */
+async function readCheckCookie(
+	ctx: RequestContext,
+	option: CookieOption,
+	providerId: string
+): Promise<{ value: string; user?: unknown } | undefined> {
 	const raw = ctx.cookies[option.name];
 	if (!raw) return undefined;
 	const payload = await decodeJwt({ token: raw, secret: ctx.config.secrets, salt: option.name, now: ctx.now });
 	if (!payload || payload.provider !== providerId || typeof payload.value !== 'string') return undefined;
-	return payload.value;
+	return { value: payload.value, user: payload.user };
 }
 
 /** The cookie's attributes with a lifetime no longer than a sign-in may take. */

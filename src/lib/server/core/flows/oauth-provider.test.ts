@@ -12,8 +12,9 @@ function rejects(overrides: Partial<OAuthConfig>, message: RegExp) {
 }
 
 describe('normalizeOAuthProvider', () => {
-	test('defaults: checks ["pkce"], client_secret_basic with a secret, none without, idToken true for OIDC', () => {
-		expect(normalizeOAuthProvider(base)).toMatchObject({ checks: ['pkce'], client: { token_endpoint_auth_method: 'client_secret_basic' }, idToken: true });
+	test('defaults: checks pkce + state (+ nonce for OIDC), client_secret_basic with a secret, none without, idToken true for OIDC', () => {
+		expect(normalizeOAuthProvider(base)).toMatchObject({ checks: ['pkce', 'state', 'nonce'], client: { token_endpoint_auth_method: 'client_secret_basic' }, idToken: true });
+		expect(normalizeOAuthProvider({ ...base, type: 'oauth', userinfo: 'https://idp.example.com/me' }).checks).toEqual(['pkce', 'state']);
 		const publicClient = normalizeOAuthProvider({ ...base, clientSecret: undefined });
 		expect(publicClient.client).toEqual({ token_endpoint_auth_method: 'none' });
 		expect(normalizeOAuthProvider({ ...base, idToken: false }).idToken).toBe(false);

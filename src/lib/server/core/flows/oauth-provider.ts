@@ -26,13 +26,13 @@ export const CLIENT_AUTH_METHODS = {
 export type ClientAuthMethod = keyof typeof CLIENT_AUTH_METHODS;
 
 /**
- * Validates an OAuth/OIDC provider and returns it with defaults: `checks` (`["pkce"]`),
+ * Validates an OAuth/OIDC provider and returns it with defaults: `checks` (`defaultChecks`),
  * `client.token_endpoint_auth_method` (`client_secret_basic`, or `none` without a secret) and, for
  * OIDC, `idToken: true`. Throws `InvalidConfiguration` naming the provider and the fix.
  *
  * @example
  * normalizeOAuthProvider({ id: "idp", name: "IdP", type: "oidc", issuer: "https://idp.example.com", clientId: "app" });
- * // → { ..., checks: ["pkce"], client: { token_endpoint_auth_method: "none" }, idToken: true }
+ * // → { ..., checks: ["pkce", "state", "nonce"], client: { token_endpoint_auth_method: "none" }, idToken: true }
  */
 export function normalizeOAuthProvider(provider: OAuthConfig): OAuthConfig {
 	const fail = (message: string): never => {
@@ -89,9 +89,21 @@ export function normalizeOAuthProvider(provider: OAuthConfig): OAuthConfig {
 	};
 }
 
+/**
+ * The checks of a provider that names none: PKCE and `state` for OAuth 2 (an identity provider may
+ * accept any code verifier, and then only `state` ties the callback to the browser), plus `nonce`
+ * for OpenID Connect. Pure.
+ *
+ * @example
+ * defaultChecks('oidc'); // ['pkce', 'state', 'nonce']
+ */
+export function defaultChecks(type: OAuthConfig['type']): OAuthCheck[] {
+	return type === 'oidc' ? ['pkce', 'state', 'nonce'] : ['pkce', 'state'];
+}
+
 /** `checks` without duplicates; `none` alone; `nonce` only for OIDC. */
 function normalizeChecks(provider: OAuthConfig, fail: (message: string) => never): OAuthCheck[] {
-	const given = provider.checks ?? ['pkce'];
+	const given = provider.checks ?? defaultChecks(provider.type);
 	if (!Array.isArray(given) || given.length === 0) {
 		fail('`checks` must be a non-empty array of "pkce", "state", "nonce" (OIDC) or "none", e.g. ["pkce"].');
 	}

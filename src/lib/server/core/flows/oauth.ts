@@ -4,7 +4,7 @@
 
 import * as oauth from 'oauth4webapi';
 import type { RequestBody } from '../body.js';
-import { completeSignIn } from '../complete-sign-in.js';
+import { completeSignIn, signedInUser } from '../complete-sign-in.js';
 import type { RequestContext } from '../context.js';
 import { AuthError, InvalidCheck, OAuthCallbackError } from '../errors.js';
 import { errorRedirect, type Outcome } from '../outcome.js';
@@ -16,6 +16,7 @@ import { DEFAULT_IDP_TIMEOUT_MS } from './oauth-http.js';
 import { exchangeCode } from './oauth-code-exchange.js';
 import { authorizationServer, endpointObject } from './oauth-metadata.js';
 import { handleOAuth1Callback, isOAuth1Provider, startOAuth1SignIn } from './oauth1.js';
+import { defaultChecks } from './oauth-provider.js';
 import { accountFields, userFromProfile } from './oauth-profile.js';
 import { readProfile } from './oauth-userinfo.js';
 import { forwardProxiedCallback, proxyState, redirectProxyUrl, redirectUri } from './redirect-proxy.js';
@@ -71,9 +72,11 @@ export async function startOAuthSignIn(
 		warnedNoChecks.add(provider.id);
 		ctx.config.logger.warn('oauth-checks-none', `Provider "${provider.id}" has checks: ["none"]: its callbacks are not tied to the browser that started them.`);
 	}
-	const checks = await createChecks(ctx, provider.id, effective, callbackUrl, (random) =>
-		redirectProxyUrl(ctx, provider) ? proxyState(ctx, provider, random) : random
-	);
+	const checks = await createChecks(ctx, provider.id, effective, {
+		callbackUrl,
+		linkUserId: await signedInUserId(ctx),
+		makeState: (random) => (redirectProxyUrl(ctx, provider) ? proxyState(ctx, provider, random) : random)
+	});
 	for (const [name, value] of Object.entries(checks)) url.searchParams.set(name, value);
 	return { type: 'redirect', url: url.href };
 }
@@ -98,9 +101,21 @@ export async function handleOAuthCallback(ctx: RequestContext, provider: OAuthCo
 		const expected = await useChecks(ctx, provider.id, effectiveChecks(ctx, provider));
 		callbackUrl = expected.callbackUrl;
 		const { profile, user, account } = await signedInIdentity(ctx, provider, params, expected);
-		return await completeSignIn(ctx, { provider, profile, user, account, callbackUrl });
+		return await completeSignIn(ctx, { provider, profile, user, account, callbackUrl, linkRequestedBy: expected.linkRequestedBy });
 	} catch (error) {
 		return failedCallback(ctx, provider, error, callbackUrl);
+	}
+}
+
+/** The id of the stored user signed in on this request, if any: a flow it starts may connect a new account to it. */
+async function signedInUserId(ctx: RequestContext): Promise<string | undefined> {
+	const adapter = ctx.config.adapter;
+	if (!adapter) return undefined;
+	try {
+		return (await signedInUser(ctx, adapter))?.id;
+	} catch {
+		// a session that cannot be read connects nothing; the sign-in goes on as a plain one
+		return undefined;
 	}
 }
 
@@ -108,10 +123,10 @@ export async function handleOAuthCallback(ctx: RequestContext, provider: OAuthCo
  * The provider's checks, plus `state` when a redirect proxy is used (it carries the origin).
  *
  * @example
- * effectiveChecks(ctx, provider); // ['pkce'] or, behind a redirect proxy, ['pkce', 'state']
+ * effectiveChecks(ctx, { ...provider, checks: ['pkce'] }); // ['pkce'] or, behind a redirect proxy, ['pkce', 'state']
  */
 export function effectiveChecks(ctx: RequestContext, provider: OAuthConfig): OAuthCheck[] {
-	const configured = provider.checks ?? ['pkce'];
+	const configured = provider.checks ?? defaultChecks(provider.type);
 	if (!redirectProxyUrl(ctx, provider)) return configured.filter((check) => check !== 'none');
 	return [...new Set([...configured.filter((check) => check !== 'none'), 'state' as const])];
 }

@@ -112,10 +112,13 @@ describe('account linking', () => {
 		expect(named(events)).toEqual(['createUser', 'linkAccount', 'signIn']);
 	});
 
-	test('allowDangerousEmailAccountLinking links the account to the user with that email', async () => {
-		const { adapter, events, config, client } = setup([idpProvider(idp.issuer), other(idp.issuer, { allowDangerousEmailAccountLinking: true })]);
+	test('allowDangerousEmailAccountLinking links the account to the user who proved that email', async () => {
+		const trusted = { allowDangerousEmailAccountLinking: true };
+		const { adapter, events, config, client } = setup([idpProvider(idp.issuer, trusted), other(idp.issuer, trusted)]);
 		await signInThroughIdp(client, 'idp');
 		const owner = await adapter.getUserByEmail('demo@kitgate.dev');
+		// a trusted provider proves the address: the user owns it
+		expect(owner?.emailVerified).toBeInstanceOf(Date);
 		// another browser, not signed in: the link comes from the email alone
 		const response = await signInThroughIdp(testClient(config), 'other');
 		expect(response.headers.get('location')).toBe(`${ORIGIN}/dashboard`);

@@ -51,7 +51,7 @@ async function sessionOf(client: ReturnType<typeof testClient>): Promise<Session
 }
 
 describe('authorization code flow', () => {
-	test('PKCE (the default): code_challenge S256, a session, tokens on the account, check cookies cleared', async () => {
+	test('PKCE, state and nonce (the OIDC default): code_challenge S256, a session, tokens on the account, check cookies cleared', async () => {
 		const { config, seen } = recording(idpProvider(idp.issuer));
 		const client = testClient(config);
 		const started = await startSignIn(client, 'idp');
@@ -59,8 +59,8 @@ describe('authorization code flow', () => {
 		expect(url.origin).toBe(idp.issuer);
 		expect(url.searchParams.get('code_challenge_method')).toBe('S256');
 		expect(url.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
-		expect(url.searchParams.get('state')).toBeNull();
-		expect(url.searchParams.get('nonce')).toBeNull();
+		expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
+		expect(url.searchParams.get('nonce')).toMatch(/^[\w-]{43}$/);
 		expect(url.searchParams.get('redirect_uri')).toBe(`${ORIGIN}/auth/callback/idp`);
 		expect(url.searchParams.get('scope')).toBe('openid profile email');
 		// the check values live in httpOnly cookies whose contents are encrypted
@@ -77,7 +77,7 @@ describe('authorization code flow', () => {
 		expect(done.headers.get('location')).toBe(`${ORIGIN}/dashboard`);
 		expect(setsSession(done)).toBe(true);
 		const cleared = done.headers.getSetCookie().filter((c) => /max-age=0/i.test(c)).map((c) => c.split('=')[0]);
-		expect(cleared).toEqual(expect.arrayContaining(['kitgate.pkce.code_verifier', 'kitgate.callback-url']));
+		expect(cleared).toEqual(expect.arrayContaining(['kitgate.pkce.code_verifier', 'kitgate.state', 'kitgate.nonce', 'kitgate.callback-url']));
 
 		expect(await sessionOf(client)).toMatchObject({ user: { name: 'Demo User', email: 'demo@kitgate.dev' } });
 		const [signIn] = seen;

@@ -22,6 +22,7 @@ export type SessionWithId = Session & { user?: Session['user'] & { id?: string }
  */
 export function attackConfig(adapter: Adapter | undefined, strategy: Strategy, overrides: Partial<AuthConfig> = {}): AuthConfig {
 	return {
+		providers: [],
 		secret: TEST_SECRET,
 		trustHost: true,
 		adapter,
