@@ -2,10 +2,12 @@
 // real SMTP sink), credentials, and reading who is signed in. Shared by the attack tests.
 
 import { expect } from 'vitest';
+import { startDemoIdp } from '../../../../../../scripts/demo-idp.js';
 import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
-import type { Adapter, AuthConfig, Session } from '../../types.js';
+import type { Adapter, AuthConfig, OAuthConfig, Session } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
 import { confirmationForm, type MailSink } from '../email-fixtures.js';
+import { loginAtIdp } from '../idp-browser.js';
 import { quietLogger } from '../oauth-fixtures.js';
 import type { AppServer, Browser } from '../integrations.js';
 
@@ -77,4 +79,57 @@ export async function signInByEmail(browser: Browser, app: AppServer, sink: Mail
 /** The session the app's own page sees in `browser`, with the user id. */
 export async function sessionOf(browser: Browser, app: AppServer): Promise<SessionWithId | null> {
 	return (await browser.session(app.origin)) as SessionWithId | null;
+}
+
+/** A user of the test IdP: what it logs in as and the claims it reports. */
+export interface IdpAccount {
+	id: string;
+	email: string;
+	name: string;
+	email_verified?: boolean | string;
+	[claim: string]: unknown;
+}
+
+/** The test IdP with one client that accepts callbacks of `providerIds` on every app origin; accounts can be added while it runs. */
+export async function startIdpFor(origins: string[], providerIds: string[]) {
+	const accounts: IdpAccount[] = [];
+	const client = {
+		client_id: 'attack-client',
+		client_secret: 'attack-client-secret-attack-client-secret',
+		redirect_uris: origins.flatMap((origin) => providerIds.map((id) => `${origin}/auth/callback/${id}`))
+	};
+	const idp = await startDemoIdp({ clients: [client], accounts: accounts as never });
+	return {
+		...idp,
+		/** Registers an IdP user; log in as `account.id`. */
+		addAccount(account: IdpAccount): IdpAccount {
+			accounts.push(account);
+			return account;
+		},
+		/** An OIDC provider on this IdP with id `id` and `overrides`. */
+		provider(id: string, overrides: Partial<OAuthConfig> = {}): OAuthConfig {
+			return { id, name: id, type: 'oidc', issuer: idp.issuer, clientId: client.client_id, clientSecret: client.client_secret, ...overrides };
+		}
+	};
+}
+
+/** Starts an OAuth sign-in in `browser` (CSRF token from its own cookie); returns the redirect to the IdP. */
+export async function startOAuth(browser: Browser, app: AppServer, providerId: string): Promise<URL> {
+	const csrfToken = await browser.csrfToken(app.origin);
+	const started = await browser.request(`${app.origin}/auth/signin/${providerId}`, { form: { csrfToken, callbackUrl: '/' } });
+	expect(started.status).toBe(302);
+	return new URL(started.headers.get('location') as string);
+}
+
+/** A whole OAuth sign-in in `browser` as IdP user `login`; returns the callback's answer. */
+export async function signInWithIdp(browser: Browser, app: AppServer, providerId: string, login: string): Promise<Response> {
+	const back = await loginAtIdp((await startOAuth(browser, app, providerId)).href, { login });
+	return browser.request(back);
+}
+
+/** The `error` a redirect to kitgate's sign-in or error page carries (undefined for any other answer). */
+export function errorOf(response: Response): string | undefined {
+	const location = response.headers.get('location');
+	if (!location) return undefined;
+	return new URL(location, 'http://x').searchParams.get('error') ?? undefined;
 }
