@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MemoryRateLimitStore } from './memory-rate-limit-store.js';
-import { DEFAULT_LIMITS, isOverLimit, limitKey, normalizeIdentifier, resolveRateLimit, retryAfterSeconds } from './rate-limit.js';
+import { DEFAULT_LIMITS, identifierField, isOverLimit, limitKey, normalizeIdentifier, resolveRateLimit, retryAfterSeconds } from './rate-limit.js';
 
 const T0 = Date.UTC(2030, 0, 1);
 
@@ -42,10 +42,40 @@ describe('normalizeIdentifier', () => {
 		expect(normalizeIdentifier('x'.repeat(5000))).toHaveLength(512);
 	});
 
+	test('case-folded, not just lower-cased: spellings one mailbox or login treats alike count together', () => {
+		expect(normalizeIdentifier('STRASSE')).toBe(normalizeIdentifier('straße'));
+		expect(normalizeIdentifier('ΟΔΥΣΣΕΥΣ')).toBe(normalizeIdentifier('οδυσσευς'));
+		expect(normalizeIdentifier('ὈΔΥΣΣΕΎΣ')).toBe(normalizeIdentifier('ὀδυσσεύς'));
+		// NFKC: the Kelvin sign and full-width letters are plain letters
+		expect(normalizeIdentifier('\u212Aate')).toBe('kate');
+		expect(normalizeIdentifier('\u00a0ada\u3000')).toBe('ada');
+	});
+
 	test('no identifier for non-strings and blanks', () => {
 		expect(normalizeIdentifier(undefined)).toBeUndefined();
 		expect(normalizeIdentifier(['ada'])).toBeUndefined();
 		expect(normalizeIdentifier('   ')).toBeUndefined();
+	});
+});
+
+describe('identifierField', () => {
+	const password = { type: 'password' };
+
+	test('the declared email, else username, else the first declared field that is not a password', () => {
+		expect(identifierField({ username: {}, email: {}, password })).toBe('email');
+		expect(identifierField({ password, username: {} })).toBe('username');
+		expect(identifierField({ password, login: {}, code: {} })).toBe('login');
+	});
+
+	test('only declared fields: a field the form does not declare never becomes the identifier', () => {
+		expect(identifierField({ login: {}, password })).toBe('login');
+		expect(identifierField({})).toBeUndefined();
+		expect(identifierField({ pin: password })).toBeUndefined();
+	});
+
+	test('a named field wins, declared or not', () => {
+		expect(identifierField({ email: {}, password }, 'login')).toBe('login');
+		expect(identifierField({}, 'login')).toBe('login');
 	});
 });
 
@@ -83,6 +113,8 @@ describe('resolveRateLimit', () => {
 		[{ email: { perAddress: 1.5 } }, /rateLimit\.email\.perAddress/],
 		[{ trustedProxies: -2 }, /trustedProxies/],
 		[{ store: { increment() {} } }, /rateLimit\.store needs/],
+		[{ credentials: { identifier: '' } }, /rateLimit\.credentials\.identifier must name a credentials field/],
+		[{ credentials: { identifier: ['login'] } }, /rateLimit\.credentials\.identifier must name a credentials field/],
 		['yes', /rateLimit must be an object/]
 	])('%j fails at start-up with a message naming the field', (option, message) => {
 		expect(() => resolveRateLimit(option as never)).toThrow(message);

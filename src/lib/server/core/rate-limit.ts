@@ -21,7 +21,7 @@ export interface ResolvedRule {
 
 /** `config.rateLimit` resolved. */
 export interface ResolvedRateLimit {
-	credentials?: ResolvedRule & { identifier?: (credentials: Record<string, unknown>) => string | undefined };
+	credentials?: ResolvedRule & { identifier?: string | ((credentials: Record<string, unknown>) => string | undefined) };
 	email?: ResolvedRule;
 	store: RateLimitStore;
 	/** True when the config named the store (it may then keep revocations too). */
@@ -57,8 +57,12 @@ export function resolveRateLimit(option: RateLimitOptions | false | undefined): 
 		throw new InvalidConfiguration(`rateLimit.trustedProxies must be a whole number of proxies (0 or more); got ${JSON.stringify(trustedProxies)}.`);
 	}
 	const credentials = given.credentials === false ? undefined : resolveRule('credentials', given.credentials);
+	const identifier = given.credentials ? given.credentials.identifier : undefined;
+	if (identifier !== undefined && typeof identifier !== 'function' && !(typeof identifier === 'string' && identifier !== '')) {
+		throw new InvalidConfiguration(`rateLimit.credentials.identifier must name a credentials field (e.g. "login") or be a function; got ${JSON.stringify(identifier)}.`);
+	}
 	return {
-		credentials: credentials && { ...credentials, identifier: given.credentials ? given.credentials.identifier : undefined },
+		credentials: credentials && { ...credentials, identifier },
 		email: given.email === false ? undefined : resolveRule('email', given.email),
 		store: store ?? processRateLimitStore(),
 		storeGiven: store !== undefined,
@@ -113,15 +117,34 @@ export function limitKey(kind: AttemptKind, scope: 'id' | 'ip', value: string, s
 }
 
 /**
- * An identifier as limits compare it: trimmed, lower case, bounded.
+ * An identifier as limits compare it: NFKC-normalised, case-folded (`STRASSE` and `straße` are
+ * one), trimmed and bounded. Undefined for anything but a string with a visible character. Pure.
  *
  * @example
  * normalizeIdentifier(' Ada@Example.com ') // 'ada@example.com'
  */
 export function normalizeIdentifier(value: unknown): string | undefined {
 	if (typeof value !== 'string') return undefined;
-	const normalized = value.normalize('NFKC').trim().toLowerCase().slice(0, 512);
+	// upper then lower case approximates Unicode case folding (ß → SS → ss, ς → Σ → σ)
+	const normalized = value.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC').trim().slice(0, 512);
 	return normalized || undefined;
+}
+
+/**
+ * The credentials field whose value failed attempts are counted against: `named` (the
+ * `rateLimit.credentials.identifier` option) when given, else the declared `email` field, else
+ * `username`, else the first declared field that is not a password; undefined when every declared
+ * field is a password. Only declared or named fields count: a field the form does not declare
+ * cannot move the count elsewhere. Pure.
+ *
+ * @example
+ * identifierField({ login: {}, password: { type: 'password' } }) // 'login'
+ * identifierField({ username: {} }, 'email') // 'email'
+ */
+export function identifierField(declared: Record<string, { type?: string } | undefined>, named?: string): string | undefined {
+	if (named) return named;
+	const names = Object.keys(declared);
+	return ['email', 'username'].find((name) => names.includes(name)) ?? names.find((name) => declared[name]?.type !== 'password');
 }
 
 /** An attempt that went through: say how it ended so successes do not count. */
@@ -158,7 +181,7 @@ export async function takeAttempt(ctx: RequestContext, kind: AttemptKind, identi
 	const secret = ctx.config.secrets[0];
 	const address = rule.perAddress > 0 ? clientAddressOf(ctx) : undefined;
 	const counted: { key: string; limit: number; scope: 'id' | 'ip' }[] = [];
-	if (identifier && rule.perIdentifier > 0) counted.push({ key: limitKey(kind, 'id', identifier, secret), limit: rule.perIdentifier, scope: 'id' });
+	if (identifier !== undefined && rule.perIdentifier > 0) counted.push({ key: limitKey(kind, 'id', identifier, secret), limit: rule.perIdentifier, scope: 'id' });
 	if (address) counted.push({ key: limitKey(kind, 'ip', addressLimitKey(address), secret), limit: rule.perAddress, scope: 'ip' });
 	if (counted.length === 0) return unlimited;
 

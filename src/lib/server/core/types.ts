@@ -238,7 +238,12 @@ export interface CredentialInput {
 /** A provider that checks submitted credentials (e.g. username and password) itself. */
 export interface CredentialsConfig extends CommonProviderOptions {
 	type: 'credentials';
-	/** Fields shown on the built-in sign-in page. */
+	/**
+	 * Fields shown on the built-in sign-in page. Each one that is submitted must be exactly one
+	 * string (else a 400 `InvalidRequest` before `authorize` runs). The declared `email` field, else
+	 * `username`, else the first one that is not a password, is the identifier failed attempts are
+	 * counted against (`rateLimit.credentials`); that field must be submitted.
+	 */
 	credentials: Record<string, CredentialInput>;
 	/**
 	 * Checks the submitted fields. Return a user to sign in; return `null` or throw
@@ -537,8 +542,14 @@ export interface RateLimitOptions {
 	/** Failed credentials attempts; `false` turns the limit off. */
 	credentials?:
 		| (RateLimitRule & {
-				/** The identifier of an attempt (default: `email`, `username`, or the first non-password field). */
-				identifier?: (credentials: Record<string, unknown>) => string | undefined;
+				/**
+				 * Where the identifier of an attempt comes from. Default: the provider's declared
+				 * `email` field, else `username`, else its first declared field that is not a password.
+				 * A field name (e.g. `"login"`) names the field instead; that field must then arrive as
+				 * one string, like every declared field, or the request is a 400 `InvalidRequest`.
+				 * A function reads it from the submitted fields; a result that is not a string is a 400.
+				 */
+				identifier?: string | ((credentials: Record<string, unknown>) => string | undefined);
 		  })
 		| false;
 	/** Email-link requests; `false` turns the limit off. */

@@ -6,11 +6,12 @@ import { isUniqueViolation } from '../../adapters/errors.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
 import type { RequestContext } from '../context.js';
 import { readableRequest, type RequestBody } from '../body.js';
+import { pageOutcome } from '../built-in-pages.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
-import { CallbackRouteError, CredentialsSignin, AuthError } from '../errors.js';
+import { CallbackRouteError, CredentialsSignin, AuthError, InvalidRequest } from '../errors.js';
 import { emitEvent } from '../events.js';
-import { errorRedirect, type Outcome } from '../outcome.js';
-import { normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
+import { errorRedirect, pageUrl, type Outcome } from '../outcome.js';
+import { identifierField, normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
 import { establishSession } from '../session.js';
 import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, AdapterUser, CredentialsConfig, User } from '../types.js';
@@ -24,6 +25,9 @@ function refused(ctx: RequestContext, error: CredentialsSignin, callbackUrl: str
 	return errorRedirect(ctx, error, callbackUrl);
 }
 
+/** Providers whose missing identifier field was logged already (once per resolved config). */
+const warnedUncounted = new WeakSet<CredentialsConfig>();
+
 /** Handles a credentials form POST; CSRF has been checked by the caller. */
 export async function credentialsSignIn(
 	ctx: RequestContext,
@@ -33,7 +37,30 @@ export async function credentialsSignIn(
 	const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
 	const credentials = Object.fromEntries(Object.entries(body).filter(([key]) => !RESERVED_FIELDS.has(key)));
 
-	const attempt = await takeAttempt(ctx, 'credentials', attemptIdentifier(ctx, provider, credentials));
+	// the fields are checked before anything counts or runs: what is counted is what authorize reads
+	const option = ctx.config.rateLimit.credentials?.identifier;
+	const field = typeof option === 'function' ? undefined : identifierField(provider.credentials ?? {}, option);
+	const checked = [...new Set([...Object.keys(provider.credentials ?? {}), ...(field === undefined ? [] : [field])])];
+	const problem = credentialFieldsProblem(credentials, checked, field, await repeatedFields(ctx.request, checked));
+	if (problem) return malformedCredentials(ctx, problem, callbackUrl);
+	let identifier: string | undefined;
+	if (typeof option === 'function') {
+		const custom = option(credentials);
+		if (typeof custom !== 'string') return malformedCredentials(ctx, 'rateLimit.credentials.identifier found no identifier in the submitted fields.', callbackUrl);
+		identifier = normalizeIdentifier(custom) ?? '';
+	} else if (field !== undefined) {
+		// a blank identifier names no account; such attempts share one counter
+		identifier = normalizeIdentifier(credentials[field]) ?? '';
+	} else if (ctx.config.rateLimit.credentials?.perIdentifier && !warnedUncounted.has(provider)) {
+		warnedUncounted.add(provider);
+		ctx.config.logger.warn(
+			'credentials-identifier',
+			`Credentials provider "${provider.id}" declares no field that is not a password, so failed attempts are limited per client address only. ` +
+				'Declare its fields (credentials: { username: {}, password: { type: "password" } }) or name the identifier field with rateLimit.credentials.identifier.'
+		);
+	}
+
+	const attempt = await takeAttempt(ctx, 'credentials', identifier);
 	if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
 	const started = performance.now();
 	let authorized: User | null;
@@ -83,15 +110,67 @@ async function failureFloor(provider: CredentialsConfig, started: number): Promi
 }
 
 /**
- * The identifier an attempt counts against: `rateLimit.credentials.identifier`, else the `email`
- * or `username` field, else the first declared field that is not a password.
+ * Why submitted credentials cannot be checked, or undefined when they can: each of the `checked`
+ * fields (the declared ones and the identifier field) that is present must be exactly one string,
+ * and the `identifier` field must be present. `repeated` holds fields a form sent more than once.
+ * The message names the field, never its value. Pure.
+ *
+ * @example
+ * credentialFieldsProblem({ username: ['ada'] }, ['username'], 'username', new Set())
+ * // 'The credentials field "username" must be one string; it was an array.'
  */
-function attemptIdentifier(ctx: RequestContext, provider: CredentialsConfig, credentials: Record<string, unknown>): string | undefined {
-	const custom = ctx.config.rateLimit.credentials?.identifier;
-	if (custom) return normalizeIdentifier(custom(credentials));
-	const declared = Object.entries(provider.credentials ?? {}).find(([, input]) => input?.type !== 'password')?.[0];
-	const field = ['email', 'username', declared].find((name) => name !== undefined && typeof credentials[name] === 'string');
-	return field ? normalizeIdentifier(credentials[field]) : undefined;
+export function credentialFieldsProblem(
+	credentials: Record<string, unknown>,
+	checked: readonly string[],
+	identifier: string | undefined,
+	repeated: ReadonlySet<string>
+): string | undefined {
+	for (const name of checked) {
+		if (repeated.has(name)) return `The credentials field "${name}" must be one string; it was sent more than once.`;
+		if (!Object.hasOwn(credentials, name)) {
+			if (name === identifier) return `The credentials field "${name}" (the identifier attempts are counted against) is missing.`;
+			continue;
+		}
+		const value = credentials[name];
+		if (typeof value !== 'string') {
+			const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+			return `The credentials field "${name}" must be one string; it was ${kind}.`;
+		}
+	}
+	return undefined;
+}
+
+/**
+ * Names among `names` that a form body carries more than once. kitgate keeps one value of each
+ * field, but an app reading the `request` handed to `authorize` could see another one.
+ */
+async function repeatedFields(request: Request, names: readonly string[]): Promise<Set<string>> {
+	const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+	// only a body kitgate has read (and kept) can be read again here
+	if (names.length === 0 || !request.bodyUsed || (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data')) return new Set();
+	try {
+		const form = await readableRequest(request).formData();
+		return new Set(names.filter((name) => form.getAll(name).length > 1));
+	} catch {
+		return new Set();
+	}
+}
+
+/**
+ * The answer to credentials that cannot be checked: a 400 `InvalidRequest`, before anything is
+ * counted or `authorize` runs. Script callers (JSON bodies, `X-Auth-Return-Redirect: 1`, the
+ * SvelteKit form action) get `{ error, url }` pointing at the error page; a form post gets the
+ * error page itself (or a redirect to `pages.error`).
+ */
+function malformedCredentials(ctx: RequestContext, problem: string, callbackUrl: string): Outcome {
+	ctx.config.logger.error(new InvalidRequest(problem));
+	const url = pageUrl(ctx, 'error', { error: 'InvalidRequest' });
+	const type = (ctx.request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
+	if (ctx.request.headers.get('x-auth-return-redirect') === '1' || type === 'application/json') {
+		return { type: 'json', status: 400, body: { error: 'InvalidRequest', url } };
+	}
+	if (ctx.config.pages.error) return { type: 'redirect', url };
+	return pageOutcome(ctx, 'error', { error: 'InvalidRequest', signInUrl: pageUrl(ctx, 'signIn', { callbackUrl }), homeUrl: ctx.baseUrl }, 400);
 }
 
 /**
