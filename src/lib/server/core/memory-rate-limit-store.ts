@@ -10,7 +10,11 @@ import type { RateLimitCount, RateLimitStore, RevocationStore } from './types.js
  * const options: MemoryRateLimitStoreOptions = { maxKeys: 10_000 };
  */
 export interface MemoryRateLimitStoreOptions {
-	/** Most counters kept at once (default 50,000); beyond it expired ones go first, then the oldest. */
+	/**
+	 * Most counters kept at once (default 50,000). Counters whose window has ended make room; when
+	 * every counter is live, a new key is refused (that attempt is `RateLimited`) and no live counter,
+	 * such as an active lockout, is forgotten.
+	 */
 	maxKeys?: number;
 	/** Most users with a revocation kept at once (default 50,000). */
 	maxRevocations?: number;
@@ -35,7 +39,8 @@ const DEFAULT_MAX_KEYS = 50_000;
 /**
  * Counters and revocations in this process's memory: right for one server. Several servers need a
  * shared store (`SqlRateLimitStore` from `kitgate/adapters/rate-limit-store`). Memory stays bounded:
- * windows expire, and past `maxKeys` the expired counters, then the oldest, are dropped.
+ * windows expire and make room; past `maxKeys` live counters new keys are refused, so a flood of
+ * new keys can never push out a live counter (and unlock a locked account).
  *
  * @example
  * import { MemoryRateLimitStore } from 'kitgate';
@@ -46,6 +51,7 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 	const maxRevocations = Math.max(1, options.maxRevocations ?? DEFAULT_MAX_KEYS);
 	const counters = new Map<string, RateLimitCount>();
 	const revocations = new Map<string, { at: number; until: number }>();
+	let nextFullSweep = 0;
 
 	return {
 		increment(key, windowSeconds, now) {
@@ -55,7 +61,18 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 				return { ...open };
 			}
 			counters.delete(key);
-			makeRoom(counters, maxKeys, (entry) => entry.resetAt <= now);
+			const ended = (entry: RateLimitCount) => entry.resetAt <= now;
+			dropOldestExpired(counters, ended);
+			if (counters.size >= maxKeys && now >= nextFullSweep) {
+				// windows of other lengths may have ended behind a live counter: look at all, at most once a second
+				nextFullSweep = now + 1000;
+				for (const [name, entry] of counters) if (ended(entry)) counters.delete(name);
+			}
+			if (counters.size >= maxKeys) {
+				// full of live counters: refuse the new key rather than forget a live one (a lockout)
+				const oldest = counters.values().next().value as RateLimitCount;
+				return { count: 0, resetAt: Math.min(oldest.resetAt, now + windowSeconds * 1000), refused: true };
+			}
 			const fresh = { count: 1, resetAt: now + windowSeconds * 1000 };
 			counters.set(key, fresh);
 			return { ...fresh };
@@ -90,9 +107,20 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 }
 
 /**
- * Makes room for one more entry in `map`: drops expired entries from the oldest on, then the
- * oldest live ones. Maps iterate in insertion order and windows have similar lengths, so the
- * oldest entries expire first and this stays cheap even when someone floods new keys.
+ * Drops expired entries from the oldest on, up to the first live one. Maps iterate in insertion
+ * order and windows have similar lengths, so the oldest entries expire first and this stays cheap
+ * even when someone floods new keys.
+ */
+function dropOldestExpired<T>(map: Map<string, T>, expired: (entry: T) => boolean): void {
+	for (const [key, entry] of map) {
+		if (!expired(entry)) return;
+		map.delete(key);
+	}
+}
+
+/**
+ * Makes room for one more revocation: drops expired entries from the oldest on, then the oldest
+ * live ones (revocations are written by the app, not by whoever sends requests).
  */
 function makeRoom<T>(map: Map<string, T>, max: number, expired: (entry: T) => boolean): void {
 	for (const [key, entry] of map) {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MemoryRateLimitStore } from './memory-rate-limit-store.js';
-import { DEFAULT_LIMITS, identifierField, isOverLimit, limitKey, normalizeIdentifier, resolveRateLimit, retryAfterSeconds } from './rate-limit.js';
+import { DEFAULT_LIMITS, identifierField, isOverLimit, isRefused, limitKey, normalizeIdentifier, resolveRateLimit, retryAfterSeconds } from './rate-limit.js';
 
 const T0 = Date.UTC(2030, 0, 1);
 
@@ -12,6 +12,14 @@ describe('isOverLimit', () => {
 
 	test('a limit of 0 is no limit', () => {
 		expect(isOverLimit(1_000_000, 0)).toBe(false);
+	});
+});
+
+describe('isRefused', () => {
+	test('over the limit, or not counted for want of room', () => {
+		expect(isRefused({ count: 10, resetAt: T0 }, 10)).toBe(false);
+		expect(isRefused({ count: 11, resetAt: T0 }, 10)).toBe(true);
+		expect(isRefused({ count: 0, resetAt: T0, refused: true }, 10)).toBe(true);
 	});
 });
 
@@ -142,7 +150,7 @@ describe('MemoryRateLimitStore', () => {
 		expect(store.increment('k', 60, T0).count).toBe(2);
 	});
 
-	test('memory stays bounded: past maxKeys expired counters go first, then the oldest', () => {
+	test('memory stays bounded: past maxKeys expired counters make room; live ones are never dropped', () => {
 		const store = MemoryRateLimitStore({ maxKeys: 3 });
 		store.increment('short', 1, T0);
 		store.increment('a', 60, T0);
@@ -150,18 +158,30 @@ describe('MemoryRateLimitStore', () => {
 		store.increment('c', 60, T0 + 2000);
 		// "short" expired and made room; "a" and "b" kept their counts
 		expect(store.increment('a', 60, T0 + 2000).count).toBe(2);
-		store.increment('d', 60, T0 + 2000);
-		// then the oldest live counter went ("a", first inserted), the others kept theirs
+		// full of live counters: a new key is refused, not counted, and says when room frees up
+		expect(store.increment('d', 60, T0 + 2000)).toEqual({ count: 0, resetAt: T0 + 60_000, refused: true });
 		expect(store.increment('b', 60, T0 + 2000).count).toBe(2);
-		expect(store.increment('a', 60, T0 + 2000).count).toBe(1);
+		expect(store.increment('a', 60, T0 + 2000).count).toBe(3);
+		// once windows end, new keys are taken again
+		expect(store.increment('d', 60, T0 + 60_000)).toEqual({ count: 1, resetAt: T0 + 120_000 });
 	});
 
-	test('a flood of new keys keeps the size at maxKeys', () => {
+	test('an expired counter behind a live one (windows of other lengths) makes room too', () => {
+		const store = MemoryRateLimitStore({ maxKeys: 2 });
+		store.increment('long', 900, T0);
+		store.increment('short', 1, T0);
+		expect(store.increment('new', 60, T0 + 5000)).toEqual({ count: 1, resetAt: T0 + 65_000 });
+		expect(store.increment('long', 900, T0 + 5000).count).toBe(2);
+	});
+
+	test('a flood of new keys keeps the size at maxKeys and never pushes out a live counter', () => {
 		const store = MemoryRateLimitStore({ maxKeys: 100 });
-		for (let i = 0; i < 10_000; i++) store.increment(`k${i}`, 60, T0);
-		// the newest keys are there, counted once
-		expect(store.increment('k9999', 60, T0).count).toBe(2);
-		expect(store.increment('k0', 60, T0).count).toBe(1);
+		for (let i = 0; i < 5; i++) store.increment('locked', 60, T0);
+		for (let i = 0; i < 10_000; i++) store.increment(`k${i}`, 60, T0 + 1);
+		// the first keys are there, the rest were refused
+		expect(store.increment('k0', 60, T0 + 1).count).toBe(2);
+		expect(store.increment('k9999', 60, T0 + 1).refused).toBe(true);
+		expect(store.increment('locked', 60, T0 + 1).count).toBe(6);
 	});
 
 	test('revocations: the latest time wins, and they are dropped after keepSeconds', () => {

@@ -7,7 +7,7 @@ import type { RequestContext } from './context.js';
 import { InvalidConfiguration, RateLimited } from './errors.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
 import { pageUrl, type Outcome } from './outcome.js';
-import type { RateLimitOptions, RateLimitStore } from './types.js';
+import type { RateLimitCount, RateLimitOptions, RateLimitStore } from './types.js';
 
 /** The kinds of attempts kitgate limits. */
 export type AttemptKind = 'credentials' | 'email';
@@ -92,6 +92,17 @@ function resolveRule(kind: AttemptKind, rule: Partial<ResolvedRule> | undefined)
  */
 export function isOverLimit(count: number, limit: number): boolean {
 	return limit > 0 && count > limit;
+}
+
+/**
+ * True when a counted hit refuses the attempt: over `limit`, or not counted because the store had
+ * no room for a new key. Pure.
+ *
+ * @example
+ * isRefused({ count: 0, resetAt, refused: true }, 10) // true
+ */
+export function isRefused(count: RateLimitCount, limit: number): boolean {
+	return count.refused === true || isOverLimit(count.count, limit);
 }
 
 /**
@@ -181,23 +192,32 @@ export async function takeAttempt(ctx: RequestContext, kind: AttemptKind, identi
 	const secret = ctx.config.secrets[0];
 	const address = rule.perAddress > 0 ? clientAddressOf(ctx) : undefined;
 	const counted: { key: string; limit: number; scope: 'id' | 'ip' }[] = [];
-	if (identifier !== undefined && rule.perIdentifier > 0) counted.push({ key: limitKey(kind, 'id', identifier, secret), limit: rule.perIdentifier, scope: 'id' });
+	// the address first: an attempt its address may not make adds no identifier key, so one client
+	// cannot fill a bounded store with made-up identifiers
 	if (address) counted.push({ key: limitKey(kind, 'ip', addressLimitKey(address), secret), limit: rule.perAddress, scope: 'ip' });
+	if (identifier !== undefined && rule.perIdentifier > 0) counted.push({ key: limitKey(kind, 'id', identifier, secret), limit: rule.perIdentifier, scope: 'id' });
 	if (counted.length === 0) return unlimited;
 
 	const { store } = limits;
 	const now = ctx.now;
-	let counts;
+	const taken: ((typeof counted)[number] & RateLimitCount)[] = [];
 	try {
-		counts = await Promise.all(counted.map(({ key }) => store.increment(key, rule.windowSeconds, now)));
+		for (const entry of counted) {
+			const count = await store.increment(entry.key, rule.windowSeconds, now);
+			taken.push({ ...entry, ...count });
+			if (isRefused(count, entry.limit)) break;
+		}
 	} catch (error) {
 		ctx.config.logger.error(new RateLimited('The rate-limit store failed; the attempt was let through.', { cause: { err: error } }));
 		return unlimited;
 	}
-	const over = counted.map((entry, index) => ({ ...entry, ...counts[index] })).filter((entry) => isOverLimit(entry.count, entry.limit));
+	const over = taken.filter((entry) => isRefused(entry, entry.limit));
 	if (over.length > 0) {
 		const resetAt = Math.max(...over.map((entry) => entry.resetAt));
-		ctx.config.logger.warn('rate-limited', `${kind} attempt refused: over the per-${over.map((e) => (e.scope === 'id' ? 'identifier' : 'address')).join(' and per-')} limit.`);
+		const reason = over.some((entry) => entry.refused)
+			? 'the rate-limit store is full of live counters (raise maxKeys, or use SqlRateLimitStore).'
+			: `over the per-${over[0].scope === 'id' ? 'identifier' : 'address'} limit.`;
+		ctx.config.logger.warn('rate-limited', `${kind} attempt refused: ${reason}`);
 		return { limited: true, retryAfter: retryAfterSeconds(resetAt, now) };
 	}
 	const undo = async (resetIdentifier: boolean) => {

@@ -485,8 +485,13 @@ export interface SessionOptions {
 export interface RateLimitCount {
 	/** Hits in the current window, this one included. */
 	count: number;
-	/** When the window ends (milliseconds since epoch). */
+	/** When the window ends (milliseconds since epoch); with `refused`, when to try again. */
 	resetAt: number;
+	/**
+	 * The store had no room for a new key and did not count the hit: the attempt is refused as
+	 * `RateLimited`. A bounded store sets this instead of forgetting a live counter.
+	 */
+	refused?: boolean;
 }
 
 /**
@@ -498,7 +503,11 @@ export interface RateLimitCount {
  * const { count, resetAt } = await store.increment("k", 900, Date.now());
  */
 export interface RateLimitStore {
-	/** Adds a hit to `key`, opening a window of `windowSeconds` when none is open at `now`. */
+	/**
+	 * Adds a hit to `key`, opening a window of `windowSeconds` when none is open at `now`. A store
+	 * may drop counters whose window has ended, never open ones: when it is full, it answers
+	 * `refused` for a new key instead.
+	 */
 	increment(key: string, windowSeconds: number, now: number): Awaitable<RateLimitCount>;
 	/** Takes back one hit of the open window (a successful sign-in does not count). */
 	decrement(key: string, now: number): Awaitable<void>;
