@@ -82,9 +82,10 @@ function ceremonyFailure(error: unknown, action: PasskeyAction): PasskeyResult {
 }
 
 /**
- * Runs a passkey ceremony with provider `providerId`: fetches options (the server picks the
- * ceremony when `action` is omitted: register for an unknown email, else authenticate), asks
- * the browser, posts the result with a CSRF token, then goes to the answered URL.
+ * Runs a passkey ceremony with provider `providerId`: fetches options (without `action` the
+ * server registers for a signed-in user and authenticates otherwise; `action: 'register'` with an
+ * `email` signs a new user up), asks the browser, posts the result with a CSRF token, then goes
+ * to the answered URL.
  *
  * @example
  * const result = await passkeySignIn('passkey', { email }, { redirect: false });

@@ -124,7 +124,8 @@ export async function verifyRegistration(
 
 /**
  * The user the credential goes to, re-checked now: the same signed-in user as when the options
- * were issued, or a new user whose email is still free and nobody signed in.
+ * were issued, or a new user (nobody signed in). A new user is not keyed on the email it was
+ * registered with: a passkey proves no address, so the address only labels the user (`name`).
  */
 async function registrationOwner(
 	ctx: RequestContext,
@@ -135,10 +136,7 @@ async function registrationOwner(
 	if (state.newUser) {
 		if (signedIn) throw new AccessDenied('Someone signed in after the passkey options were issued; start again.');
 		const { email, name } = state.newUser;
-		if (email && (await adapter.getUserByEmail(email))) {
-			throw new AccessDenied('A user with this email exists now: sign in first to add a passkey to it.');
-		}
-		const user: AdapterUser = { id: state.userId as string, email, name, image: null, emailVerified: null };
+		const user: AdapterUser = { id: state.userId as string, email: '', name: name ?? (email || null), image: null, emailVerified: null };
 		return { user, isNew: true };
 	}
 	if (!signedIn || signedIn.id !== state.userId) {

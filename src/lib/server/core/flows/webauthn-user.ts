@@ -23,8 +23,9 @@ export function normaliseEmail(raw: unknown): string | undefined {
 }
 
 /**
- * The default `getUserInfo`: the signed-in user, else the user with `email`, else a new user
- * with `email`; null without either.
+ * The default `getUserInfo`: the signed-in user, else a new user labelled with `email`; null
+ * without either. It never looks the email up: whether an address has an account stays private,
+ * and a passkey (which proves no address) never makes its user the owner of one.
  *
  * Exported by `kitgate/providers/passkey`, to wrap in a hook of your own.
  *
@@ -33,11 +34,10 @@ export function normaliseEmail(raw: unknown): string | undefined {
  * Passkey({ getUserInfo: (params) => (params.email?.endsWith('@example.com') ? defaultPasskeyUserInfo(params) : null) })
  */
 export async function defaultPasskeyUserInfo(params: PasskeyUserInfoParams): Promise<PasskeyUserInfo | null> {
-	const { email, signedInUser, adapter } = params;
+	const { email, signedInUser } = params;
 	if (signedInUser) return { user: signedInUser, exists: true };
 	if (!email) return null;
-	const existing = await adapter.getUserByEmail(email);
-	return existing ? { user: existing, exists: true } : { user: { email }, exists: false };
+	return { user: { email }, exists: false };
 }
 
 /**

@@ -20,9 +20,10 @@ import { normaliseEmail, passkeyUserInfo } from './webauthn-user.js';
 
 /**
  * GET webauthn-options/:provider?action=register|authenticate[&email=] — answers
- * `{ action, options }` and sets the challenge cookie. Without `action`: `register` when the
- * user (from the session or `email`) does not exist yet, else `authenticate`. Authentication
- * with an email allows only that user's passkeys; without, any discoverable passkey.
+ * `{ action, options }` and sets the challenge cookie. Without `action`: `register` for a
+ * signed-in user (adding a passkey), else `authenticate`. The answer never depends on whether an
+ * address has an account: authentication always offers every discoverable passkey (no credential
+ * ids are listed), and a registration without a session is a new user whatever the email.
  *
  * @example
  * // GET /auth/webauthn-options/passkey?action=authenticate
@@ -35,15 +36,15 @@ export async function webAuthnOptions(ctx: RequestContext, provider: WebAuthnCon
 		const requested = parseAction(query.get('action'));
 		const email = normaliseEmail(query.get('email'));
 		const signedIn = requested === 'authenticate' ? null : await signedInUser(ctx, adapter);
-		const info = requested === 'authenticate' ? null : await passkeyUserInfo(ctx, provider, email, signedIn);
-		const action: PasskeyAction = requested ?? (info && !info.exists ? 'register' : 'authenticate');
+		const action: PasskeyAction = requested ?? (signedIn ? 'register' : 'authenticate');
 		const rp = relyingPartyOf(ctx, provider);
 
 		if (action === 'register') {
+			const info = await passkeyUserInfo(ctx, provider, email, signedIn);
 			if (!info) throw new InvalidRequest('A passkey is registered for the signed-in user or for an email: give `email` or sign in.');
-			// nobody adds a passkey to an existing account without being signed in as its user
+			// only a custom getUserInfo can name an existing user: adding to it needs its session
 			if (info.exists && signedIn?.id !== info.user.id) {
-				throw new AccessDenied('This account exists: sign in first to add a passkey to it.');
+				throw new AccessDenied('A passkey is added to an existing account only by its signed-in user.');
 			}
 			assertAdapterMethods(adapter, callbackMethods(ctx, 'register', !info.exists));
 			const { options, state } = await registrationOptions(ctx, provider, rp, info);
@@ -51,9 +52,7 @@ export async function webAuthnOptions(ctx: RequestContext, provider: WebAuthnCon
 			return { type: 'json', body: { action, options } };
 		}
 		assertAdapterMethods(adapter, callbackMethods(ctx, 'authenticate', false));
-		// with an email, only that user's passkeys are offered; the session plays no part here
-		const target = email ? await adapter.getUserByEmail(email) : null;
-		const { options, state } = await authenticationOptions(ctx, provider, rp, target?.id);
+		const { options, state } = await authenticationOptions(ctx, provider, rp, undefined);
 		await storeChallenge(ctx, state);
 		return { type: 'json', body: { action, options } };
 	});
@@ -101,7 +100,7 @@ function parseAction(value: unknown): PasskeyAction | undefined {
 function callbackMethods(ctx: RequestContext, action: PasskeyAction, newUser: boolean): AdapterMethod[] {
 	const methods: AdapterMethod[] =
 		action === 'register'
-			? ['getAuthenticator', 'createAuthenticator', 'linkAccount', ...(newUser ? (['getUserByEmail', 'createUser'] as const) : [])]
+			? ['getAuthenticator', 'createAuthenticator', 'linkAccount', ...(newUser ? (['createUser'] as const) : [])]
 			: ['getAuthenticator', 'updateAuthenticatorCounter', 'getUser'];
 	return [...methods, ...sessionMethods(ctx)];
 }

@@ -57,11 +57,18 @@ export function passkeyWorld(
 	return { config, adapter: adapter as Required<Adapter>, clock, warnings, errors, device, ...routes(config, origin) };
 }
 
+/** The id of the user a registration's options are for (its WebAuthn user handle). */
+export function optionsUserId(options: OptionsAnswer['options']): string {
+	return Buffer.from(options.user.id, 'base64url').toString();
+}
+
 /** Route helpers for one browser (one cookie jar); `browser()` makes another. */
 function routes(config: AuthConfig, origin: string) {
 	const client = testClient(config, origin);
 	async function options(query: Record<string, string> = {}, headers: Record<string, string> = {}) {
-		const response = await client.request(`/auth/webauthn-options/passkey?${new URLSearchParams(query)}`, { headers });
+		// an email without an action is a sign-up, as PasskeySignIn sends it
+		const sent = query.email !== undefined && query.action === undefined ? { action: 'register', ...query } : query;
+		const response = await client.request(`/auth/webauthn-options/passkey?${new URLSearchParams(sent)}`, { headers });
 		return { response, status: response.status, body: (await response.json()) as OptionsAnswer & { error?: string } };
 	}
 	async function callback(payload: Record<string, unknown>, { csrf = true } = {}) {

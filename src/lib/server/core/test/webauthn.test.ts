@@ -8,7 +8,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import type { Adapter } from '../types.js';
-import { ADA, ORIGIN, passkeyWorld } from './webauthn-fixture.js';
+import { ADA, ORIGIN, optionsUserId, passkeyWorld } from './webauthn-fixture.js';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-webauthn-'));
 const closers: (() => void)[] = [];
@@ -44,9 +44,9 @@ describe('GET webauthn-options/:provider', () => {
 		expect(response.headers.get('cache-control')).toBe('no-store');
 	});
 
-	test('without action, an unknown email registers a new user with a required resident key', async () => {
+	test('a sign-up (register with an email) gets options for a new user with a required resident key', async () => {
 		const world = passkeyWorld();
-		const { status, body } = await world.options({ email: '  New.User@Example.com ' });
+		const { status, body } = await world.options({ action: 'register', email: '  New.User@Example.com ' });
 		expect(status).toBe(200);
 		expect(body.action).toBe('register');
 		expect(body.options.rp).toEqual({ id: 'localhost', name: 'localhost' });
@@ -55,15 +55,12 @@ describe('GET webauthn-options/:provider', () => {
 		expect(body.options.attestation).toBe('none');
 	});
 
-	test('without action, a known email authenticates with only that user’s passkeys', async () => {
+	test('signed out, no action means authenticate; signed in, it means register (never decided by the email)', async () => {
 		const world = passkeyWorld();
-		const registration = await world.options({ email: 'grace@example.com' });
-		const created = await world.callback({ action: 'register', data: world.device.register(registration.body.options) });
-		expect(created.status).toBe(200);
-		const other = world.browser();
-		const { body } = await other.options({ email: 'GRACE@example.com' });
-		expect(body.action).toBe('authenticate');
-		expect(body.options.allowCredentials?.map((c) => c.id)).toEqual([world.device.credentials[0].id]);
+		const query = `/auth/webauthn-options/passkey?${new URLSearchParams({ email: 'grace@example.com' })}`;
+		expect(((await (await world.client.request(query)).json()) as { action: string }).action).toBe('authenticate');
+		await world.signInWithPassword('ada');
+		expect(((await (await world.client.request(query)).json()) as { action: string }).action).toBe('register');
 	});
 
 	test('relying party options and X-Forwarded-Host (trustHost) shape the options', async () => {
@@ -100,8 +97,13 @@ describe('GET webauthn-options/:provider', () => {
 		expect(world.challengeCookie()).toBeUndefined();
 	});
 
-	test('registering for an existing account without being signed in as it is refused (403)', async () => {
-		const world = passkeyWorld();
+	test('a custom getUserInfo naming an existing user: only that user, signed in, may add a passkey (403 otherwise)', async () => {
+		const world = passkeyWorld({
+			passkey: { getUserInfo: async ({ email, signedInUser, adapter }) => {
+				const existing = email ? await adapter.getUserByEmail(email) : null;
+				return existing ? { user: existing, exists: true } : signedInUser ? { user: signedInUser, exists: true } : null;
+			} }
+		});
 		await world.signInWithPassword('ada');
 		const anonymous = world.browser();
 		const { status, body } = await anonymous.options({ action: 'register', email: ADA.email });
@@ -118,7 +120,7 @@ describe('GET webauthn-options/:provider', () => {
 		expect(body.options.user).toMatchObject({ name: 'h@example.com', displayName: 'Hooked' });
 		const created = await world.callback({ action: 'register', data: world.device.register(body.options) });
 		expect(created.status).toBe(200);
-		expect((await world.adapter.getUserByEmail('h@example.com'))?.name).toBe('Hooked');
+		expect(await world.adapter.getUser(optionsUserId(body.options))).toMatchObject({ name: 'Hooked', email: '' });
 	});
 });
 
@@ -141,10 +143,12 @@ describe.each(adapters)('passkey ceremonies (%s)', (_name, makeAdapter) => {
 		expect(created).toMatchObject({ status: 200, body: { url: `${ORIGIN}/welcome` } });
 		expect(created.response.headers.getSetCookie().some((c) => /^kitgate\.challenge=;.*Max-Age=0/i.test(c))).toBe(true);
 		expect(world.challengeCookie()).toBeUndefined();
-		expect((await world.session())?.user?.email).toBe('lin@example.com');
+		// a passkey proves no address: the new user is labelled with it, not keyed on it
+		expect((await world.session())?.user).toMatchObject({ name: 'lin@example.com', email: '' });
+		expect(await world.adapter.getUserByEmail('lin@example.com')).toBeNull();
 		expect(events).toEqual(['createUser', 'linkAccount', 'signIn:true']);
 
-		const user = (await world.adapter.getUserByEmail('lin@example.com'))!;
+		const user = (await world.adapter.getUser(optionsUserId(registration.body.options)))!;
 		const stored = await world.adapter.getAuthenticator(attestation.id);
 		expect(stored).toMatchObject({
 			credentialID: attestation.id,
@@ -165,7 +169,7 @@ describe.each(adapters)('passkey ceremonies (%s)', (_name, makeAdapter) => {
 		const assertion = world.device.authenticate(login.body.options);
 		const signedIn = await later.callback({ action: 'authenticate', data: assertion });
 		expect(signedIn).toMatchObject({ status: 200, body: { url: `${ORIGIN}/` } });
-		expect((await later.session())?.user?.email).toBe('lin@example.com');
+		expect((await later.session())?.user?.name).toBe('lin@example.com');
 		expect((await world.adapter.getAuthenticator(attestation.id))?.counter).toBe(1);
 	});
 
@@ -179,7 +183,7 @@ describe.each(adapters)('passkey ceremonies (%s)', (_name, makeAdapter) => {
 		expect((await world.session())?.user?.email).toBe(ADA.email);
 
 		const second = await world.options({});
-		expect(second.body.action).toBe('authenticate'); // signed in and existing: no action means sign in
+		expect(second.body.action).toBe('register'); // signed in: no action means adding a passkey
 		const again = await world.options({ action: 'register' });
 		expect(again.body.options.excludeCredentials?.map((c) => c.id)).toEqual([one.id]);
 		const two = world.device.register(again.body.options);
@@ -188,7 +192,8 @@ describe.each(adapters)('passkey ceremonies (%s)', (_name, makeAdapter) => {
 
 		const later = world.browser();
 		const login = await later.options({ action: 'authenticate', email: ADA.email });
-		expect(login.body.options.allowCredentials?.map((c) => c.id).sort()).toEqual([one.id, two.id].sort());
+		// never the user's credential ids: they would tell who has an account
+		expect(login.body.options.allowCredentials ?? []).toEqual([]);
 		const signedIn = await later.callback({ data: world.device.authenticate(login.body.options, { credentialId: two.id }) });
 		expect(signedIn.status).toBe(200);
 		expect((await later.session())?.user?.name).toBe(ADA.name);
