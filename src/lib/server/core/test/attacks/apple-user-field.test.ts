@@ -24,7 +24,9 @@ beforeAll(async () => {
 	const redirect_uris = INTEGRATIONS.flatMap((integration) =>
 		['idp', 'apple'].map((id) => `${apps[integration].origin}/auth/callback/${id}`)
 	);
-	idp = await startDemoIdp({ clients: [{ ...CLIENT, redirect_uris }], accounts: [DEMO_ACCOUNT, NO_EMAIL_ACCOUNT] });
+	// the IdP's account type asks for an email; this account has none on purpose
+	const accounts = [DEMO_ACCOUNT, NO_EMAIL_ACCOUNT] as NonNullable<Parameters<typeof startDemoIdp>[0]['accounts']>;
+	idp = await startDemoIdp({ clients: [{ ...CLIENT, redirect_uris }], accounts });
 });
 afterAll(async () => {
 	await apps?.closeAll();
