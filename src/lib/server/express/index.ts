@@ -6,6 +6,7 @@ import { runAuthRaw } from '../core/auth.js';
 import type { RawResponse } from '../core/outcome.js';
 import { resolveConfig } from '../core/config.js';
 import { MAX_BODY_BYTES } from '../core/body.js';
+import { InvalidRequest } from '../core/errors.js';
 import { isValidHost } from '../core/origin.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import type { AuthConfig, Session } from '../core/types.js';
@@ -56,7 +57,15 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 			// the client address as Express decided it (`trust proxy`), for per-address rate limits;
 			// read before the body, while the socket is surely attached
 			const clientAddress = req.ip ?? req.socket?.remoteAddress;
-			const request = await toWebRequest(req, true);
+			let request: Request;
+			try {
+				request = await toWebRequest(req, true);
+			} catch (error) {
+				if (error instanceof BodyTooLarge) return refuseLargeBody(req, res);
+				// a body that broke off or failed to read: the client gets a 400, never a 500
+				if (error instanceof InvalidRequest) return refuseBody(res);
+				throw error;
+			}
 			const { raw } = await runAuthRaw(request, config, { clientAddress });
 			writeRawResponse(res, raw);
 		} catch (error) {
@@ -109,6 +118,7 @@ function header(req: ExpressRequestLike, name: string): string | undefined {
 /**
  * Converts an Express request to a Web Request. Protocol and host come from Express, which
  * applies its own `trust proxy` setting, so raw X-Forwarded-* headers are replaced by its answer.
+ * A body over `MAX_BODY_BYTES` (declared or sent) throws `InvalidRequest` and is not read further.
  */
 export async function toWebRequest(req: ExpressRequestLike, withBody: boolean): Promise<Request> {
 	const protocol = req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
@@ -129,6 +139,13 @@ export async function toWebRequest(req: ExpressRequestLike, withBody: boolean): 
 	return new Request(url, init);
 }
 
+/** A body over MAX_BODY_BYTES: refused before the rest of it is read. */
+class BodyTooLarge extends InvalidRequest {
+	constructor() {
+		super(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+	}
+}
+
 /** The body bytes: re-encoded when a body parser already consumed the stream, else read raw. */
 async function requestBody(req: ExpressRequestLike, headers: Headers): Promise<string | Uint8Array> {
 	if (req.body !== undefined && req.body !== null && typeof req.body === 'object' && !(req.body instanceof Uint8Array)) {
@@ -142,16 +159,94 @@ async function requestBody(req: ExpressRequestLike, headers: Headers): Promise<s
 		return form.toString();
 	}
 	if (typeof req.body === 'string' || req.body instanceof Uint8Array) return req.body;
-	const chunks: Uint8Array[] = [];
-	let size = 0;
-	for await (const chunk of req as AsyncIterable<Uint8Array | string>) {
-		const bytes = typeof chunk === 'string' ? new TextEncoder().encode(chunk) : chunk;
-		size += bytes.byteLength;
-		// past the limit keep draining without storing: leaving the loop would destroy the socket
-		// before the answer (the engine refuses bodies this large anyway)
-		if (size <= MAX_BODY_BYTES) chunks.push(bytes);
-	}
-	return size > MAX_BODY_BYTES ? new Uint8Array(MAX_BODY_BYTES + 1) : Buffer.concat(chunks);
+	// refused on the declared length before a byte is read
+	if (Number(header(req, 'content-length') ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
+	return readRawBody(req);
+}
+
+/** Reads the stream up to MAX_BODY_BYTES; past that it stops reading and throws `BodyTooLarge`. */
+function readRawBody(req: ExpressRequestLike): Promise<Uint8Array> {
+	return new Promise((resolve, reject) => {
+		if (req.readableEnded) return resolve(new Uint8Array(0));
+		if (req.destroyed) return reject(new InvalidRequest('The request body could not be read.'));
+		const chunks: Uint8Array[] = [];
+		let size = 0;
+		const settle = (error?: Error) => {
+			req.off('data', onData);
+			req.off('end', onEnd);
+			req.off('error', onError);
+			req.off('close', onClose);
+			if (error) reject(error);
+			else resolve(Buffer.concat(chunks));
+		};
+		const onData = (chunk: Uint8Array | string) => {
+			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+			size += bytes.byteLength;
+			if (size <= MAX_BODY_BYTES) return void chunks.push(bytes);
+			// stop reading here; the socket stays open until the 413 is written (see refuseLargeBody)
+			req.pause();
+			settle(new BodyTooLarge());
+		};
+		const onEnd = () => settle();
+		const onError = (error: Error) => settle(error);
+		const onClose = () => settle(new InvalidRequest('The request body ended early.'));
+		req.on('data', onData);
+		req.on('end', onEnd);
+		req.on('error', onError);
+		req.on('close', onClose);
+	});
+}
+
+/** Answers 400 InvalidRequest to a body that could not be read (the client may be gone already). */
+function refuseBody(res: ExpressResponseLike): void {
+	if (res.headersSent || res.writableEnded) return;
+	res.statusCode = 400;
+	res.setHeader('content-type', 'application/json');
+	res.setHeader('cache-control', 'no-store');
+	res.end(JSON.stringify({ error: 'InvalidRequest' }));
+}
+
+/** How long a refused request's connection stays open for the client to read the 413, and how much of the rest is drained meanwhile. */
+const LINGER_MS = 2000;
+const LINGER_BYTES = 1024 * 1024;
+
+/**
+ * Answers 413 to a body over the limit, with the engine's code for it (`InvalidRequest`) and
+ * `Connection: close`; the rest of the body is never stored. Closing while the client still sends
+ * would reset the connection and could lose the answer (RFC 9112 §9.6), so the answer is written
+ * whole first and `end()`, after which Node closes the socket, waits until the client closes, at
+ * most LINGER_MS. Meanwhile up to LINGER_BYTES are drained unread; past that reading stops, which
+ * stalls the client's upload until it reads the answer.
+ */
+function refuseLargeBody(req: ExpressRequestLike, res: ExpressResponseLike): void {
+	const body = JSON.stringify({ error: 'InvalidRequest' });
+	res.writeHead(413, {
+		'content-type': 'application/json',
+		'content-length': Buffer.byteLength(body),
+		'cache-control': 'no-store',
+		connection: 'close'
+	});
+	res.write(body);
+	let drained = 0;
+	let closed = false;
+	const close = () => {
+		if (closed) return;
+		closed = true;
+		clearTimeout(timer);
+		req.off('data', discard);
+		req.off('end', close);
+		req.off('close', close);
+		res.end();
+	};
+	const discard = (chunk: Uint8Array | string) => {
+		drained += chunk.length;
+		if (drained > LINGER_BYTES) req.pause();
+	};
+	const timer = setTimeout(close, LINGER_MS);
+	req.on('data', discard);
+	req.on('end', close);
+	req.on('close', close);
+	req.resume();
 }
 
 function appendSetCookie(res: ExpressResponseLike, cookies: string[]): void {
