@@ -163,6 +163,27 @@ describe('Express in a child process', () => {
 		await signIn();
 	});
 
+	test.each([
+		['Content-Length', false],
+		['chunked', true]
+	])('fetch (undici), a client that keeps sending after the answer, reads the 413 too (%s)', async (_name, chunked) => {
+		let sent = 0;
+		// pulled on demand: the client never holds the 50 MB either
+		const stream = new ReadableStream<Uint8Array>({
+			pull(controller) {
+				if (sent >= HUGE) return controller.close();
+				sent += CHUNK.byteLength;
+				controller.enqueue(new Uint8Array(CHUNK));
+			}
+		});
+		const headers: Record<string, string> = { 'content-type': FORM };
+		if (!chunked) headers['content-length'] = String(HUGE);
+		const response = await fetch(`${origin}/auth/callback/credentials`, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit);
+		expect(response.status).toBe(413);
+		expect(await response.json()).toEqual({ error: 'InvalidRequest' });
+		expect(sent).toBeLessThan(HUGE);
+	});
+
 	test('control: the same measurement sees an app that buffers the 50 MB', async () => {
 		const { rss, held, answer } = await measured(() => postHuge(`${origin}/buffering`, { total: HUGE, chunked: true }));
 		console.info(`control (buffering route): peak growth RSS ${mb(rss)}, heap + Buffers ${mb(held)}`);
