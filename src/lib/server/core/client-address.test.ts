@@ -10,7 +10,11 @@ describe('normalizeAddress', () => {
 		['[::FFFF:203.0.113.9]:443', '203.0.113.9'],
 		['2001:DB8::1', '2001:db8::1'],
 		['[2001:db8::1]', '2001:db8::1'],
-		['::1', '::1']
+		['::1', '::1'],
+		// one address, one spelling: no fresh per-address budget from writing it differently
+		['203.000.113.009', '203.0.113.9'],
+		['::ffff:cb00:7109', '203.0.113.9'],
+		['0:0:0:0:0:FFFF:CB00:7109', '203.0.113.9']
 	])('%j is %j', (input, expected) => {
 		expect(normalizeAddress(input)).toBe(expected);
 	});

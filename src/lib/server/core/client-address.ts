@@ -8,7 +8,8 @@ const IPV6 = /^[0-9a-f:.]{2,45}$/;
 
 /**
  * A normalised IP address, or undefined for anything that is not one: lower case, without port,
- * brackets or the `::ffff:` prefix of IPv4-mapped addresses.
+ * brackets or the `::ffff:` prefix of IPv4-mapped addresses (dotted or hex), IPv4 parts without
+ * leading zeros. One address has one spelling, so spellings cannot be rotated for fresh limits.
  *
  * @example
  * normalizeAddress('[::FFFF:203.0.113.9]:443') // '203.0.113.9'
@@ -21,8 +22,15 @@ export function normalizeAddress(value: string | null | undefined): string | und
 	else if (/^[\d.]+:\d+$/.test(address)) address = address.slice(0, address.lastIndexOf(':'));
 	if (address.startsWith('::ffff:') && IPV4.test(address.slice(7))) address = address.slice(7);
 	const v4 = IPV4.exec(address);
-	if (v4) return v4.slice(1).every((part) => Number(part) <= 255) ? address : undefined;
-	return IPV6.test(address) && address.includes(':') && expandIpv6(address) ? address : undefined;
+	if (v4) return v4.slice(1).every((part) => Number(part) <= 255) ? v4.slice(1).map(Number).join('.') : undefined;
+	const groups = IPV6.test(address) && address.includes(':') ? expandIpv6(address) : undefined;
+	if (!groups) return undefined;
+	// ::ffff:cb00:7109 is 203.0.113.9 too
+	const hex = groups.map((group) => (IPV4.test(group) ? -1 : parseInt(group, 16)));
+	if (groups.length === 8 && hex.slice(0, 5).every((n) => n === 0) && hex[5] === 0xffff && hex[6] >= 0 && hex[7] >= 0) {
+		return [hex[6] >> 8, hex[6] & 255, hex[7] >> 8, hex[7] & 255].join('.');
+	}
+	return address;
 }
 
 /**
