@@ -103,7 +103,8 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 	const secrets = resolveSecrets(config.secret, env);
 	const authUrl = resolveAuthUrl(env);
 	const basePath = resolveBasePath(config.basePath, authUrl);
-	const trustHost = resolveTrustHost(config.trustHost, env);
+	const trust = resolveTrustHost(config.trustHost, env);
+	const trustHost = trust.trusted;
 	if (!trustHost && !authUrl) {
 		throw new UntrustedHost(
 			'kitgate does not trust the Host header, so it cannot know its public URL. ' +
@@ -130,6 +131,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 	};
 
 	const providers = resolveProviders(config, adapter);
+	checkEmailLinkOrigin(providers, { authUrl, explicitTrust: trust.explicit, production: env.NODE_ENV === 'production', logger });
 	const rateLimit = resolveRateLimit(config.rateLimit);
 	const experimental = { enableWebAuthn: config.experimental?.enableWebAuthn === true };
 	if (experimental.enableWebAuthn && !webAuthnWarningShown) {
@@ -238,12 +240,44 @@ function resolveBasePath(basePath: string | undefined, authUrl: URL | undefined)
 	return trimmed;
 }
 
-function resolveTrustHost(trustHost: boolean | undefined, env: AuthEnv): boolean {
-	if (typeof trustHost === 'boolean') return trustHost;
+/** Whether the Host header is trusted, and whether the app said so itself (`trustHost`, AUTH_TRUST_HOST). */
+function resolveTrustHost(trustHost: boolean | undefined, env: AuthEnv): { trusted: boolean; explicit: boolean } {
+	if (typeof trustHost === 'boolean') return { trusted: trustHost, explicit: trustHost };
 	const fromEnv = env.AUTH_TRUST_HOST;
-	if (fromEnv !== undefined && fromEnv !== '') return fromEnv === 'true' || fromEnv === '1';
+	if (fromEnv !== undefined && fromEnv !== '') {
+		const trusted = fromEnv === 'true' || fromEnv === '1';
+		return { trusted, explicit: trusted };
+	}
 	// hosting platforms that set Host themselves, and local development
-	return Boolean(env.VERCEL || env.CF_PAGES) || env.NODE_ENV !== 'production';
+	return { trusted: Boolean(env.VERCEL || env.CF_PAGES) || env.NODE_ENV !== 'production', explicit: false };
+}
+
+let emailOriginWarningShown = false;
+
+/**
+ * Email links (and the sender and subject made from them) need a public URL nobody can forge: in
+ * production, an email provider without AUTH_URL starts only when the app trusts the host itself.
+ */
+function checkEmailLinkOrigin(
+	providers: Provider[],
+	facts: { authUrl?: URL; explicitTrust: boolean; production: boolean; logger: LoggerInstance }
+): void {
+	const email = providers.find((provider) => provider.type === 'email');
+	if (!email || facts.authUrl || facts.explicitTrust) return;
+	if (facts.production) {
+		throw new UntrustedHost(
+			`Email provider "${email.id}" mails sign-in links, which must point at your site whatever Host header a request carries: ` +
+				'set AUTH_URL to the public URL of the app (e.g. https://example.com), or set `trustHost: true` ' +
+				'(AUTH_TRUST_HOST=true) only if a proxy you run sets Host and X-Forwarded-Host itself.'
+		);
+	}
+	if (!emailOriginWarningShown) {
+		emailOriginWarningShown = true;
+		facts.logger.warn(
+			'email-link-origin',
+			`Email provider "${email.id}" builds sign-in links from the request's Host header; set AUTH_URL before going to production.`
+		);
+	}
 }
 
 function positiveSeconds(value: number | undefined, fallback: number, name: string): number {

@@ -13,6 +13,12 @@ export interface RequestOptions {
 	appBase?: string;
 	/** Address of the client as the server saw it (Express `req.ip`, SvelteKit `getClientAddress()`), for rate limits. */
 	clientAddress?: string;
+	/**
+	 * The request URL is the public URL, built by the framework from its own configuration
+	 * (SvelteKit: the adapter's `ORIGIN`, `PROTOCOL_HEADER`, `HOST_HEADER`): Host and
+	 * X-Forwarded-* headers of the request are then ignored.
+	 */
+	requestUrlIsPublic?: boolean;
 }
 
 /** Everything an action needs to know about the request it handles. */
@@ -41,7 +47,7 @@ export interface RequestContext {
 
 /** Builds the context of `request`. Throws `InvalidRequest` for an invalid Host header. */
 export function createContext(request: Request, config: ResolvedConfig, options: RequestOptions = {}): RequestContext {
-	const url = publicUrl(request, config);
+	const url = publicUrl(request, { ...config, requestUrlIsPublic: options.requestUrlIsPublic });
 	const secure = config.useSecureCookies ?? url.protocol === 'https:';
 	const appBase = (options.appBase ?? '').replace(/\/+$/, '');
 	return {
@@ -72,7 +78,7 @@ export interface SessionRequest {
  * origin and page URLs are computed on first use). This is the hot path of every request.
  */
 export function createSessionContext(request: SessionRequest, config: ResolvedConfig, options: RequestOptions = {}): RequestContext {
-	const secure = config.useSecureCookies ?? isHttps(request, config);
+	const secure = config.useSecureCookies ?? isHttps(request, config, options.requestUrlIsPublic);
 	let full: RequestContext | undefined;
 	// routes' fields, built from the real request only when a callback or hook reads them
 	const route = () => (full ??= createContext(request as Request, config, options));
@@ -102,9 +108,9 @@ export function createSessionContext(request: SessionRequest, config: ResolvedCo
 }
 
 /** True when the public URL of the request is HTTPS (same rule as `publicUrl`, without building it). */
-function isHttps(request: SessionRequest, config: ResolvedConfig): boolean {
+function isHttps(request: SessionRequest, config: ResolvedConfig, requestUrlIsPublic = false): boolean {
 	if (config.authUrl) return config.authUrl.protocol === 'https:';
-	if (config.trustHost) {
+	if (config.trustHost && !requestUrlIsPublic) {
 		const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0].trim().toLowerCase();
 		if (forwarded === 'https' || forwarded === 'http') return forwarded === 'https';
 	}

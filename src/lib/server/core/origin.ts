@@ -19,13 +19,15 @@ export function isValidHost(host: string): boolean {
 
 /**
  * The public URL of `request`. With `authUrl` its origin is used and the Host header ignored;
- * with `trustHost` the origin comes from X-Forwarded-Proto/X-Forwarded-Host, then Host.
+ * with `requestUrlIsPublic` (the framework built the request URL from its own configuration, as
+ * SvelteKit's adapters do) the request URL is used as it is; otherwise, with `trustHost`, the
+ * origin comes from X-Forwarded-Proto/X-Forwarded-Host, then Host.
  */
-export function publicUrl(request: Request, options: { authUrl?: URL; trustHost: boolean }): URL {
+export function publicUrl(request: Request, options: { authUrl?: URL; trustHost: boolean; requestUrlIsPublic?: boolean }): URL {
 	const url = new URL(request.url);
 	const path = `${url.pathname}${url.search}`;
 	if (options.authUrl) return new URL(path, options.authUrl.origin);
-	if (!options.trustHost) return url;
+	if (options.requestUrlIsPublic || !options.trustHost) return url;
 	const host = firstValue(request.headers.get('x-forwarded-host')) ?? firstValue(request.headers.get('host')) ?? url.host;
 	const proto = firstValue(request.headers.get('x-forwarded-proto'))?.toLowerCase();
 	if (!isValidHost(host)) throw new InvalidRequest('The Host or X-Forwarded-Host header is not a valid host name.');

@@ -68,7 +68,9 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	if (typeof source !== 'function') resolveConfig(prepare(source));
 	const configOf = async (event: RequestEvent) =>
 		prepare(typeof source === 'function' ? await source(event) : source);
-	const options = { appBase: base };
+	// SvelteKit's adapter built event.url from its own settings (ORIGIN, PROTOCOL_HEADER, HOST_HEADER):
+	// that is the public URL, and raw Host / X-Forwarded-* headers are not looked at again
+	const options = { appBase: base, requestUrlIsPublic: true };
 
 	const handle: Handle = async ({ event, resolve }) => {
 		const config = await configOf(event);
@@ -153,7 +155,11 @@ async function postToEngine(event: RequestEvent, config: SvelteKitAuthConfig, pa
 		if (value) headers.set(name, value);
 	}
 	const request = new Request(new URL(path, event.url), { method: 'POST', headers, body: fields });
-	const { response, cookies } = await runAuth(request, { ...config, skipCSRFCheck }, { appBase: base, clientAddress: clientAddressOf(event) });
+	const { response, cookies } = await runAuth(request, { ...config, skipCSRFCheck }, {
+		appBase: base,
+		requestUrlIsPublic: true,
+		clientAddress: clientAddressOf(event)
+	});
 	for (const cookie of cookies) setEventCookie(event, cookie);
 	const body = (await response.json().catch(() => null)) as { url?: string } | null;
 	return body?.url ?? `${config.basePath}/error?error=Configuration`;
