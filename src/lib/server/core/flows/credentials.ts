@@ -19,14 +19,19 @@ import type { Account, AdapterUser, CredentialsConfig, User } from '../types.js'
 /** Fields kitgate adds to forms; they are not passed to `authorize()`. */
 const RESERVED_FIELDS = new Set(['csrfToken', 'callbackUrl', 'redirectTo', 'redirect', 'providerId']);
 
-/** A refused sign-in: logged, and back to the sign-in page keeping where the user was going. */
-function refused(ctx: RequestContext, error: CredentialsSignin, callbackUrl: string): Outcome {
-	ctx.config.logger.error(error);
-	return errorRedirect(ctx, error, callbackUrl);
-}
-
 /** Providers whose missing identifier field was logged already (once per resolved config). */
 const warnedUncounted = new WeakSet<CredentialsConfig>();
+
+/** Says once per provider, at its first failure, that failures are not counted per identifier. */
+function warnUncounted(ctx: RequestContext, provider: CredentialsConfig): void {
+	if (!ctx.config.rateLimit.credentials?.perIdentifier || warnedUncounted.has(provider)) return;
+	warnedUncounted.add(provider);
+	ctx.config.logger.warn(
+		'credentials-identifier',
+		`Credentials provider "${provider.id}" declares no field that is not a password, so failed attempts are limited per client address only. ` +
+			'Declare its fields (credentials: { username: {}, password: { type: "password" } }) or name the identifier field with rateLimit.credentials.identifier.'
+	);
+}
 
 /** Handles a credentials form POST; CSRF has been checked by the caller. */
 export async function credentialsSignIn(
@@ -38,27 +43,14 @@ export async function credentialsSignIn(
 	const credentials = Object.fromEntries(Object.entries(body).filter(([key]) => !RESERVED_FIELDS.has(key)));
 
 	// the fields are checked before anything counts or runs: what is counted is what authorize reads
-	const option = ctx.config.rateLimit.credentials?.identifier;
-	const field = typeof option === 'function' ? undefined : identifierField(provider.credentials ?? {}, option);
-	const checked = [...new Set([...Object.keys(provider.credentials ?? {}), ...(field === undefined ? [] : [field])])];
-	const problem = credentialFieldsProblem(credentials, checked, field, await repeatedFields(ctx.request, checked));
-	if (problem) return malformedCredentials(ctx, problem, callbackUrl);
-	let identifier: string | undefined;
-	if (typeof option === 'function') {
-		const custom = option(credentials);
-		if (typeof custom !== 'string') return malformedCredentials(ctx, 'rateLimit.credentials.identifier found no identifier in the submitted fields.', callbackUrl);
-		identifier = normalizeIdentifier(custom) ?? '';
-	} else if (field !== undefined) {
-		// a blank identifier names no account; such attempts share one counter
-		identifier = normalizeIdentifier(credentials[field]) ?? '';
-	} else if (ctx.config.rateLimit.credentials?.perIdentifier && !warnedUncounted.has(provider)) {
-		warnedUncounted.add(provider);
-		ctx.config.logger.warn(
-			'credentials-identifier',
-			`Credentials provider "${provider.id}" declares no field that is not a password, so failed attempts are limited per client address only. ` +
-				'Declare its fields (credentials: { username: {}, password: { type: "password" } }) or name the identifier field with rateLimit.credentials.identifier.'
-		);
-	}
+	const checked = await checkedIdentifier(ctx, provider, credentials);
+	if ('problem' in checked) return malformedCredentials(ctx, checked.problem, callbackUrl);
+	const { identifier } = checked;
+	const refused = (error: CredentialsSignin) => {
+		if (identifier === undefined) warnUncounted(ctx, provider);
+		ctx.config.logger.error(error);
+		return errorRedirect(ctx, error, callbackUrl);
+	};
 
 	const attempt = await takeAttempt(ctx, 'credentials', identifier);
 	if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
@@ -69,7 +61,7 @@ export async function credentialsSignIn(
 	} catch (error) {
 		if (error instanceof CredentialsSignin) {
 			await failureFloor(provider, started);
-			return refused(ctx, error, callbackUrl);
+			return refused(error);
 		}
 		// the app failed, not the user: this attempt does not count
 		await attempt.discarded();
@@ -77,7 +69,7 @@ export async function credentialsSignIn(
 	}
 	if (!authorized || typeof authorized !== 'object') {
 		await failureFloor(provider, started);
-		return refused(ctx, new CredentialsSignin(), callbackUrl);
+		return refused(new CredentialsSignin());
 	}
 	await attempt.succeeded();
 
@@ -107,6 +99,31 @@ async function failureFloor(provider: CredentialsConfig, started: number): Promi
 	const floor = provider.minFailureMs ?? DEFAULT_MIN_FAILURE_MS;
 	const remaining = floor - (performance.now() - started);
 	if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+}
+
+/**
+ * The identifier an attempt is counted against, normalised, or why the fields cannot be checked.
+ * The field is `rateLimit.credentials.identifier` (a name or a function), else the provider's
+ * declared identifier field; a blank value names no account, and such attempts share one counter.
+ * Undefined when the provider declares no identifier field (only the address is counted then).
+ */
+async function checkedIdentifier(
+	ctx: RequestContext,
+	provider: CredentialsConfig,
+	credentials: Record<string, unknown>
+): Promise<{ identifier: string | undefined } | { problem: string }> {
+	const option = ctx.config.rateLimit.credentials?.identifier;
+	const declared = provider.credentials ?? {};
+	const field = typeof option === 'function' ? undefined : identifierField(declared, option);
+	const fields = [...new Set([...Object.keys(declared), ...(field === undefined ? [] : [field])])];
+	const problem = credentialFieldsProblem(credentials, fields, field, await repeatedFields(ctx.request, fields));
+	if (problem) return { problem };
+	if (typeof option === 'function') {
+		const custom = option(credentials);
+		if (typeof custom !== 'string') return { problem: 'rateLimit.credentials.identifier found no identifier in the submitted fields.' };
+		return { identifier: normalizeIdentifier(custom) ?? '' };
+	}
+	return { identifier: field === undefined ? undefined : (normalizeIdentifier(credentials[field]) ?? '') };
 }
 
 /**
