@@ -1,6 +1,7 @@
 // Credentials sign-in: `authorize()` checks the submitted fields; success starts a session
-// (JWT, or a database session row for the returned user), failure redirects with a code. Failed
-// attempts are rate-limited and take at least `minFailureMs`.
+// (JWT, or a database session row for the returned user), failure redirects with a code. Declared
+// fields must each be one string (else 400); failed attempts are counted against the declared
+// identifier field (rate limits) and take at least `minFailureMs`.
 
 import { isUniqueViolation } from '../../adapters/errors.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
