@@ -6,7 +6,7 @@ export { checkSession, type SessionCheck } from './server/core/session-check.js'
 export { resolveConfig } from './server/core/config.js';
 export { defaultRedirect, isSameOrigin } from './server/core/redirect.js';
 export { encodeJwt as encode, decodeJwt as decode } from './server/core/jwt.js';
-export { revokeSessions } from './server/core/revocation.js';
+export { deleteUser, revokeSessions } from './server/core/revocation.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/memory-rate-limit-store.js';
 export { hashPassword, verifyPassword } from './server/core/password.js';
 export * from './server/core/errors.js';

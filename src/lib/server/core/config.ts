@@ -182,7 +182,8 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 
 /** The revocation store and check: `session.revocationStore`, else a given `rateLimit.store` that can keep them, else process memory. */
 function resolveRevocation(session: AuthConfig['session'], rateLimit: ResolvedRateLimit): ResolvedConfig['revocation'] {
-	const check = session?.revocationCheck ?? 'refresh';
+	// every read: a revoked or deleted user's JWT session ends on its next request
+	const check = session?.revocationCheck ?? 'always';
 	if (check !== 'refresh' && check !== 'always') {
 		throw new InvalidConfiguration(`session.revocationCheck must be "refresh" or "always", not ${JSON.stringify(check)}.`);
 	}

@@ -4,7 +4,7 @@
 import { assertAdapterMethods } from './adapter-guard.js';
 import { resolveConfig } from './config.js';
 import type { RequestContext } from './context.js';
-import { AdapterError, InvalidConfiguration } from './errors.js';
+import { AdapterError, InvalidConfiguration, MissingAdapter } from './errors.js';
 import type { AuthConfig, JWT } from './types.js';
 
 /** Seconds a revocation is kept beyond the JWT lifetime (the decoder's clock tolerance and then some). */
@@ -49,9 +49,10 @@ export async function revocationState(ctx: RequestContext, token: JWT): Promise<
 /**
  * Signs `userId` out everywhere. Database sessions: every session row of the user is deleted
  * (adapter method `deleteSessionsByUserId`, else `MissingAdapterMethod`). JWT sessions: sessions
- * issued before now stop working when next checked — at most `updateAge` later, or on the next
- * read with `session.revocationCheck: "always"`. Several servers need a shared
- * `session.revocationStore` (or `rateLimit.store`) for JWT revocations.
+ * issued before now stop working on their next request (with the default
+ * `session.revocationCheck: "always"`; with `"refresh"`, at their next re-issue, at most
+ * `updateAge` later). Several servers need a shared `session.revocationStore` (or
+ * `rateLimit.store`) for JWT revocations.
  *
  * @example
  * import { revokeSessions } from 'kitgate';
@@ -72,3 +73,28 @@ export async function revokeSessions(userId: string, config: AuthConfig): Promis
 	await resolved.revocation.store.revoke(userId, resolved.now(), keepSeconds);
 }
 
+
+/**
+ * Deletes a user and ends every session of it: database sessions go with the user's rows, JWT
+ * sessions stop on their next request on every server sharing the revocation store (the
+ * revocation is recorded before the user is deleted, so no request in between outlives it).
+ * Delete users through this rather than the adapter: a user deleted in the database directly
+ * keeps its JWT sessions until they expire, unless you also call `revokeSessions`.
+ *
+ * @example
+ * import { deleteUser } from 'kitgate';
+ * await deleteUser(user.id, authConfig);
+ */
+export async function deleteUser(userId: string, config: AuthConfig): Promise<void> {
+	if (typeof userId !== 'string' || userId.length === 0) {
+		throw new InvalidConfiguration('deleteUser needs the id of the user to delete.');
+	}
+	const resolved = resolveConfig(config);
+	const adapter = resolved.adapter;
+	if (!adapter) throw new MissingAdapter('deleteUser removes a stored user and needs an adapter.');
+	assertAdapterMethods(adapter, ['deleteUser']);
+	if (resolved.session.strategy === 'jwt') {
+		await resolved.revocation.store.revoke(userId, resolved.now(), resolved.jwt.maxAge + KEEP_MARGIN_SECONDS);
+	}
+	await adapter.deleteUser(userId);
+}

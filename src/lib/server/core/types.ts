@@ -470,8 +470,10 @@ export interface SessionOptions {
 	/** Token generator for database sessions (default: random UUID). */
 	generateSessionToken: () => string;
 	/**
-	 * When JWT sessions are checked against `revokeSessions()`: `refresh` (default) when the token
-	 * is re-issued (at most `updateAge` late, no I/O on other reads), `always` on every read.
+	 * When JWT sessions are checked against `revokeSessions()` / `deleteUser()`: `always` (default)
+	 * on every read, so a revoked session ends on its next request (one store lookup per read: a
+	 * map lookup with the memory store, one query with a SQL store); `refresh` only when the token
+	 * is re-issued (at most `updateAge` late, no lookup on other reads).
 	 */
 	revocationCheck?: 'refresh' | 'always';
 	/**

@@ -163,8 +163,8 @@ describe('revokeSessions: database sessions', () => {
 });
 
 describe('revokeSessions: JWT sessions', () => {
-	test('checked when the token is re-issued: at most updateAge late; the cookie is cleared then', async () => {
-		const { config, clock, signedIn, sessionOf } = setup();
+	test('revocationCheck "refresh": checked when the token is re-issued, at most updateAge late; the cookie is cleared then', async () => {
+		const { config, clock, signedIn, sessionOf } = setup({ session: { updateAge: 3600, revocationCheck: 'refresh' } });
 		const client = await signedIn('ada');
 		clock.now += 10_000;
 		await revokeSessions('ada', config);
@@ -198,8 +198,8 @@ describe('revokeSessions: JWT sessions', () => {
 		expect((await sessionOf(client)).session?.user?.name).toBe('grace');
 	});
 
-	test('revocationCheck "always": the next read ends it', async () => {
-		const { config, clock, signedIn, sessionOf } = setup({ session: { updateAge: 3600, revocationCheck: 'always' } });
+	test('revocationCheck "always" (the default): the next read ends it', async () => {
+		const { config, clock, signedIn, sessionOf } = setup();
 		const client = await signedIn('ada');
 		clock.now += 1000;
 		expect((await sessionOf(client)).session?.user?.name).toBe('ada');

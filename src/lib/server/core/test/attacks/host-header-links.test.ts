@@ -65,7 +65,7 @@ async function requestLinkWithHeaders(app: AppServer, email: string, headers: Re
 	return { status, mail };
 }
 
-const POISON = [
+const POISON: Record<string, string>[] = [
 	{ host: 'attacker.example' },
 	{ 'x-forwarded-host': 'attacker.example', 'x-forwarded-proto': 'https' },
 	{ host: 'attacker.example', 'x-forwarded-host': 'attacker.example' }

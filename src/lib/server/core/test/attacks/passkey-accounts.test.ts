@@ -60,7 +60,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 		const unknown = address('unknown');
 		const stranger = new Browser();
-		for (const query of [{}, { action: 'authenticate' }, { action: 'register' }]) {
+		for (const query of [{}, { action: 'authenticate' }, { action: 'register' }] as Record<string, string>[]) {
 			const forKnown = await options(stranger, app(), { ...query, email: known });
 			const forUnknown = await options(stranger, app(), { ...query, email: unknown });
 			expect(shape(forKnown)).toEqual(shape(forUnknown));
