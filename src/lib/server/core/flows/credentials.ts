@@ -60,12 +60,10 @@ export async function credentialsSignIn(
 	try {
 		authorized = await provider.authorize(credentials, readableRequest(ctx.request));
 	} catch (error) {
-		if (error instanceof CredentialsSignin) {
-			await failureFloor(provider, started);
-			return refused(error);
-		}
-		// the app failed, not the user: this attempt does not count
-		await attempt.discarded();
+		await failureFloor(provider, started);
+		if (error instanceof CredentialsSignin) return refused(error);
+		// counted all the same: many apps throw a plain Error for a wrong password, and an
+		// uncounted failure would be an unlimited guess (an outage can lock an account for a window)
 		throw new CallbackRouteError(`authorize() of provider "${provider.id}" threw.`, { cause: { err: error } });
 	}
 	if (!authorized || typeof authorized !== 'object') {
