@@ -19,6 +19,7 @@ import { normalizeEmailProvider } from './flows/email-provider.js';
 import { normalizeOAuthProvider } from './flows/oauth-provider.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
 import { resolveRateLimit, type ResolvedRateLimit } from './rate-limit.js';
+import { skipCSRFCheck } from './types.js';
 import type {
 	Adapter,
 	AuthConfig,
@@ -172,7 +173,8 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		logger,
 		redirectProxyUrl: config.redirectProxyUrl ?? env.AUTH_REDIRECT_PROXY_URL,
 		experimental,
-		skipCSRFCheck: config.skipCSRFCheck !== undefined,
+		// only the exported marker turns the check off: `false`, `null` or `0` must not
+		skipCSRFCheck: config.skipCSRFCheck === skipCSRFCheck,
 		debug: config.debug ?? false,
 		now: config.now ?? Date.now,
 		rateLimit,

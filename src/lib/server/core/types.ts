@@ -661,7 +661,8 @@ export interface EventCallbacks {
 }
 
 /** Marker that turns off the CSRF check; for integrations whose framework already checks the origin. */
-export const skipCSRFCheck: unique symbol = Symbol('kitgate.skipCSRFCheck');
+// registered (Symbol.for): a second copy of kitgate (bundled twice) recognises the same marker
+export const skipCSRFCheck: unique symbol = Symbol.for('kitgate.skipCSRFCheck');
 
 /** The configuration object shared by every integration. */
 export interface AuthConfig {
