@@ -182,13 +182,13 @@ async function refusal(
 }
 
 /**
- * True when the user has an OAuth or passkey account: its unproven address came from a sign-in.
- * An adapter that cannot list accounts is assumed to have one (the safe answer).
+ * True when the user has an OAuth, passkey or credentials account: its unproven address came from
+ * a sign-in. An adapter that cannot list accounts is assumed to have one (the safe answer).
  */
 async function hasSignInAccounts(adapter: GuardedAdapter, userId: string): Promise<boolean> {
 	if (!hasMethod(adapter, 'listAccountsByUserId')) return true;
 	const accounts = await adapter.listAccountsByUserId(userId);
-	return accounts.some((account) => account.type === 'oauth' || account.type === 'oidc' || account.type === 'webauthn');
+	return accounts.some((account) => account.type !== 'email');
 }
 
 /**

@@ -97,10 +97,13 @@ export interface AdapterUser extends User {
 	emailVerified: Date | null;
 }
 
-/** An account as an adapter stores it. */
+/**
+ * An account as an adapter stores it. `credentials` accounts are kitgate's: one is linked when a
+ * credentials sign-in under database sessions stores its user (`providerAccountId` = the user id).
+ */
 export interface AdapterAccount extends Account {
 	userId: string;
-	type: Exclude<ProviderType, 'credentials'>;
+	type: ProviderType;
 }
 
 /** A database session. */

@@ -79,9 +79,9 @@ export async function credentialsSignIn(
 
 	if (ctx.config.session.strategy === 'database') {
 		// every method the flow may call, checked before the first write
-		assertAdapterMethods(ctx.config.adapter!, ['getUser', 'createUser', 'createSession', 'deleteSession']);
+		assertAdapterMethods(ctx.config.adapter!, ['getUser', 'createUser', 'linkAccount', 'deleteUser', 'createSession', 'deleteSession']);
 	}
-	const sessionUser = ctx.config.session.strategy === 'database' ? await ensureStoredUser(ctx, user) : user;
+	const sessionUser = ctx.config.session.strategy === 'database' ? await ensureStoredUser(ctx, provider, user) : user;
 	await establishSession(ctx, { user: sessionUser, account });
 	await emitEvent(ctx, 'signIn', { user: authorized, account });
 	return { type: 'redirect', url: callbackUrl };
@@ -193,20 +193,25 @@ function malformedCredentials(ctx: RequestContext, problem: string, callbackUrl:
  * Database sessions need a stored user to own the session row: the user `authorize()` returned is
  * looked up by id and created when the adapter does not know it yet.
  */
-async function ensureStoredUser(ctx: RequestContext, user: User): Promise<AdapterUser> {
+async function ensureStoredUser(ctx: RequestContext, provider: CredentialsConfig, user: User): Promise<AdapterUser> {
 	const adapter = ctx.config.adapter!;
+	let created: AdapterUser | undefined;
 	try {
 		const existing = await adapter.getUser(user.id as string);
 		if (existing) return existing;
-		const created = await adapter.createUser({
+		created = await adapter.createUser({
 			...user,
 			id: user.id as string,
 			email: user.email ?? '',
-			emailVerified: null
+			// the app may vouch for the address it returned; otherwise a password proves none
+			emailVerified: user.emailVerified instanceof Date ? user.emailVerified : null
 		});
+		// a `credentials` account marks the address as claimed by a sign-in, not proven (docs/security.md)
+		await adapter.linkAccount({ provider: provider.id, type: 'credentials', providerAccountId: created.id, userId: created.id });
 		await emitEvent(ctx, 'createUser', { user: created });
 		return created;
 	} catch (error) {
+		if (created) await Promise.resolve(adapter.deleteUser(created.id)).catch(() => undefined);
 		if (error instanceof AuthError) throw error;
 		// the same user's first sign-in on another server (or request) stored it first: use that row
 		const winner = isUniqueViolation(error) ? await Promise.resolve(adapter.getUser(user.id as string)).catch(() => null) : null;

@@ -102,7 +102,8 @@ function worldConfig(adapter: Adapter, idp: { issuer: string }, options: { smtpP
 				minFailureMs: 0,
 				authorize: ({ username }) => (username === 'ada' ? { id: 'u-ada', name: 'Ada', email: 'ada@example.com' } : null)
 			}),
-			{ id: 'faulty', name: 'Faulty IdP', type: 'oidc', issuer: idp.issuer, clientId: 'kitgate', clientSecret: 'faulty-secret', timeout: 400, ...options.oidc },
+			// no nonce: this issuer signs a token for any code, without seeing the authorization request
+			{ id: 'faulty', name: 'Faulty IdP', type: 'oidc', issuer: idp.issuer, clientId: 'kitgate', clientSecret: 'faulty-secret', timeout: 400, checks: ['pkce', 'state'], ...options.oidc },
 			Email({
 				server: { host: '127.0.0.1', port: options.smtpPort ?? 1, secure: false, ignoreTLS: true, connectionTimeout: 400, greetingTimeout: 400, socketTimeout: 400 },
 				from: 'no-reply@kitgate.test'
@@ -174,7 +175,8 @@ describe('adapter methods that throw or time out (OIDC sign-in, database session
 
 				expect(setsSession(await credentialsSignIn(config))).toBe(true);
 				expect(setsSession(await oidcSignIn(config))).toBe(true);
-				expect(await world.rows()).toMatchObject({ users: 2, accounts: 1, sessions: 2 });
+				// the credentials user has a `credentials` account, the OIDC user its `oidc` account
+				expect(await world.rows()).toMatchObject({ users: 2, accounts: 2, sessions: 2 });
 			});
 		}
 	}
@@ -300,7 +302,7 @@ describe('PostgreSQL stopped, its connections terminated, or unreachable', () =>
 		await world.proxy.restore();
 		expect(setsSession(await oidcSignIn(config))).toBe(true);
 		expect(setsSession(await credentialsSignIn(config))).toBe(true);
-		expect(await world.rows()).toMatchObject({ users: 2, accounts: 1, sessions: 2 });
+		expect(await world.rows()).toMatchObject({ users: 2, accounts: 2, sessions: 2 });
 	});
 
 	test('while stopped: session checks answer 503 and sign-ins fail cleanly; once back, both work', async () => {
@@ -393,7 +395,8 @@ describe('identity provider down, slow or malformed', () => {
 			expect(setsSession(await credentialsSignIn(config))).toBe(true);
 			expectErrorRedirect(await pending, 'OAuthSignin');
 			expect(log.text()).toMatch(expected);
-			expect(await world.rows()).toMatchObject({ users: 1, accounts: 0, sessions: 1 });
+			// only ada's credentials sign-in: her user and its `credentials` account
+			expect(await world.rows()).toMatchObject({ users: 1, accounts: 1, sessions: 1 });
 		});
 	}
 
@@ -417,11 +420,11 @@ describe('identity provider down, slow or malformed', () => {
 			expect(setsSession(await credentialsSignIn(config))).toBe(true);
 			expectErrorRedirect(await pending, 'OAuthCallbackError');
 			expect(log.text()).toMatch(/OAuthCallbackError: Provider "faulty"/);
-			expect(await world.rows()).toMatchObject({ users: 1, accounts: 0, sessions: 1 });
+			expect(await world.rows()).toMatchObject({ users: 1, accounts: 1, sessions: 1 });
 
 			idp.modes[endpoint] = 'ok';
 			expect(setsSession(await oidcSignIn(config))).toBe(true);
-			expect(await world.rows()).toMatchObject({ users: 2, accounts: 1, sessions: 2 });
+			expect(await world.rows()).toMatchObject({ users: 2, accounts: 2, sessions: 2 });
 		});
 	}
 });
