@@ -102,7 +102,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 	}
 	const logger = createLogger(config.logger, config.debug ?? false);
 	const secrets = resolveSecrets(config.secret, env);
-	const authUrl = resolveAuthUrl(env);
+	const authUrl = resolveAuthUrl(config.url, env);
 	const basePath = resolveBasePath(config.basePath, authUrl);
 	const trust = resolveTrustHost(config.trustHost, env);
 	const trustHost = trust.trusted;
@@ -220,15 +220,16 @@ function resolveSecrets(secret: AuthConfig['secret'], env: AuthEnv): string[] {
 	return secrets;
 }
 
-function resolveAuthUrl(env: AuthEnv): URL | undefined {
-	const value = env.AUTH_URL;
+function resolveAuthUrl(configured: string | undefined, env: AuthEnv): URL | undefined {
+	const value = configured ?? env.AUTH_URL;
 	if (!value) return undefined;
 	try {
 		const url = new URL(value);
 		if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('not http(s)');
 		return url;
 	} catch {
-		throw new InvalidConfiguration(`AUTH_URL must be an absolute http(s) URL, e.g. https://example.com; got ${JSON.stringify(value)}.`);
+		const name = configured === undefined ? 'AUTH_URL' : '`url`';
+		throw new InvalidConfiguration(`${name} must be an absolute http(s) URL, e.g. https://example.com; got ${JSON.stringify(value)}.`);
 	}
 }
 

@@ -43,6 +43,11 @@ export interface RequestContext {
 	now: number;
 	/** Client address from the integration (`RequestOptions.clientAddress`), if any. */
 	clientAddress?: string;
+	/**
+	 * True when the public URL is fixed by configuration (AUTH_URL, or the framework's own, as
+	 * SvelteKit's adapter), false when it came from a Host header kitgate merely trusts.
+	 */
+	urlVouched: boolean;
 }
 
 /** Builds the context of `request`. Throws `InvalidRequest` for an invalid Host header. */
@@ -62,8 +67,14 @@ export function createContext(request: Request, config: ResolvedConfig, options:
 		cookies: parseCookies(request.headers.get('cookie')),
 		setCookies: [],
 		now: config.now(),
-		clientAddress: options.clientAddress
+		clientAddress: options.clientAddress,
+		urlVouched: isUrlVouched(config, options)
 	};
+}
+
+/** True when the public URL does not come from a Host header kitgate merely trusts (pure). */
+function isUrlVouched(config: ResolvedConfig, options: RequestOptions): boolean {
+	return Boolean(config.authUrl) || Boolean(options.requestUrlIsPublic) || !config.trustHost;
 }
 
 /** What a session check needs to know about a request: its URL's scheme and its headers. */
@@ -103,7 +114,8 @@ export function createSessionContext(request: SessionRequest, config: ResolvedCo
 		cookieNames: secure ? config.cookies.secure : config.cookies.insecure,
 		cookies: parseCookies(request.headers.get('cookie')),
 		setCookies: [],
-		now: config.now()
+		now: config.now(),
+		urlVouched: isUrlVouched(config, options)
 	};
 }
 

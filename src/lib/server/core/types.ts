@@ -675,6 +675,12 @@ export interface AuthConfig {
 	basePath?: string;
 	/** At least 32 random characters; an array rotates secrets (first one signs). Defaults to `AUTH_SECRET`. */
 	secret?: string | string[];
+	/**
+	 * The public URL of the app, e.g. `https://example.com` (a path sets `basePath` when that is
+	 * not given). Like AUTH_URL, which it replaces when both are set: kitgate then never takes its
+	 * URL from Host headers (email links, redirects, the redirect proxy's target).
+	 */
+	url?: string;
 	/** Trust the `Host` and `X-Forwarded-*` headers (default: `AUTH_TRUST_HOST`, or true outside production). */
 	trustHost?: boolean;
 	session?: Partial<SessionOptions>;

@@ -2,6 +2,7 @@
 // registered at the provider) and forwards it to the deployment that started the sign-in.
 
 import type { RequestContext } from '../context.js';
+import { OAuthSignin } from '../errors.js';
 import { decodeJwt, encodeJwt } from '../jwt.js';
 import type { Outcome } from '../outcome.js';
 import type { OAuthConfig } from '../types.js';
@@ -44,12 +45,20 @@ export function redirectUri(ctx: RequestContext, provider: OAuthConfig): string 
 
 /**
  * A `state` value that carries this deployment's callback URL, encrypted with the secret so only a
- * deployment sharing it can read it and no one can forge a forwarding target.
+ * deployment sharing it can read it and no one can forge a forwarding target. The URL must be
+ * fixed by configuration (AUTH_URL, or SvelteKit's adapter): taken from a Host header, anyone
+ * could name their own host as the target and have the proxy forward a victim's code there.
  *
  * @example
  * const state = await proxyState(ctx, provider, oauth.generateRandomState());
  */
 export async function proxyState(ctx: RequestContext, provider: OAuthConfig, random: string): Promise<string> {
+	if (!ctx.urlVouched) {
+		throw new OAuthSignin(
+			`Provider "${provider.id}" uses a redirect proxy, which forwards callbacks to the deployment that started the sign-in; ` +
+				"that deployment's URL may not come from the request's Host header: set AUTH_URL to its public URL."
+		);
+	}
 	return encodeJwt({
 		token: { random, origin: ownCallbackUrl(ctx, provider) },
 		secret: ctx.config.secrets,

@@ -310,7 +310,8 @@ describe('authorization code flow', () => {
 describe('redirect proxy', () => {
 	test('redirectProxyUrl sets redirect_uri, adds state, and the proxy forwards the callback back', async () => {
 		const provider = idpProvider(idp.issuer);
-		const app = testClient(oauthConfig([provider], { redirectProxyUrl: `${PROXY_ORIGIN}/auth` }));
+		// the deployment's URL is configured: the proxy forwards only to URLs nobody could forge
+		const app = testClient(oauthConfig([provider], { redirectProxyUrl: `${PROXY_ORIGIN}/auth`, url: ORIGIN }));
 		const proxyConfig = oauthConfig([provider]);
 		const url = authorizationUrl(await startSignIn(app, 'idp'));
 		expect(url.searchParams.get('redirect_uri')).toBe(`${PROXY_ORIGIN}/auth/callback/idp`);
@@ -330,9 +331,16 @@ describe('redirect proxy', () => {
 		expect(setsSession(done)).toBe(true);
 	});
 
+	test('without a configured URL (only a trusted Host header) a proxied sign-in is refused: OAuthSignin', async () => {
+		const log = quietLogger();
+		const app = testClient(oauthConfig([idpProvider(idp.issuer)], { redirectProxyUrl: `${PROXY_ORIGIN}/auth`, logger: log.logger }));
+		expectErrorRedirect(await startSignIn(app, 'idp'), 'OAuthSignin');
+		expect(log.text()).toMatch(/set AUTH_URL/);
+	});
+
 	test('a per-provider redirectProxyUrl wins over the global one', async () => {
 		const provider = idpProvider(idp.issuer, { redirectProxyUrl: `${PROXY_ORIGIN}/auth` });
-		const app = testClient(oauthConfig([provider], { redirectProxyUrl: 'https://ignored.example/auth' }));
+		const app = testClient(oauthConfig([provider], { redirectProxyUrl: 'https://ignored.example/auth', url: ORIGIN }));
 		const url = authorizationUrl(await startSignIn(app, 'idp'));
 		expect(url.searchParams.get('redirect_uri')).toBe(`${PROXY_ORIGIN}/auth/callback/idp`);
 	});

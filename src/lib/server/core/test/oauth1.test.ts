@@ -478,7 +478,7 @@ describe('OAuth 1.0a sign-in against a local server', () => {
 
 describe('OAuth 1.0a behind a redirect proxy', () => {
 	test('the proxy forwards the callback to the deployment that started the sign-in', async () => {
-		const preview = makeConfig(twitterAgainst(server), { redirectProxyUrl: 'https://auth.example.com/auth' });
+		const preview = makeConfig(twitterAgainst(server), { redirectProxyUrl: 'https://auth.example.com/auth', url: 'https://preview.example.com' });
 		const proxy = makeConfig(twitterAgainst(server));
 		const browserOnPreview = browser(preview.config, 'https://preview.example.com');
 		const browserOnProxy = browser(proxy.config, 'https://auth.example.com');

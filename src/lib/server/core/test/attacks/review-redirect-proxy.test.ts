@@ -1,5 +1,6 @@
 // Attack review: the redirect proxy (`redirectProxyUrl` / AUTH_REDIRECT_PROXY_URL) as a confused
-// deputy. FAILS today (kept as .attack.ts so the suite stays green until it is fixed).
+// deputy. Failed before the fix (Express: account takeover); now a proxied sign-in starts only where
+// the deployment's URL is fixed by configuration (AUTH_URL, or SvelteKit's adapter).
 //
 // The forwarding target travels in the proxy `state`, and it is this deployment's callback URL as
 // computed from the request's Host (trustHost: the default outside production, on Vercel and CF
@@ -85,8 +86,8 @@ class RawClient {
 }
 
 describe.each(INTEGRATIONS)('%s: redirect proxy as a confused deputy', (integration) => {
-	const today = integration === 'express' ? 'FAILS today on Express: account takeover' : 'holds on SvelteKit since 9ea8822: the URL comes from ORIGIN';
-	test(`a state minted under a forged Host does not make the proxy forward a victim's code to that host (${today})`, async () => {
+	const why = integration === 'express' ? 'Express without AUTH_URL: the start is refused' : 'SvelteKit: the URL comes from ORIGIN';
+	test(`a state minted under a forged Host does not make the proxy forward a victim's code to that host (${why})`, async () => {
 		const app = apps[integration];
 		const config: AuthConfig = {
 			secret: TEST_SECRET,
@@ -104,6 +105,11 @@ describe.each(INTEGRATIONS)('%s: redirect proxy as a confused deputy', (integrat
 		const started = await attacker.request(`${app.origin}/auth/signin/idp`, { host: EVIL_HOST, form: { csrfToken, callbackUrl: '/' } });
 		expect(started.status).toBe(302);
 		const authorizationUrl = started.location as string;
+		if (integration === 'express') {
+			// the deployment's URL would come from the forged Host: no proxy state is made
+			expect(new URL(authorizationUrl).searchParams.get('error')).toBe('OAuthSignin');
+			return;
+		}
 		expect(new URL(authorizationUrl).searchParams.get('redirect_uri')).toBe(`${app.origin}/auth/callback/idp`);
 
 		// 2. the victim opens the (genuine) authorization URL and logs in at the real IdP
