@@ -10,7 +10,7 @@ import { pageUrl, type Outcome } from './outcome.js';
 import type { RateLimitCount, RateLimitOptions, RateLimitStore } from './types.js';
 
 /** The kinds of attempts kitgate limits. */
-export type AttemptKind = 'credentials' | 'email';
+export type AttemptKind = 'credentials' | 'email' | 'emailToken' | 'passkey';
 
 /** One kind's limits with defaults filled in; 0 is off. */
 export interface ResolvedRule {
@@ -23,6 +23,8 @@ export interface ResolvedRule {
 export interface ResolvedRateLimit {
 	credentials?: ResolvedRule & { identifier?: string | ((credentials: Record<string, unknown>) => string | undefined) };
 	email?: ResolvedRule;
+	emailToken?: ResolvedRule;
+	passkey?: ResolvedRule;
 	store: RateLimitStore;
 	/** True when the config named the store (it may then keep revocations too). */
 	storeGiven: boolean;
@@ -30,10 +32,15 @@ export interface ResolvedRateLimit {
 	clientAddress?: (request: Request) => string | undefined;
 }
 
-/** Defaults: failed credentials attempts, and email links requested. */
+/**
+ * Defaults: failed credentials attempts, email links requested, email links (or codes) that did
+ * not match when used, and passkey ceremonies started (options requests, per address only).
+ */
 export const DEFAULT_LIMITS: Record<AttemptKind, ResolvedRule> = {
 	credentials: { perIdentifier: 10, perAddress: 100, windowSeconds: 15 * 60 },
-	email: { perIdentifier: 5, perAddress: 50, windowSeconds: 15 * 60 }
+	email: { perIdentifier: 5, perAddress: 50, windowSeconds: 15 * 60 },
+	emailToken: { perIdentifier: 10, perAddress: 100, windowSeconds: 15 * 60 },
+	passkey: { perIdentifier: 0, perAddress: 100, windowSeconds: 15 * 60 }
 };
 
 /**
@@ -64,6 +71,8 @@ export function resolveRateLimit(option: RateLimitOptions | false | undefined): 
 	return {
 		credentials: credentials && { ...credentials, identifier },
 		email: given.email === false ? undefined : resolveRule('email', given.email),
+		emailToken: given.emailToken === false ? undefined : resolveRule('emailToken', given.emailToken),
+		passkey: given.passkey === false ? undefined : resolveRule('passkey', given.passkey),
 		store: store ?? processRateLimitStore(),
 		storeGiven: store !== undefined,
 		trustedProxies,

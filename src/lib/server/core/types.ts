@@ -568,6 +568,13 @@ export interface RateLimitOptions {
 		| false;
 	/** Email-link requests; `false` turns the limit off. */
 	email?: RateLimitRule | false;
+	/**
+	 * Email links (or codes) used that matched no token, per address they were for and per client
+	 * address (default 10 and 100 per 15 minutes): what keeps a short code from being guessed.
+	 */
+	emailToken?: RateLimitRule | false;
+	/** Passkey ceremonies started (options requests), per client address (default 100 per 15 minutes). */
+	passkey?: RateLimitRule | false;
 	/** Where counters live (default: this process's memory, bounded). */
 	store?: RateLimitStore;
 	/**

@@ -127,7 +127,11 @@ async function useLink(ctx: RequestContext, provider: EmailConfig, body: Request
 	assertAdapterMethods(adapter, ['useVerificationToken', 'updateUser', ...neededMethods(ctx)]);
 	const callbackUrl = await resolveCallbackUrl(ctx, stringField(body, 'callbackUrl'));
 
+	// failed uses are counted per address, so a short code (a custom generateVerificationToken) cannot be guessed
+	const attempt = await takeAttempt(ctx, 'emailToken', normalizeIdentifier(identifier));
+	if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
 	const stored = await spendToken(ctx, adapter, identifier, token);
+	if (stored) await attempt.succeeded();
 	if (!stored) {
 		throw new Verification(
 			'No unused sign-in token matches this link: it was used already, was issued for another address, ' +

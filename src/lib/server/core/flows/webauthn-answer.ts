@@ -9,7 +9,7 @@ import { establishSession } from '../session.js';
 import type { Account, AdapterUser } from '../types.js';
 
 /** Statuses other than 400 for passkey errors. */
-const STATUS_BY_TYPE: Partial<Record<ErrorType, number>> = { MissingCSRF: 403, AccessDenied: 403 };
+const STATUS_BY_TYPE: Partial<Record<ErrorType, number>> = { MissingCSRF: 403, AccessDenied: 403, RateLimited: 429 };
 
 /**
  * Runs a passkey route; any error becomes a logged, JSON 4xx answer with no session.

@@ -70,6 +70,22 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 		}
 	});
 
+	test('the options route is rate limited per client address, like the other sign-in routes (429)', async () => {
+		app().use(
+			attackConfig(adapters[0][1](), 'database', {
+				providers: [Passkey(), sinkProvider(sink)],
+				experimental: { enableWebAuthn: true },
+				rateLimit: { passkey: { perAddress: 3 } }
+			})
+		);
+		const browser = new Browser();
+		for (let i = 0; i < 3; i++) expect((await options(browser, app(), { action: 'authenticate' })).status).toBe(200);
+		const refused = await options(browser, app(), { action: 'authenticate', email: address('any') });
+		expect(refused.status).toBe(429);
+		expect(refused.body).toEqual({ error: 'RateLimited' });
+		expect(refused.cookies).not.toContain('kitgate.challenge');
+	});
+
 	describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		describe.each(STRATEGIES)('%s sessions', (strategy) => {
 			test("a passkey registered first under the victim's address never reaches the victim's account", async () => {
