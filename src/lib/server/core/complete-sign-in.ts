@@ -4,11 +4,10 @@
 import { isUniqueViolation } from '../adapters/errors.js';
 import { assertAdapterMethods, type AdapterMethod, type GuardedAdapter } from './adapter-guard.js';
 import type { RequestContext } from './context.js';
-import { readChunkedCookie } from './cookies.js';
 import { AccessDenied, AuthError, CallbackRouteError, OAuthAccountNotLinked } from './errors.js';
 import { emitEvent } from './events.js';
 import { pageUrl, type Outcome } from './outcome.js';
-import { decodeSessionCookie, establishSession, sessionMethods } from './session.js';
+import { decodeSessionCookie, establishSession, sessionCookieValue, sessionMethods } from './session.js';
 import { decideLinking, isEmailRefuted, type LinkingDecision } from './linking-policy.js';
 import { checkSignInAllowed } from './sign-in-callback.js';
 import { rememberUpstreamAccount } from './flows/token-refresh.js';
@@ -127,7 +126,11 @@ export function neededMethods(ctx: RequestContext): AdapterMethod[] {
 async function planSignIn(ctx: RequestContext, adapter: GuardedAdapter, signIn: CompletedSignIn): Promise<Plan> {
 	const { account, user, provider, profile } = signIn;
 	const key = { provider: account.provider, providerAccountId: account.providerAccountId };
-	const [owner, signedIn] = await Promise.all([adapter.getUserByAccount(key), signedInUser(ctx, adapter)]);
+	// the signed-in user matters only to a connect flow (OAuth); a session that cannot be read connects nothing
+	const [owner, signedIn] = await Promise.all([
+		adapter.getUserByAccount(key),
+		account.type === 'email' ? null : signedInUser(ctx, adapter).catch((error: unknown) => sessionReadFailed(ctx, error))
+	]);
 	const holder = !owner && user.email ? await adapter.getUserByEmail(user.email) : null;
 	const arrival = account.type === 'email' ? 'email' : 'oauth';
 	const proven = arrival === 'email' || provesAddress(provider, profile);
@@ -153,6 +156,12 @@ async function planSignIn(ctx: RequestContext, adapter: GuardedAdapter, signIn: 
 		case 'refuse':
 			return refusal(adapter, decision, signIn);
 	}
+}
+
+/** Logs a session that could not be read during a sign-in, which then goes on as if nobody were signed in. */
+function sessionReadFailed(ctx: RequestContext, error: unknown): null {
+	ctx.config.logger.error(new CallbackRouteError('Reading the session of the request failed; the sign-in connects nothing to it.', { cause: { err: error } }));
+	return null;
 }
 
 /** A refused sign-in, unless another server is just now linking this very account (then its user signs in). */
@@ -327,7 +336,7 @@ async function refreshStoredTokens(ctx: RequestContext, adapter: GuardedAdapter,
 
 /** The signed-in user of the request's valid session, if any (for linking a new account to it). */
 export async function signedInUser(ctx: RequestContext, adapter: GuardedAdapter): Promise<AdapterUser | null> {
-	const raw = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name);
+	const raw = sessionCookieValue(ctx);
 	if (!raw) return null;
 	if (ctx.config.session.strategy === 'database') {
 		const found = await adapter.getSessionAndUser(raw);

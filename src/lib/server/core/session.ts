@@ -24,8 +24,31 @@ export function isSessionStale(writtenAt: number, now: number, updateAgeSeconds:
 	return updateAgeSeconds === 0 || now - writtenAt >= updateAgeSeconds * 1000;
 }
 
-function sessionCookieValue(ctx: RequestContext): string | undefined {
-	return readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name);
+/** Longest database session token kitgate looks up (generated ones have 36 characters). */
+const MAX_SESSION_TOKEN_LENGTH = 512;
+
+/**
+ * True when a session cookie value can be one kitgate issued: printable ASCII without spaces (what
+ * a cookie may hold), and for database sessions at most 512 characters. Anything else (a NUL byte
+ * a database would refuse, say) is no session, never a failing lookup. Pure.
+ *
+ * @example
+ * isWellFormedSessionValue('\u0000', 'database'); // false
+ */
+export function isWellFormedSessionValue(value: string, strategy: 'jwt' | 'database'): boolean {
+	if (strategy === 'database' && value.length > MAX_SESSION_TOKEN_LENGTH) return false;
+	return /^[\x21-\x7e]+$/.test(value);
+}
+
+/** The request's session cookie value, when it is present and well formed. */
+export function sessionCookieValue(ctx: RequestContext): string | undefined {
+	const raw = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name);
+	return raw && isWellFormedSessionValue(raw, ctx.config.session.strategy) ? raw : undefined;
+}
+
+/** True when the request carries a session cookie, well formed or not (to clear a bad one). */
+function hasSessionCookie(ctx: RequestContext): boolean {
+	return readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name) !== undefined;
 }
 
 function clearSessionCookie(ctx: RequestContext): void {
@@ -83,7 +106,10 @@ export async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | nu
 async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }): Promise<StoredSession | null> {
 	const { config } = ctx;
 	const raw = sessionCookieValue(ctx);
-	if (!raw) return null;
+	if (!raw) {
+		if (hasSessionCookie(ctx)) clearSessionCookie(ctx);
+		return null;
+	}
 
 	if (config.session.strategy === 'jwt') {
 		const decoded = await decodeSessionCookie(ctx);
