@@ -1,6 +1,7 @@
 // The passkey challenge between the options route and the callback: an encrypted, httpOnly,
 // short-lived cookie holding the challenge, the ceremony, the provider and whom it is for.
 
+import { createHash } from 'node:crypto';
 import type { RequestContext } from '../context.js';
 import { expiredCookie } from '../cookies.js';
 import { decodeJwt, encodeJwt } from '../jwt.js';
@@ -34,8 +35,10 @@ export async function storeChallenge(ctx: RequestContext, state: ChallengeState)
 }
 
 /**
- * Reads the request's challenge and queues its removal (a challenge is used once, whatever the
- * outcome). Null when it is missing, forged or expired.
+ * Reads the request's challenge and queues its removal. A challenge is used once, whatever the
+ * outcome: its first use is recorded in the rate-limit store for its lifetime, so a copied cookie
+ * posted again (with a synced passkey's counter of 0, nothing else would notice) is refused. Null
+ * when it is missing, forged, expired or used already.
  *
  * @example
  * const state = await takeChallenge(ctx);
@@ -47,7 +50,21 @@ export async function takeChallenge(ctx: RequestContext): Promise<ChallengeState
 	ctx.setCookies.push(expiredCookie(option.name, option.options));
 	if (!raw) return null;
 	const token = await decodeJwt({ token: raw, secret: ctx.config.secrets, salt: option.name, now: ctx.now });
-	return token ? parseChallengeState(token) : null;
+	const state = token ? parseChallengeState(token) : null;
+	if (!state || !(await isFirstUse(ctx, state.challenge, option.options.maxAge ?? DEFAULT_MAX_AGE))) return null;
+	return state;
+}
+
+/** Records the use of `challenge` for `seconds`; true only for its first use (a store that cannot say refuses). */
+async function isFirstUse(ctx: RequestContext, challenge: string, seconds: number): Promise<boolean> {
+	const key = `kitgate:passkey-challenge:${createHash('sha256').update(challenge).digest('base64url').slice(0, 32)}`;
+	try {
+		const counted = await ctx.config.rateLimit.store.increment(key, seconds, ctx.now);
+		return counted.count === 1 && !counted.refused;
+	} catch (error) {
+		ctx.config.logger.error(error instanceof Error ? error : new Error(String(error)));
+		return false;
+	}
 }
 
 function parseChallengeState(token: Record<string, unknown>): ChallengeState | null {

@@ -1,4 +1,4 @@
-// Attack review: replay of a passkey assertion. FAILS today.
+// Attack review: replay of a passkey assertion (accepted again and again before used challenges were recorded).
 //
 // docs/security.md says passkey "challenges are single use"; in fact the challenge lives only in the
 // browser's cookie and the server keeps no record of used ones (docs/decisions.md). Synced passkeys
@@ -17,7 +17,7 @@ import { softwareAuthenticator } from '../software-authenticator.js';
 const ORIGIN = 'http://localhost:3000';
 
 describe('passkey assertion replay', () => {
-	test('an authentication response is accepted once, also from a zero-counter (synced) passkey (FAILS today)', async () => {
+	test('an authentication response is accepted once, also from a zero-counter (synced) passkey', async () => {
 		const config: AuthConfig = {
 			secret: TEST_SECRET,
 			trustHost: true,
