@@ -3,7 +3,7 @@
 
 import { resolveConfig } from './config.js';
 import { createSessionContext, type RequestOptions, type SessionRequest } from './context.js';
-import { serializeCookie } from './cookies.js';
+import { serializeCookie, type OutgoingCookie } from './cookies.js';
 import { AuthError, type ErrorType } from './errors.js';
 import { publicErrorType } from './outcome.js';
 import { getSession } from './session.js';
@@ -13,6 +13,8 @@ import type { AuthConfig, Session } from './types.js';
 export interface SessionCheck {
 	session: Session | null;
 	setCookies: string[];
+	/** The same cookies as objects, for integrations that set cookies through their framework. */
+	cookies: OutgoingCookie[];
 	/** Set when the session could not be read (e.g. the adapter failed); the session is then null. */
 	error?: { type: ErrorType; status: number };
 }
@@ -42,13 +44,13 @@ export async function checkSession(
 	const ctx = createSessionContext(request, resolved, options);
 	try {
 		const session = await getSession(ctx, options.update);
-		return { session, setCookies: ctx.setCookies.map(serializeCookie) };
+		return { session, setCookies: ctx.setCookies.map(serializeCookie), cookies: ctx.setCookies };
 	} catch (error) {
 		// e.g. an invalid Host header met while a callback asked for the origin
-		if (error instanceof AuthError && error.type === 'InvalidRequest') return { session: null, setCookies: [] };
+		if (error instanceof AuthError && error.type === 'InvalidRequest') return { session: null, setCookies: [], cookies: [] };
 		resolved.logger.error(error instanceof AuthError ? error : new AuthError('Session check failed', { cause: { err: error } }));
 		// the same answer the router gives: a known failure is a 400, anything else a 503
 		const status = error instanceof AuthError ? 400 : 503;
-		return { session: null, setCookies: [], error: { type: publicErrorType(error), status } };
+		return { session: null, setCookies: [], cookies: [], error: { type: publicErrorType(error), status } };
 	}
 }

@@ -86,18 +86,17 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		if (event.url.pathname.startsWith(`${basePath}/`)) {
 			return (await runAuth(event.request, config, { ...options, clientAddress: clientAddressOf(event) })).response;
 		}
-		const pendingCookies: string[] = [];
 		let current: Promise<Session | null> | undefined;
 		const read = async (update?: { data: unknown }) => {
 			const check = await checkSession(event.request, config, { ...options, update });
-			pendingCookies.push(...check.setCookies);
+			// through SvelteKit's cookies, so that a later write (a sign-in or sign-out action) replaces them
+			for (const cookie of check.cookies) setEventCookie(event, cookie);
 			return check.session;
 		};
 		const auth = (() => (current ??= read())) as LocalsAuth;
 		auth.update = (data: unknown) => (current = read({ data }));
 		event.locals.auth = auth;
-		const response = await resolve(event);
-		return pendingCookies.length ? withCookies(response, pendingCookies) : response;
+		return resolve(event);
 	};
 
 	const signIn: Action = async (event) => {
@@ -187,16 +186,5 @@ function setEventCookie(event: RequestEvent, cookie: OutgoingCookie): void {
 	});
 }
 
-/** The response with extra Set-Cookie headers (a copy when its headers are immutable). */
-function withCookies(response: Response, cookies: string[]): Response {
-	try {
-		for (const cookie of cookies) response.headers.append('set-cookie', cookie);
-		return response;
-	} catch {
-		const copy = new Response(response.body, response);
-		for (const cookie of cookies) copy.headers.append('set-cookie', cookie);
-		return copy;
-	}
-}
 
 export { CredentialsSignin };

@@ -20,6 +20,8 @@ export type Integration = (typeof INTEGRATIONS)[number];
 export interface AppOptions {
 	/** Express `trust proxy` (default false). */
 	trustProxy?: boolean | number;
+	/** SvelteKit: a hook after kitgate's reads `locals.auth()` on every request, as many apps do. */
+	readSessionInHook?: boolean;
 }
 
 /** One integration listening on 127.0.0.1. */
@@ -91,7 +93,7 @@ async function startExpressApp(): Promise<AppServer> {
 
 /** The kitgate config the SvelteKit fixture app reads on every request (see fixtures/sveltekit-app/src/harness.ts). */
 interface HarnessGlobal {
-	__kitgateHarness?: { config: AuthConfig };
+	__kitgateHarness?: { config: AuthConfig; readSessionInHook?: boolean };
 }
 
 let svelteKitStarted = false;
@@ -117,8 +119,8 @@ async function startSvelteKitApp(): Promise<AppServer> {
 	return {
 		integration: 'sveltekit',
 		origin: originOf(server),
-		use(next) {
-			(globalThis as HarnessGlobal).__kitgateHarness = { config: next };
+		use(next, options = {}) {
+			(globalThis as HarnessGlobal).__kitgateHarness = { config: next, readSessionInHook: options.readSessionInHook };
 		},
 		close: () => closeServer(server)
 	};
