@@ -262,11 +262,25 @@ async function carryOut(
  */
 async function releaseAddress(ctx: RequestContext, adapter: GuardedAdapter, claimant: AdapterUser): Promise<void> {
 	const updated = await adapter.updateUser({ id: claimant.id, email: '', emailVerified: null });
+	// its JWT sessions still carry the address: they end (database sessions read the user afresh)
+	if (ctx.config.session.strategy === 'jwt') await revokeJwtSessions(ctx, claimant.id);
 	ctx.config.logger.warn(
 		'address-released',
 		`User ${claimant.id} claimed an email address without proving it; a proven sign-in for that address took it over.`
 	);
 	await emitEvent(ctx, 'updateUser', { user: updated });
+}
+
+/**
+ * Ends the JWT sessions of `userId` issued before the current second (the revocation store, as
+ * `revokeSessions` does); a sign-in of that user in this very second is spared.
+ */
+async function revokeJwtSessions(ctx: RequestContext, userId: string): Promise<void> {
+	try {
+		await ctx.config.revocation.store.revoke(userId, Math.floor(ctx.now / 1000) * 1000, ctx.config.jwt.maxAge + 60);
+	} catch (error) {
+		ctx.config.logger.error(new CallbackRouteError(`Could not end the sessions of user ${userId}.`, { cause: { err: error } }));
+	}
 }
 
 /**
