@@ -59,7 +59,7 @@ describe.each(INTEGRATIONS)('%s: CSRF', (integration) => {
 			app.use(config(strategy));
 			const victim = await signedIn(app.origin);
 			for (const csrfToken of [undefined, await attackersToken(app.origin)]) {
-				const token = csrfToken ? { csrfToken } : {};
+				const token: Record<string, string> = csrfToken ? { csrfToken } : {};
 				const update = await victim.request(`${app.origin}/auth/session`, { json: { ...token, data: { name: 'pwned' } } });
 				expect(update.status).toBe(403);
 				const asForm = await victim.request(`${app.origin}/auth/session`, { form: { ...token, data: 'x' }, origin: EVIL });
