@@ -29,8 +29,13 @@ export interface AppServer {
 	integration: Integration;
 	/** e.g. `http://127.0.0.1:41234` */
 	origin: string;
-	/** Serves `config` from now on. Express validates it here, as `ExpressAuth(config)` does at start-up. */
-	use(config: AuthConfig, options?: AppOptions): void;
+	/**
+	 * Serves `config` from now on. Express validates it here, as `ExpressAuth(config)` does at start-up.
+	 * A function is a lazy config: it is called for every request (SvelteKit: `SvelteKitAuth(async (event) => …)`;
+	 * Express: `ExpressAuth(config())` and `getSession(req, config())` per request), so it can build a new
+	 * config, adapter included, each time.
+	 */
+	use(config: AuthConfig | (() => AuthConfig), options?: AppOptions): void;
 	close(): Promise<void>;
 }
 
@@ -61,20 +66,22 @@ export async function startApps(): Promise<Record<Integration, AppServer> & { cl
 }
 
 async function startExpressApp(): Promise<AppServer> {
-	let config: AuthConfig | undefined;
+	let config: AuthConfig | (() => AuthConfig) | undefined;
 	let middleware: Middleware | undefined;
+	const configNow = () => (typeof config === 'function' ? config() : (config as AuthConfig));
 	const app = express();
 	app.set('trust proxy', false);
 	app.use('/auth', (req, res, next) => {
+		if (typeof config === 'function') return (ExpressAuth(config()) as Middleware)(req, res, next);
 		if (!middleware) return next(new Error('no config: call use(config) first'));
 		middleware(req, res, next);
 	});
 	// a page of the app: the session as the app sees it
 	app.get('/', async (req, res) => {
-		res.json({ session: await getSession(req, config as AuthConfig, res) });
+		res.json({ session: await getSession(req, configNow(), res) });
 	});
 	app.get('/protected', async (req, res) => {
-		const session = await getSession(req, config as AuthConfig, res);
+		const session = await getSession(req, configNow(), res);
 		if (!session?.user) return res.redirect(303, `/auth/signin?callbackUrl=${encodeURIComponent('/protected')}`);
 		res.type('text/plain').send(`signed in as ${session.user.email}`);
 	});
@@ -83,7 +90,7 @@ async function startExpressApp(): Promise<AppServer> {
 		integration: 'express',
 		origin: originOf(server),
 		use(next, options = {}) {
-			middleware = ExpressAuth(next) as Middleware;
+			middleware = typeof next === 'function' ? undefined : (ExpressAuth(next) as Middleware);
 			config = next;
 			app.set('trust proxy', options.trustProxy ?? false);
 		},
@@ -93,7 +100,7 @@ async function startExpressApp(): Promise<AppServer> {
 
 /** The kitgate config the SvelteKit fixture app reads on every request (see fixtures/sveltekit-app/src/harness.ts). */
 interface HarnessGlobal {
-	__kitgateHarness?: { config: AuthConfig; readSessionInHook?: boolean };
+	__kitgateHarness?: { config: AuthConfig | (() => AuthConfig); readSessionInHook?: boolean };
 }
 
 let svelteKitStarted = false;
