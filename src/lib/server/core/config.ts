@@ -10,6 +10,7 @@ import {
 	UnsupportedStrategy,
 	UntrustedHost
 } from './errors.js';
+import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix, type AuthEnv } from './env.js';
 import { createLogger } from './logger.js';
 import { defaultCookies, type CookieSet } from './cookies.js';
 import { decodeJwt, encodeJwt } from './jwt.js';
@@ -67,8 +68,7 @@ export interface ResolvedConfig {
 	revocation: { store: RevocationStore; check: 'refresh' | 'always' };
 }
 
-/** Environment variables kitgate reads. */
-export type AuthEnv = Record<string, string | undefined>;
+export type { AuthEnv } from './env.js';
 
 const MIN_SECRET_LENGTH = 32;
 const PROVIDER_TYPES = new Set(['oidc', 'oauth', 'email', 'credentials', 'webauthn']);
@@ -80,9 +80,6 @@ const resolvedByConfig = new WeakMap<AuthConfig, ResolvedConfig>();
 export const keepToken: CallbacksOptions['jwt'] = ({ token }) => token;
 let webAuthnWarningShown = false;
 
-function processEnv(): AuthEnv {
-	return (globalThis as { process?: { env: AuthEnv } }).process?.env ?? {};
-}
 
 /**
  * Resolves `config` (cached per config object). Throws an `AuthError` whose message says
@@ -131,7 +128,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		generateSessionToken: config.session?.generateSessionToken ?? (() => crypto.randomUUID())
 	};
 
-	const providers = resolveProviders(config, adapter);
+	const providers = resolveProviders(config, adapter, env);
 	checkEmailLinkOrigin(providers, { authUrl, explicitTrust: trust.explicit, production: env.NODE_ENV === 'production', logger });
 	const rateLimit = resolveRateLimit(config.rateLimit);
 	const experimental = { enableWebAuthn: config.experimental?.enableWebAuthn === true };
@@ -292,17 +289,18 @@ function positiveSeconds(value: number | undefined, fallback: number, name: stri
 	return value;
 }
 
-function resolveProviders(config: AuthConfig, adapter: Adapter | undefined): Provider[] {
+function resolveProviders(config: AuthConfig, adapter: Adapter | undefined, env: AuthEnv): Provider[] {
 	if (!Array.isArray(config.providers)) {
 		throw new InvalidConfiguration('`providers` must be an array, e.g. providers: [Credentials({ ... })].');
 	}
 	const seen = new Set<string>();
 	return config.providers.map((entry, index) => {
 		// a provider factory passed without calling it, e.g. `providers: [GitHub]`
-		const provider = (typeof entry === 'function' ? (entry as () => Provider)() : entry) as Provider;
-		if (!provider || typeof provider !== 'object') {
+		const given = (typeof entry === 'function' ? (entry as () => Provider)() : entry) as Provider;
+		if (!given || typeof given !== 'object') {
 			throw new InvalidConfiguration(`providers[${index}] is not a provider object.`);
 		}
+		const provider = withEnvironment(given, env);
 		if (!PROVIDER_TYPES.has(provider.type)) {
 			throw new InvalidConfiguration(
 				`Provider ${JSON.stringify(provider.id ?? index)} has unknown type ${JSON.stringify(provider.type)}; ` +
@@ -323,6 +321,24 @@ function resolveProviders(config: AuthConfig, adapter: Adapter | undefined): Pro
 		const named = { ...provider, name: typeof provider.name === 'string' ? provider.name : provider.id } as Provider;
 		return checkProvider(named, config, adapter);
 	});
+}
+
+/**
+ * The provider with what the environment the integration read gives it: a built-in provider
+ * rebuilds itself (it knows its variables); another OAuth provider gets `clientId`,
+ * `clientSecret` and `issuer` from `AUTH_<ID>_ID`, `_SECRET` and `_ISSUER` when it has none.
+ */
+function withEnvironment(provider: Provider, env: AuthEnv): Provider {
+	const rebuild = (provider as { [PROVIDER_WITH_ENV]?: (env: AuthEnv) => Provider })[PROVIDER_WITH_ENV];
+	if (typeof rebuild === 'function') return rebuild(env);
+	if ((provider.type !== 'oauth' && provider.type !== 'oidc') || typeof provider.id !== 'string') return provider;
+	const prefix = providerEnvPrefix(provider.id);
+	const filled = { ...provider };
+	filled.clientId ??= env[`${prefix}_ID`];
+	filled.clientSecret ??= env[`${prefix}_SECRET`];
+	filled.issuer ??= env[`${prefix}_ISSUER`];
+	for (const key of ['clientId', 'clientSecret', 'issuer'] as const) if (filled[key] === undefined) delete filled[key];
+	return filled;
 }
 
 function checkProvider(provider: Provider, config: AuthConfig, adapter: Adapter | undefined): Provider {

@@ -3,7 +3,7 @@
 
 import type { OAuthConfig } from '../core/types.js';
 import { letterLogo } from './logo.js';
-import { mergeProvider, requireIssuer, type OAuthUserConfig } from './oauth-user-config.js';
+import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
 
 /** The claims of an Auth0 ID token (scopes `openid email profile`). */
 export interface Auth0Profile {
@@ -42,7 +42,7 @@ const BRAND = '#eb5424';
  * const config = { providers: [Auth0({ issuer: "https://my-tenant.us.auth0.com" })] };
  */
 export default function Auth0(options: OAuthUserConfig<Auth0Profile> = {}): OAuthConfig {
-	const provider = mergeProvider<Auth0Profile>(
+	return mergeProvider<Auth0Profile>(
 		{
 			id: 'auth0',
 			name: 'Auth0',
@@ -56,11 +56,15 @@ export default function Auth0(options: OAuthUserConfig<Auth0Profile> = {}): OAut
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('A', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		{
+			issuerExample: 'https://my-tenant.us.auth0.com/',
+			// Auth0's discovery document names the issuer with a trailing slash; discovery compares exactly
+			finish: (provider) =>
+				provider.issuer && !provider.issuer.endsWith('/') ? { ...provider, issuer: `${provider.issuer}/` } : provider
+		}
 	);
-	const issuer = requireIssuer(provider, 'https://my-tenant.us.auth0.com/');
-	// Auth0's discovery document names the issuer with a trailing slash; discovery compares exactly
-	return { ...provider, issuer: issuer.endsWith('/') ? issuer : `${issuer}/` };
 }
 
 export { Auth0 };

@@ -3,7 +3,7 @@
 
 import type { OAuthConfig } from '../core/types.js';
 import { letterLogo } from './logo.js';
-import { mergeProvider, requireIssuer, type OAuthUserConfig } from './oauth-user-config.js';
+import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
 
 /** The claims of a Cognito user pool ID token. */
 export interface CognitoProfile {
@@ -44,7 +44,7 @@ const BRAND = '#dd344c';
  * const config = { providers: [Cognito({ issuer: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEfGhI" })] };
  */
 export default function Cognito(options: OAuthUserConfig<CognitoProfile> = {}): OAuthConfig {
-	const provider = mergeProvider<CognitoProfile>(
+	return mergeProvider<CognitoProfile>(
 		{
 			id: 'cognito',
 			name: 'Cognito',
@@ -58,10 +58,10 @@ export default function Cognito(options: OAuthUserConfig<CognitoProfile> = {}): 
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('C', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		{ issuerExample: 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEfGhI' }
 	);
-	requireIssuer(provider, 'https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_AbCdEfGhI');
-	return provider;
 }
 
 export { Cognito };

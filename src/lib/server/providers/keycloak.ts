@@ -3,7 +3,7 @@
 
 import type { OAuthConfig } from '../core/types.js';
 import { letterLogo } from './logo.js';
-import { mergeProvider, requireIssuer, type OAuthUserConfig } from './oauth-user-config.js';
+import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
 
 /** The claims of a Keycloak ID token with the default `profile` and `email` client scopes. */
 export interface KeycloakProfile {
@@ -46,7 +46,7 @@ const BRAND = '#008aaa';
  * const config = { providers: [Keycloak({ issuer: "https://kc.example.com/realms/myrealm" })] };
  */
 export default function Keycloak(options: OAuthUserConfig<KeycloakProfile> = {}): OAuthConfig {
-	const provider = mergeProvider<KeycloakProfile>(
+	return mergeProvider<KeycloakProfile>(
 		{
 			id: 'keycloak',
 			name: 'Keycloak',
@@ -60,10 +60,10 @@ export default function Keycloak(options: OAuthUserConfig<KeycloakProfile> = {})
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('K', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		{ issuerExample: 'https://kc.example.com/realms/myrealm' }
 	);
-	requireIssuer(provider, 'https://kc.example.com/realms/myrealm');
-	return provider;
 }
 
 export { Keycloak };

@@ -1,6 +1,7 @@
 // What a built-in OAuth/OIDC provider accepts (`OAuthUserConfig`) and how the user's options,
 // the provider's defaults and `AUTH_<ID>_*` environment variables merge. Used by `kitgate/providers/*`.
 
+import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/env.js';
 import { InvalidConfiguration } from '../core/errors.js';
 import type { Awaitable, EndpointOption, OAuthConfig, TokenSet, User } from '../core/types.js';
 
@@ -38,19 +39,7 @@ export type ProviderDefaults<P> = Omit<NamedFields<OAuthConfig>, 'profile'> & {
 	[key: string]: unknown;
 };
 
-/**
- * The environment prefix of provider `id`.
- *
- * @example
- * providerEnvPrefix("microsoft-entra-id") // "AUTH_MICROSOFT_ENTRA_ID" (reads AUTH_MICROSOFT_ENTRA_ID_ID, …_SECRET, …_ISSUER)
- */
-export function providerEnvPrefix(id: string): string {
-	return `AUTH_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
-}
-
-function processEnv(): ProviderEnv {
-	return (globalThis as { process?: { env: ProviderEnv } }).process?.env ?? {};
-}
+export { providerEnvPrefix };
 
 type EndpointObject = Exclude<EndpointOption, string>;
 
@@ -80,11 +69,22 @@ function withoutUndefined<T extends object>(value: T): Partial<T> {
 /** Endpoint fields merged key by key (`requestToken` is the OAuth 1.0a temporary-credentials endpoint). */
 const ENDPOINT_KEYS = ['authorization', 'token', 'userinfo', 'requestToken'] as const;
 
+/** What a provider module asks of the merged provider, checked when the config is resolved. */
+export interface ProviderRules {
+	/** The provider runs on the customer's own domain: `issuer` (or `wellKnown`) is required; an example of one. */
+	issuerExample?: string;
+	/** Last touches to the merged provider (e.g. Auth0's trailing slash on the issuer). */
+	finish?: (provider: OAuthConfig) => OAuthConfig;
+}
+
 /**
  * Builds a provider from its `defaults` and the user's `options`. Options win; `undefined` in
  * options never erases a default; `style`, `client` and the endpoints' `params` are merged one
  * level deep; `clientId`, `clientSecret` and `issuer` fall back to `AUTH_<ID>_ID`,
  * `AUTH_<ID>_SECRET` and `AUTH_<ID>_ISSUER` (see `OAuthUserConfig`), then to the defaults.
+ * Nothing is required yet: the engine rebuilds the provider with the environment the app's
+ * integration read (SvelteKit's `.env`), and reports what is missing then, at start-up (or on the
+ * first request of a lazy config) — never while an app is being built.
  *
  * @example
  * export default function Example(options: OAuthUserConfig<ExampleProfile> = {}): OAuthConfig {
@@ -94,8 +94,24 @@ const ENDPOINT_KEYS = ['authorization', 'token', 'userinfo', 'requestToken'] as 
 export function mergeProvider<P>(
 	defaults: ProviderDefaults<P>,
 	options: OAuthUserConfig<P> = {},
-	env: ProviderEnv = processEnv()
+	env: ProviderEnv = processEnv(),
+	rules: ProviderRules = {}
 ): OAuthConfig {
+	const build = (environment: ProviderEnv, strict: boolean): OAuthConfig => {
+		const merged = mergeWithEnv(defaults, options, environment);
+		if (strict && rules.issuerExample && !merged.issuer && !merged.wellKnown) {
+			throw new InvalidConfiguration(
+				`Provider "${merged.id}" needs \`issuer\`, e.g. ${rules.issuerExample}; pass it as an option or set ${providerEnvPrefix(merged.id)}_ISSUER.`
+			);
+		}
+		return rules.finish ? rules.finish(merged) : merged;
+	};
+	const provider = build(env, false);
+	Object.defineProperty(provider, PROVIDER_WITH_ENV, { value: (environment: ProviderEnv) => build(environment, true) });
+	return provider;
+}
+
+function mergeWithEnv<P>(defaults: ProviderDefaults<P>, options: OAuthUserConfig<P>, env: ProviderEnv): OAuthConfig {
 	const given = withoutUndefined(options) as OAuthUserConfig<P>;
 	const merged: Record<string, unknown> = { ...defaults, ...given };
 	const prefix = providerEnvPrefix(String(merged.id));
@@ -122,16 +138,3 @@ export function endpointUrl(option: EndpointOption | undefined): string | undefi
 	return typeof option === 'string' ? option : option?.url;
 }
 
-/**
- * The provider's `issuer`, or an `InvalidConfiguration` error that says how to set it: for
- * providers that run on the customer's own domain (Keycloak, Okta, Auth0, Cognito, generic OIDC).
- *
- * @example
- * requireIssuer(provider, "https://kc.example.com/realms/myrealm")
- */
-export function requireIssuer(provider: OAuthConfig, example: string): string {
-	if (typeof provider.issuer === 'string' && provider.issuer) return provider.issuer;
-	throw new InvalidConfiguration(
-		`Provider "${provider.id}" needs \`issuer\`, e.g. ${example}; pass it as an option or set ${providerEnvPrefix(provider.id)}_ISSUER.`
-	);
-}

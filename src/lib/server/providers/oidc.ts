@@ -2,7 +2,7 @@
 // Export path: `kitgate/providers/oidc`.
 
 import type { OAuthConfig, Profile, User } from '../core/types.js';
-import { mergeProvider, requireIssuer, type OAuthUserConfig } from './oauth-user-config.js';
+import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
 
 /**
  * Options of `OIDC()`: `issuer` (discovery from `{issuer}/.well-known/openid-configuration`)
@@ -25,7 +25,7 @@ export type OIDCOptions<P = Profile> = OAuthUserConfig<P> & { id?: string; name?
  * };
  */
 export default function OIDC<P extends Profile = Profile>(options: OIDCOptions<P> = {}): OAuthConfig {
-	const provider = mergeProvider<P>(
+	return mergeProvider<P>(
 		{
 			id: 'oidc',
 			name: 'OIDC',
@@ -33,10 +33,10 @@ export default function OIDC<P extends Profile = Profile>(options: OIDCOptions<P
 			authorization: { params: { scope: 'openid email profile' } },
 			profile: (profile) => standardClaimsUser(profile)
 		},
-		options
+		options,
+		undefined,
+		{ issuerExample: 'https://sso.example.com' }
 	);
-	if (!provider.wellKnown) requireIssuer(provider, 'https://sso.example.com');
-	return provider;
 }
 
 /** `{ id, name, email, image }` from OIDC standard claims. */

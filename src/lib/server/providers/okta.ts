@@ -3,7 +3,7 @@
 
 import type { OAuthConfig } from '../core/types.js';
 import { letterLogo } from './logo.js';
-import { mergeProvider, requireIssuer, type OAuthUserConfig } from './oauth-user-config.js';
+import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
 
 /** The claims of an Okta ID token (scopes `openid email profile`). */
 export interface OktaProfile {
@@ -48,7 +48,7 @@ const BRAND = '#007dc1';
  * const config = { providers: [Okta({ issuer: "https://dev-123456.okta.com/oauth2/default" })] };
  */
 export default function Okta(options: OAuthUserConfig<OktaProfile> = {}): OAuthConfig {
-	const provider = mergeProvider<OktaProfile>(
+	return mergeProvider<OktaProfile>(
 		{
 			id: 'okta',
 			name: 'Okta',
@@ -62,10 +62,10 @@ export default function Okta(options: OAuthUserConfig<OktaProfile> = {}): OAuthC
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('O', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		{ issuerExample: 'https://dev-123456.okta.com/oauth2/default' }
 	);
-	requireIssuer(provider, 'https://dev-123456.okta.com/oauth2/default');
-	return provider;
 }
 
 export { Okta };

@@ -380,11 +380,9 @@ describe('environment defaults', () => {
 	});
 
 	test('a provider factory passed uncalled (`providers: [GitHub]`) works from the environment', () => {
-		vi.stubEnv('AUTH_GITHUB_ID', 'gh-id');
-		vi.stubEnv('AUTH_GITHUB_SECRET', 'gh-secret');
 		const resolved = resolveConfig(
 			{ secret: 'x'.repeat(32), trustHost: true, providers: [GitHub as unknown as OAuthConfig] },
-			{}
+			{ AUTH_GITHUB_ID: 'gh-id', AUTH_GITHUB_SECRET: 'gh-secret' }
 		);
 		expect(resolved.providerById.get('github')).toMatchObject({ clientId: 'gh-id', type: 'oauth' });
 	});
@@ -536,12 +534,18 @@ describe('provider specifics', () => {
 		});
 	});
 
-	test('Keycloak, Okta, Auth0, Cognito and OIDC need an issuer, and say which variable sets it', () => {
+	test('Keycloak, Okta, Auth0, Cognito and OIDC need an issuer, and say which variable sets it when the config is resolved (not when created: an app build has no secrets)', () => {
+		const resolve = (provider: OAuthConfig, env: Record<string, string> = {}) =>
+			resolveConfig({ secret: 'x'.repeat(32), trustHost: true, providers: [provider] }, env);
 		for (const make of [Keycloak, Okta, Auth0, Cognito, OIDC]) {
-			expect(() => make({ ...credentials })).toThrow(InvalidConfiguration);
+			const provider = make({ ...credentials });
+			expect(() => resolve(provider)).toThrow(InvalidConfiguration);
 		}
-		expect(() => Keycloak(credentials)).toThrow(/AUTH_KEYCLOAK_ISSUER/);
-		expect(() => Cognito(credentials)).toThrow(/cognito-idp\./);
+		expect(() => resolve(Keycloak(credentials))).toThrow(/AUTH_KEYCLOAK_ISSUER/);
+		expect(() => resolve(Cognito(credentials))).toThrow(/cognito-idp\./);
+		// the environment the integration read (e.g. SvelteKit's .env) completes it
+		const fromEnv = resolve(Auth0(credentials), { AUTH_AUTH0_ISSUER: 'https://t.eu.auth0.com' });
+		expect((fromEnv.providers[0] as OAuthConfig).issuer).toBe('https://t.eu.auth0.com/');
 	});
 
 	test('Auth0: a trailing slash is added to the issuer, kept when present', () => {
