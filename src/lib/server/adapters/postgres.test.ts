@@ -17,6 +17,14 @@ function openAdapter(options: Parameters<typeof PostgresAdapter>[0] = {}): Postg
 	return adapter;
 }
 
+/** Connections to PostgreSQL opened under `applicationName`. */
+async function connections(applicationName: string): Promise<number> {
+	const result = await admin.query<{ n: number }>('select count(*)::int as n from pg_stat_activity where application_name = $1', [
+		applicationName
+	]);
+	return result.rows[0]!.n;
+}
+
 afterAll(async () => {
 	await Promise.all(opened.map((adapter) => adapter.close()));
 	await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -40,9 +48,11 @@ describe('PostgresAdapter', () => {
 	});
 
 	test('the migration runner is safe when several processes start at once', async () => {
-		// A schema name that needs quoting, created by whichever adapter gets the lock first.
+		// A schema name that needs quoting, created by whichever adapter gets the lock first. Each
+		// "process" has a pool of its own (adapters of one connection string would share theirs).
 		const freshSchema = `Fresh-${randomBytes(4).toString('hex')}`;
-		const adapters = Array.from({ length: 6 }, () => openAdapter({ schema: freshSchema }));
+		const pools = Array.from({ length: 6 }, () => new pg.Pool({ connectionString, max: 2 }));
+		const adapters = pools.map((pool) => PostgresAdapter({ pool, schema: freshSchema }));
 		try {
 			const results = await Promise.all(adapters.map((adapter) => adapter.migrate()));
 			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits']);
@@ -51,7 +61,43 @@ describe('PostgresAdapter', () => {
 			const user = await adapters[0]!.createUser({ id: 'u', email: 'u@example.com', emailVerified: null });
 			expect(await adapters[5]!.getUser('u')).toEqual(user);
 		} finally {
+			await Promise.all(pools.map((pool) => pool.end()));
 			await admin.query(`DROP SCHEMA IF EXISTS "${freshSchema}" CASCADE`);
+		}
+	});
+
+	test('creating the adapter connects to nothing; adapters of one connection string and schema share one pool', async () => {
+		const applicationName = `kitgate-shared-${randomBytes(4).toString('hex')}`;
+		const url = new URL(connectionString);
+		url.searchParams.set('application_name', applicationName);
+		const first = PostgresAdapter({ connectionString: url.href, schema });
+		const second = PostgresAdapter({ connectionString: url.href, schema });
+		expect(second.pool).toBe(first.pool);
+		expect(await connections(applicationName)).toBe(0);
+		expect(await first.migrate()).toEqual(await second.migrate()); // one run, shared
+		await Promise.all(Array.from({ length: 20 }, (_, i) => PostgresAdapter({ connectionString: url.href, schema }).getUser(`u${i}`)));
+		expect(await connections(applicationName)).toBeLessThanOrEqual(10); // pg's default pool size, not 20 pools
+		const otherSchema = PostgresAdapter({ connectionString: url.href, schema: `${schema}_other`, autoMigrate: false });
+		expect(otherSchema.pool).not.toBe(first.pool);
+		await otherSchema.close();
+
+		const pool = first.pool;
+		await PostgresAdapter({ connectionString: url.href, schema }).close(); // any adapter of the database ends the shared pool
+		expect(pool.ended).toBe(true);
+		expect(await second.getUser('nobody')).toBeNull(); // used afterwards: a new pool
+		expect(second.pool).not.toBe(pool);
+		await second.close();
+	});
+
+	test('adapters created per request on a pool passed in add no listeners to it and migrate once', async () => {
+		const pool = new pg.Pool({ connectionString, max: 1 });
+		try {
+			const adapters = Array.from({ length: 100 }, () => PostgresAdapter({ pool, schema }));
+			expect(pool.listenerCount('connect')).toBe(1);
+			const runs = await Promise.all(adapters.map((adapter) => adapter.migrate()));
+			expect(new Set(runs).size).toBe(1);
+		} finally {
+			await pool.end();
 		}
 	});
 

@@ -1,9 +1,10 @@
 // The PostgreSQL adapter: users, accounts, sessions, email tokens and passkeys in PostgreSQL, through
 // a `pg` pool and Kysely; the schema is created on first use. Export path: `kitgate/adapters/postgres`.
+import { createRequire } from 'node:module';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { InvalidConfiguration } from '../core/errors.js';
-import { createSqlAdapter, type SqlAdapter } from './sql/adapter.js';
+import { createSqlAdapter, migrateOnce, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
 import { runMigrations } from './sql/migrate.js';
 import { postgresEncoding } from './sql/rows.js';
 import type { KitgateTables } from './sql/tables.js';
@@ -21,7 +22,8 @@ export interface PostgresAdapterOptions {
 	pool?: pg.Pool;
 	/**
 	 * Connection URL for a pool the adapter creates (and `close()` ends). Defaults to
-	 * `process.env.DATABASE_URL` when neither `pool` nor `connectionString` is given.
+	 * `process.env.DATABASE_URL` when neither `pool` nor `connectionString` is given. Adapters with
+	 * the same connection string and schema in one process share one pool.
 	 */
 	connectionString?: string;
 	/** Schema that holds kitgate's tables (default `public`); created on first use if missing. */
@@ -38,16 +40,32 @@ export interface PostgresAdapterOptions {
  * await adapter.migrate(); // create the tables at start-up instead of on the first request
  */
 export interface PostgresAdapter extends SqlAdapter {
-	/** The `pg` pool: the one passed in, or the one the adapter created. */
+	/** The `pg` pool: the one passed in, or the one shared by adapters of the same connection string and schema. */
 	readonly pool: pg.Pool;
 	/** The schema holding kitgate's tables. */
 	readonly schema: string;
 }
 
+/** One pool, the Kysely instance scoped to a schema, and that schema's migration state. */
+interface Connection extends SqlConnection {
+	pool: pg.Pool;
+	closed: boolean;
+}
+
 /**
- * Creates an adapter that stores everything in PostgreSQL. Several processes may share one
+ * Pools created by adapters, by schema and connection string. A lazy config creates an adapter per
+ * request; they all use one pool, so connections and migration runs do not grow with requests.
+ */
+const ownPools = new Map<string, Connection>();
+/** Pools passed in (`{ pool }`), by schema: migrations run once per pool and schema, not once per adapter. */
+const passedIn = new WeakMap<pg.Pool, Map<string, Connection>>();
+
+/**
+ * Creates an adapter that stores everything in PostgreSQL. Creating it connects to nothing; the
+ * pool connects on the first query. Adapters with the same connection string and schema share one
+ * pool, so creating one per request (a lazy config) is safe. Several processes may share one
  * database: migrations take an advisory lock, and unique constraints settle races.
- * Call `close()` on shutdown to end the pool the adapter created.
+ * Call `close()` on shutdown to end the pool the adapters created.
  *
  * @example
  * import { SvelteKitAuth } from 'kitgate/sveltekit';
@@ -65,29 +83,94 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 	if (!options.pool && !connectionString) {
 		throw new InvalidConfiguration('PostgresAdapter: pass `pool` or `connectionString`, or set DATABASE_URL');
 	}
-	const pool = options.pool ?? createPool(connectionString);
-	// A connection that drops while a query holds it makes pg emit 'error' on the client; without a
-	// listener that event would crash the process. The query itself still fails, and the pool drops the client.
-	pool.on('connect', (client) => client.on('error', () => undefined));
 	const schema = options.schema ?? 'public';
-	const base = new Kysely<KitgateTables>({ dialect: new PostgresDialect({ pool }) });
+	let attached: Connection | undefined;
+	let connection: () => Connection;
+	let close: () => Promise<void>;
+
+	if (options.pool) {
+		const pool = options.pool;
+		let schemas = passedIn.get(pool);
+		if (!schemas) {
+			passedIn.set(pool, (schemas = new Map()));
+			ignoreClientErrors(pool);
+		}
+		let known = schemas.get(schema);
+		if (!known) schemas.set(schema, (known = connect(pool, schema)));
+		attached = known;
+		connection = () => known;
+		close = async () => undefined; // yours to end
+	} else {
+		const { Pool } = loadPg(); // a missing driver is a configuration error, not a first-request one
+		const key = JSON.stringify([connectionString, schema]);
+		connection = () => {
+			if (!attached || attached.closed) {
+				let shared = ownPools.get(key);
+				if (!shared) ownPools.set(key, (shared = connect(createPool(Pool, connectionString), schema)));
+				attached = shared;
+			}
+			return attached;
+		};
+		close = async () => {
+			const shared = ownPools.get(key);
+			if (!shared) return;
+			ownPools.delete(key);
+			shared.closed = true;
+			if (!shared.pool.ending && !shared.pool.ended) await shared.pool.end();
+		};
+	}
 
 	const adapter = createSqlAdapter({
-		db: base.withSchema(schema),
+		connection,
 		encoding: postgresEncoding,
 		autoMigrate: options.autoMigrate ?? true,
-		runMigrations: () => runMigrations(base, { dialect: 'postgres', schema }),
-		async close() {
-			if (!options.pool && !pool.ending && !pool.ended) await pool.end();
-		}
+		close
 	});
-	return { ...adapter, pool, schema };
+	return Object.defineProperties(adapter, {
+		pool: { enumerable: true, get: () => (attached ?? connection()).pool },
+		schema: { enumerable: true, value: schema }
+	}) as PostgresAdapter;
 }
 
-function createPool(connectionString: string | undefined): pg.Pool {
-	const pool = new pg.Pool({ connectionString });
+function connect(pool: pg.Pool, schema: string): Connection {
+	const base = new Kysely<KitgateTables>({ dialect: new PostgresDialect({ pool }) });
+	return {
+		pool,
+		db: base.withSchema(schema),
+		migrate: migrateOnce(() => runMigrations(base, { dialect: 'postgres', schema })),
+		closed: false
+	};
+}
+
+/**
+ * A connection that drops while a query holds it makes pg emit 'error' on the client; without a
+ * listener that event would crash the process. The query itself still fails, and the pool drops the client.
+ */
+function ignoreClientErrors(pool: pg.Pool): void {
+	pool.on('connect', (client) => client.on('error', () => undefined));
+}
+
+function createPool(Pool: typeof pg.Pool, connectionString: string | undefined): pg.Pool {
+	const pool = new Pool({ connectionString });
 	// An idle connection dropped by the server (restart, failover) must not crash the process:
 	// the pool discards it, and the next query opens a new one.
 	pool.on('error', () => undefined);
+	ignoreClientErrors(pool);
 	return pool;
+}
+
+let pgModule: typeof pg | undefined;
+
+/**
+ * Loads `pg` at run time, not with a static import: an app without it still imports and builds,
+ * and creating the adapter says what to install.
+ */
+function loadPg(): typeof pg {
+	try {
+		return (pgModule ??= createRequire(import.meta.url)('pg') as typeof pg);
+	} catch (error) {
+		throw new InvalidConfiguration('PostgresAdapter needs the `pg` package, which is not installed: npm install pg', {
+			cause: { err: error }
+		});
+	}
 }

@@ -28,6 +28,9 @@ export interface SqlRateLimitStoreOptions {
  */
 export type SqlRateLimitStore = RateLimitStore & RevocationStore;
 
+/** When each database connection next deletes expired rows: per connection, so a store created per request (a lazy config) does not sweep on every request. */
+const nextSweep = new WeakMap<Kysely<KitgateTables>, number>();
+
 /**
  * Keeps rate-limit counters and JWT revocations in the database of a kitgate SQL adapter, through
  * its own connection: every server using that database shares limits and revocations. Each hit
@@ -42,15 +45,15 @@ export type SqlRateLimitStore = RateLimitStore & RevocationStore;
  * const config = { adapter, providers, rateLimit: { store } }; // JWT revocations use it too
  */
 export function SqlRateLimitStore(adapter: SQLiteAdapter | PostgresAdapter, options: SqlRateLimitStoreOptions = {}): SqlRateLimitStore {
-	const db: Kysely<KitgateTables> = adapter[sqlCore];
 	const autoMigrate = options.autoMigrate ?? true;
 	const sweepMs = (options.sweepSeconds ?? 60) * 1000;
-	let nextSweep = 0;
 
 	async function ready(now?: number): Promise<Kysely<KitgateTables>> {
 		if (autoMigrate) await adapter.migrate();
-		if (now !== undefined && now >= nextSweep) {
-			nextSweep = now + sweepMs;
+		// the adapter's connection, opened on first use and shared with its other adapters
+		const db: Kysely<KitgateTables> = adapter[sqlCore]();
+		if (now !== undefined && now >= (nextSweep.get(db) ?? 0)) {
+			nextSweep.set(db, now + sweepMs);
 			await db.deleteFrom('rate_limits').where('reset_at', '<=', now).execute();
 			await db.deleteFrom('session_revocations').where('keep_until', '<=', now).execute();
 		}

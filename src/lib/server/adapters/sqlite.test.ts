@@ -6,6 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { InvalidConfiguration } from '../core/errors.js';
 import type { AdapterAccount } from '../core/types.js';
 import { runAdapterTests } from './conformance.js';
+import { sqlCore } from './sql/adapter.js';
 import { SQLiteAdapter } from './sqlite.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'kitgate-sqlite-'));
@@ -19,6 +20,66 @@ runAdapterTests({
 });
 
 describe('SQLiteAdapter', () => {
+	test('creating the adapter creates no file or folder until the first query', async () => {
+		const folder = join(directory, 'untouched');
+		const filename = join(folder, 'auth.sqlite');
+		const adapter = SQLiteAdapter({ filename });
+		expect(existsSync(folder)).toBe(false);
+		await adapter.close(); // closing an unused adapter opens nothing either
+		expect(existsSync(folder)).toBe(false);
+		expect(await adapter.getUser('nobody')).toBeNull();
+		expect(existsSync(filename)).toBe(true);
+		await adapter.close();
+	});
+
+	test('adapters of the same file share one connection and one migration run', async () => {
+		const filename = join(directory, 'shared', 'auth.sqlite');
+		const first = SQLiteAdapter({ filename });
+		// the same file named another way is the same database
+		const second = SQLiteAdapter({ filename: join(directory, 'shared', '..', 'shared', 'auth.sqlite') });
+		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits']);
+		expect(second.database).toBe(first.database);
+		expect(await second.migrate()).toEqual(['0001_initial', '0002_rate_limits']); // the shared run, not a second one
+		const user = await first.createUser({ id: 'u1', email: 'shared@example.com', emailVerified: null });
+		expect(await second.getUser('u1')).toEqual(user);
+		expect(SQLiteAdapter({ filename: join(directory, 'other.sqlite') }).database).not.toBe(first.database);
+		await SQLiteAdapter({ filename: join(directory, 'other.sqlite') }).close();
+		await first.close();
+	});
+
+	test('close() closes the connection of every adapter of the file; one used afterwards opens the file again', async () => {
+		const filename = join(directory, 'reopened.sqlite');
+		const first = SQLiteAdapter({ filename });
+		const second = SQLiteAdapter({ filename });
+		await first.createUser({ id: 'u1', email: 'again@example.com', emailVerified: null });
+		const database = second.database;
+		await first.close();
+		expect(database.open).toBe(false);
+		expect((await second.getUser('u1'))?.email).toBe('again@example.com');
+		expect(second.database).not.toBe(database);
+		expect(second.database.open).toBe(true);
+		await SQLiteAdapter({ filename }).close(); // any adapter of the file closes it, e.g. on shutdown
+		expect(second.database.open).toBe(false);
+	});
+
+	test('close() waits for the transaction holding the connection', async () => {
+		const filename = join(directory, 'close-in-transaction.sqlite');
+		const adapter = SQLiteAdapter({ filename });
+		await adapter.migrate();
+		let closing: Promise<void> | undefined;
+		await adapter[sqlCore]()
+			.transaction()
+			.execute(async (trx) => {
+				closing = adapter.close();
+				await new Promise((resolve) => setTimeout(resolve, 20));
+				await trx.insertInto('users').values({ id: 'u1', email: 'late@example.com', email_verified: null, name: null, image: null }).execute();
+			});
+		await closing;
+		const check = new Database(filename, { readonly: true });
+		expect(check.prepare('select email from users').all()).toEqual([{ email: 'late@example.com' }]);
+		check.close();
+	});
+
 	test('creates the missing parent folders of filename', async () => {
 		const filename = join(directory, 'new', 'nested', 'auth.sqlite');
 		expect(existsSync(join(directory, 'new'))).toBe(false);
@@ -58,7 +119,7 @@ describe('SQLiteAdapter', () => {
 		await second.close();
 	});
 
-	test('migrate() runs once per adapter, however often it is called', async () => {
+	test('migrate() runs once per connection, however often it is called', async () => {
 		const adapter = SQLiteAdapter({ filename: ':memory:' });
 		const results = await Promise.all([adapter.migrate(), adapter.getUser('x'), adapter.migrate()]);
 		expect(results).toEqual([['0001_initial', '0002_rate_limits'], null, ['0001_initial', '0002_rate_limits']]);
@@ -86,9 +147,30 @@ describe('SQLiteAdapter', () => {
 
 	test('close() closes a file the adapter opened', async () => {
 		const adapter = SQLiteAdapter({ filename: join(directory, 'close.sqlite') });
+		await adapter.migrate();
 		await adapter.close();
 		expect(adapter.database.open).toBe(false);
 		await adapter.close(); // a second close is harmless
+	});
+
+	test('every :memory: adapter has a database of its own', async () => {
+		const first = SQLiteAdapter({ filename: ':memory:' });
+		const second = SQLiteAdapter({ filename: ':memory:' });
+		await first.createUser({ id: 'u1', email: 'a@example.com', emailVerified: null });
+		expect(await second.getUser('u1')).toBeNull();
+		await first.close();
+		await second.close();
+	});
+
+	test('adapters of one database passed in migrate it once', async () => {
+		const database = new Database(':memory:');
+		expect(await SQLiteAdapter({ database }).migrate()).toEqual(['0001_initial', '0002_rate_limits']);
+		const again = SQLiteAdapter({ database });
+		expect(await again.migrate()).toEqual(['0001_initial', '0002_rate_limits']); // the same run
+		expect(database.prepare('select count(*) as n from kitgate_migrations').get()).toEqual({ n: 2 });
+		await again.close();
+		expect(database.open).toBe(true);
+		database.close();
 	});
 
 	test('filename and database together are a configuration error', () => {

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { InvalidConfiguration } from '../core/errors.js';
-import { createSqlAdapter, type SqlAdapter } from './sql/adapter.js';
+import { createSqlAdapter, migrateOnce, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
 import { runMigrations } from './sql/migrate.js';
 import { sqliteEncoding } from './sql/rows.js';
 import type { KitgateTables } from './sql/tables.js';
@@ -32,8 +32,9 @@ const BUSY_TIMEOUT_MS = 5000;
  */
 export interface SQLiteAdapterOptions {
 	/**
-	 * Path of the database file (default {@link DEFAULT_SQLITE_FILENAME}); its folder is created if
-	 * missing. `:memory:` keeps everything in memory.
+	 * Path of the database file (default {@link DEFAULT_SQLITE_FILENAME}); it and its folder are
+	 * created on the first query. Adapters of the same file in one process share one connection.
+	 * `:memory:` keeps everything in memory, in a database of this adapter's own.
 	 */
 	filename?: string;
 	/**
@@ -50,16 +51,35 @@ export interface SQLiteAdapterOptions {
  *
  * @example
  * const adapter: SQLiteAdapter = SQLiteAdapter({ filename: 'data/auth.sqlite' });
- * adapter.database.backup('backups/auth.sqlite');
+ * await adapter.database.backup('backups/auth.sqlite');
  */
 export interface SQLiteAdapter extends SqlAdapter {
-	/** The better-sqlite3 database, e.g. for `database.backup(path)`. */
+	/**
+	 * The better-sqlite3 database, e.g. for `database.backup(path)`: the connection this adapter
+	 * uses, shared with the other adapters of its file. Reading it opens the file if nothing has yet.
+	 */
 	readonly database: Database.Database;
 }
 
+/** One open database and its migration state. */
+interface Connection extends SqlConnection {
+	database: Database.Database;
+	closed: boolean;
+}
+
 /**
- * Creates an adapter that stores everything in a SQLite database. A file it opens itself runs in
- * WAL mode with `foreign_keys = ON` and a busy timeout; call `close()` on shutdown to close it.
+ * Files opened by adapters, by resolved path. A lazy config creates an adapter per request; they
+ * all use the file's one connection, so handles and migration runs do not grow with requests.
+ */
+const openFiles = new Map<string, Connection>();
+/** Databases passed in (`{ database }`): migrations run once per database, not once per adapter. */
+const passedIn = new WeakMap<Database.Database, Connection>();
+
+/**
+ * Creates an adapter that stores everything in a SQLite database. Creating it opens nothing: the
+ * file (and its folder) is opened on the first query, in WAL mode with `foreign_keys = ON` and a
+ * busy timeout. Adapters of the same file share that connection, so creating one per request
+ * (a lazy config) is safe. `close()` closes it, e.g. on shutdown.
  *
  * @example
  * import { SvelteKitAuth } from 'kitgate/sveltekit';
@@ -73,22 +93,73 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter
 	if (options.database && options.filename !== undefined) {
 		throw new InvalidConfiguration('SQLiteAdapter: pass either `filename` or `database`, not both');
 	}
-	const database = options.database ?? openDatabase(options.filename ?? DEFAULT_SQLITE_FILENAME);
+	let attached: Connection | undefined;
+	let connection: () => Connection;
+	let close: () => Promise<void>;
+
+	if (options.database) {
+		const database = options.database;
+		let known = passedIn.get(database);
+		if (!known) passedIn.set(database, (known = connect(database)));
+		attached = known;
+		connection = () => known;
+		close = async () => undefined; // yours to close
+	} else {
+		const filename = options.filename ?? DEFAULT_SQLITE_FILENAME;
+		const Driver = loadBetterSqlite3(); // a missing driver is a configuration error, not a first-request one
+		if (filename === ':memory:' || filename === '') {
+			// every in-memory database is a new one: nothing to share, and nothing to reopen after close()
+			connection = () => (attached ??= connect(openDatabase(Driver, filename)));
+			close = async () => {
+				if (attached) await closeConnection(attached);
+			};
+		} else {
+			const path = resolve(filename);
+			connection = () => {
+				if (!attached || attached.closed) {
+					let shared = openFiles.get(path);
+					if (!shared) openFiles.set(path, (shared = connect(openDatabase(Driver, path))));
+					attached = shared;
+				}
+				return attached;
+			};
+			close = async () => {
+				const shared = openFiles.get(path);
+				if (!shared) return;
+				openFiles.delete(path);
+				await closeConnection(shared);
+			};
+		}
+	}
+
+	const adapter = createSqlAdapter({
+		connection,
+		encoding: sqliteEncoding,
+		autoMigrate: options.autoMigrate ?? true,
+		close
+	});
+	return Object.defineProperty(adapter, 'database', {
+		enumerable: true,
+		get: () => (attached ?? connection()).database
+	}) as SQLiteAdapter;
+}
+
+function connect(database: Database.Database): Connection {
 	// Cascading deletes need this, and SQLite turns it off on every new connection.
 	database.pragma('foreign_keys = ON');
 	const db = new Kysely<KitgateTables>({ dialect: new SqliteDialect({ database }) });
-
-	const adapter = createSqlAdapter({
-		db,
-		encoding: sqliteEncoding,
-		autoMigrate: options.autoMigrate ?? true,
-		runMigrations: () => runMigrations(db, { dialect: 'sqlite' }),
-		async close() {
-			if (!options.database && database.open) database.close();
-		}
-	});
-	return { ...adapter, database };
+	return { database, db, migrate: migrateOnce(() => runMigrations(db, { dialect: 'sqlite' })), closed: false };
 }
+
+/** Closes a connection once the query or transaction holding it (Kysely hands SQLite's one connection out in turn) is done. */
+async function closeConnection(connection: Connection): Promise<void> {
+	connection.closed = true;
+	await connection.db.connection().execute(async () => {
+		if (connection.database.open) connection.database.close();
+	});
+}
+
+let betterSqlite3: typeof Database | undefined;
 
 /**
  * Loads the native driver at run time: bundlers (e.g. adapter-node) must not inline it, and a
@@ -96,18 +167,19 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter
  */
 function loadBetterSqlite3(): typeof Database {
 	try {
-		return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+		return (betterSqlite3 ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database);
 	} catch (error) {
-		throw new InvalidConfiguration('SQLiteAdapter needs the `better-sqlite3` package: npm install better-sqlite3', {
-			cause: { err: error }
-		});
+		throw new InvalidConfiguration(
+			'SQLiteAdapter needs the `better-sqlite3` package, which is not installed: npm install better-sqlite3',
+			{ cause: { err: error } }
+		);
 	}
 }
 
-function openDatabase(filename: string): Database.Database {
+function openDatabase(Driver: typeof Database, filename: string): Database.Database {
 	const inMemory = filename === ':memory:' || filename === '';
-	if (!inMemory) mkdirSync(dirname(resolve(filename)), { recursive: true });
-	const database = new (loadBetterSqlite3())(filename);
+	if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
+	const database = new Driver(filename);
 	// WAL lets readers run while one process writes.
 	database.pragma('journal_mode = WAL');
 	database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

@@ -20,8 +20,8 @@ import {
 import type { KitgateTables, SessionsTable, UsersTable } from './tables.js';
 
 /**
- * Where a SQL adapter keeps its Kysely instance, for stores that live in the same database
- * (`SqlRateLimitStore`) and must share its connection and transactions. Internal.
+ * Where a SQL adapter keeps the accessor of its Kysely instance, for stores that live in the same
+ * database (`SqlRateLimitStore`) and must share its connection and transactions. Internal.
  */
 export const sqlCore: unique symbol = Symbol('kitgate.sqlCore');
 
@@ -35,28 +35,44 @@ export const sqlCore: unique symbol = Symbol('kitgate.sqlCore');
  */
 export interface SqlAdapter extends Required<Adapter> {
 	/**
-	 * Applies pending migrations. Runs once per adapter (methods call it before their first
-	 * query unless `autoMigrate` is false); resolves to the migration names this adapter applied.
+	 * Applies pending migrations. Runs once per database connection, which every adapter of the same
+	 * database in this process shares (methods call it before their first query unless `autoMigrate`
+	 * is false); resolves to the migration names that run applied.
 	 */
 	migrate(): Promise<string[]>;
-	/** Closes the connection or pool the adapter opened itself. A database or pool you passed in stays open. */
+	/**
+	 * Closes the connection or pool the adapters of this database opened (shared by every adapter of
+	 * the same file, or connection string and schema, in this process). An adapter used afterwards
+	 * opens a new one. A database or pool you passed in stays open.
+	 */
 	close(): Promise<void>;
-	/** The adapter's Kysely instance (scoped to its schema), for stores in the same database. */
-	readonly [sqlCore]: Kysely<KitgateTables>;
+	/** The adapter's Kysely instance (scoped to its schema; opened on first call), for stores in the same database. */
+	readonly [sqlCore]: () => Kysely<KitgateTables>;
+}
+
+/**
+ * One database connection (or pool) as the adapters see it: its Kysely instance and its migrations.
+ *
+ * @example
+ * const connection: SqlConnection = { db, migrate: migrateOnce(() => runMigrations(db, { dialect: 'sqlite' })) };
+ */
+export interface SqlConnection {
+	/** Kysely instance, already scoped to the adapter's schema. */
+	db: Kysely<KitgateTables>;
+	/** Applies pending migrations once for this connection; every caller gets the names that run applied. */
+	migrate: () => Promise<string[]>;
 }
 
 /**
  * What a SQL adapter module hands to {@link createSqlAdapter}.
  *
  * @example
- * const parts: SqlAdapterParts = { db, encoding: sqliteEncoding, runMigrations, autoMigrate: true, close };
+ * const parts: SqlAdapterParts = { connection: () => shared, encoding: sqliteEncoding, autoMigrate: true, close };
  */
 export interface SqlAdapterParts {
-	/** Kysely instance, already scoped to the adapter's schema. */
-	db: Kysely<KitgateTables>;
+	/** The connection the next query uses, opened on the first call (and again after a close). */
+	connection: () => SqlConnection;
 	encoding: ValueEncoding;
-	/** Applies pending migrations and returns the names applied. */
-	runMigrations: () => Promise<string[]>;
 	/** Run migrations before the first query (default true). */
 	autoMigrate: boolean;
 	/** Releases what the adapter opened. */
@@ -64,26 +80,35 @@ export interface SqlAdapterParts {
 }
 
 /**
- * Builds the adapter methods on a Kysely instance.
+ * Wraps a migration run so it happens once; a failed run is tried again by the next call
+ * (a database that was down at start-up).
  *
  * @example
- * const adapter = createSqlAdapter({ db, encoding: sqliteEncoding, runMigrations, autoMigrate: true, close });
+ * const migrate = migrateOnce(() => runMigrations(db, { dialect: 'sqlite' }));
+ */
+export function migrateOnce(run: () => Promise<string[]>): () => Promise<string[]> {
+	let migrated: Promise<string[]> | undefined;
+	return () =>
+		(migrated ??= run().catch((error: unknown) => {
+			migrated = undefined;
+			throw error;
+		}));
+}
+
+/**
+ * Builds the adapter methods on a connection that is opened on first use.
+ *
+ * @example
+ * const adapter = createSqlAdapter({ connection: () => shared, encoding: sqliteEncoding, autoMigrate: true, close });
  */
 export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
-	const { db, encoding } = parts;
-	let migrated: Promise<string[]> | undefined;
-
-	function migrate(): Promise<string[]> {
-		migrated ??= parts.runMigrations().catch((error: unknown) => {
-			migrated = undefined; // a database that was down at start-up gets another try on the next call
-			throw error;
-		});
-		return migrated;
-	}
+	const { encoding } = parts;
+	const migrate = () => parts.connection().migrate();
 
 	async function ready(): Promise<Kysely<KitgateTables>> {
-		if (parts.autoMigrate) await migrate();
-		return db;
+		const connection = parts.connection();
+		if (parts.autoMigrate) await connection.migrate();
+		return connection.db;
 	}
 
 	async function findUser(id: string): Promise<AdapterUser | null> {
@@ -94,7 +119,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 	return {
 		migrate,
 		close: parts.close,
-		[sqlCore]: db,
+		[sqlCore]: () => parts.connection().db,
 
 		async createUser(user) {
 			const row = await (await ready())
