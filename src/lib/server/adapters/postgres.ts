@@ -169,7 +169,7 @@ function loadPg(): typeof pg {
 	try {
 		return (pgModule ??= createRequire(import.meta.url)('pg') as typeof pg);
 	} catch (error) {
-		throw new InvalidConfiguration('PostgresAdapter needs the `pg` package, which is not installed: npm install pg', {
+		throw new InvalidConfiguration('PostgresAdapter needs the `pg` package, which is not installed: run `npm install pg`.', {
 			cause: { err: error }
 		});
 	}

@@ -170,7 +170,7 @@ function loadBetterSqlite3(): typeof Database {
 		return (betterSqlite3 ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database);
 	} catch (error) {
 		throw new InvalidConfiguration(
-			'SQLiteAdapter needs the `better-sqlite3` package, which is not installed: npm install better-sqlite3',
+			'SQLiteAdapter needs the `better-sqlite3` package, which is not installed: run `npm install better-sqlite3`.',
 			{ cause: { err: error } }
 		);
 	}
