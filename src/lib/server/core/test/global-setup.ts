@@ -58,9 +58,12 @@ function buildHarnessApp(): string {
 			stdio: ['ignore', 'ignore', 'inherit'],
 			timeout: 180_000
 		});
-		// keep the three newest builds: an older run may still be reading one
+		// an older test run may still be reading a build (its pages load lazily): keep those of the last hour
 		const builds = readdirSync(HARNESS_BUILDS).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
-		for (const old of builds.slice(3)) rmSync(join(HARNESS_BUILDS, old), { recursive: true, force: true });
+		for (const old of builds.slice(3)) {
+			const folder = join(HARNESS_BUILDS, old);
+			if (Date.now() - statSync(folder).mtimeMs > 60 * 60_000) rmSync(folder, { recursive: true, force: true });
+		}
 	});
 	return out;
 }
