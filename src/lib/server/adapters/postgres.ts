@@ -73,7 +73,7 @@ const passedIn = new WeakMap<pg.Pool, Map<string, Connection>>();
  *
  * const adapter = PostgresAdapter({ connectionString: process.env.DATABASE_URL, schema: 'auth' });
  * export const { handle } = SvelteKitAuth({ adapter, providers });
- * process.on('SIGTERM', () => adapter.close());
+ * process.on('sveltekit:shutdown', () => adapter.close()); // adapter-node, after the last request
  */
 export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresAdapter {
 	if (options.pool && options.connectionString !== undefined) {

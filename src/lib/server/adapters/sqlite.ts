@@ -87,7 +87,7 @@ const passedIn = new WeakMap<Database.Database, Connection>();
  *
  * const adapter = SQLiteAdapter({ filename: 'data/auth.sqlite' });
  * export const { handle } = SvelteKitAuth({ adapter, providers });
- * process.on('SIGTERM', () => adapter.close());
+ * process.on('sveltekit:shutdown', () => adapter.close()); // adapter-node, after the last request
  */
 export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter {
 	if (options.database && options.filename !== undefined) {
