@@ -1,6 +1,8 @@
 // Public types of kitgate: configuration, entities, providers, adapter, callbacks and events.
 // Re-exported from the root entry `kitgate`.
 
+import type { CryptoKey, JWK } from 'jose';
+
 /** A value or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>;
 
@@ -281,6 +283,35 @@ export type EndpointOption =
 /** Checks that protect the OAuth callback. */
 export type OAuthCheck = 'pkce' | 'state' | 'nonce' | 'none';
 
+/** A private key for `private_key_jwt`: a private JWK (RFC 7517), a PEM string or a WebCrypto key. */
+export type OAuthClientPrivateKey = JWK | string | CryptoKey;
+
+/** The `client` option of an OAuth provider (oauth4webapi client metadata plus the private key). */
+export interface OAuthClientOptions {
+	/**
+	 * How the client authenticates at the token endpoint (code exchange and refresh):
+	 * - `client_secret_basic`: `clientSecret` in an HTTP Basic header (default with a `clientSecret`);
+	 * - `client_secret_post`: `clientSecret` in the form body;
+	 * - `client_secret_jwt`: an HS256 assertion signed with `clientSecret`;
+	 * - `private_key_jwt`: an assertion signed with `private_key` (default when it is set);
+	 * - `none`: a public client, only `client_id` (default without a secret or key).
+	 *
+	 * Any other value fails at start-up (`InvalidConfiguration`).
+	 */
+	// `string & {}`: a method held in a `string` variable still type-checks (and is checked at start-up)
+	token_endpoint_auth_method?: 'client_secret_basic' | 'client_secret_post' | 'client_secret_jwt' | 'private_key_jwt' | 'none' | (string & {});
+	/**
+	 * `private_key_jwt`: the private key that signs the client assertion, as a JWK (with `d`), a
+	 * PEM string (`-----BEGIN PRIVATE KEY-----`) or a `CryptoKey` with the `sign` usage. RSA (at
+	 * least 2048 bits; `RS256`, or the JWK's `alg`), EC P-256/384/521 or Ed25519. Checked at start-up.
+	 */
+	private_key?: OAuthClientPrivateKey;
+	/** `private_key_jwt`: the `kid` of the assertion's header (default: the JWK's own `kid`). */
+	private_key_kid?: string;
+	/** Other client metadata, e.g. `id_token_signed_response_alg`, `default_max_age`. */
+	[metadata: string]: unknown;
+}
+
 /** An OAuth 2 or OpenID Connect provider. */
 export interface OAuthConfig<P extends Profile = Profile> extends CommonProviderOptions {
 	type: 'oauth' | 'oidc';
@@ -293,8 +324,11 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
 	userinfo?: EndpointOption;
 	jwks_endpoint?: unknown;
 	checks?: OAuthCheck[];
-	/** Overrides of the OAuth client, e.g. `{ token_endpoint_auth_method: "client_secret_post" }`. */
-	client?: Record<string, unknown>;
+	/**
+	 * How the app authenticates at the token endpoint, and other OAuth client metadata, e.g.
+	 * `{ token_endpoint_auth_method: "client_secret_post" }`. See docs/providers.md.
+	 */
+	client?: OAuthClientOptions;
 	profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
 	account?: (tokens: TokenSet) => TokenSet | undefined | void;
 	/** OIDC only: `false` fetches the userinfo endpoint for user data. */

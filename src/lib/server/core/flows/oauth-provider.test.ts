@@ -1,3 +1,4 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
 import { InvalidConfiguration } from '../errors.js';
 import type { OAuthConfig } from '../types.js';
@@ -52,11 +53,34 @@ describe('normalizeOAuthProvider', () => {
 	});
 
 	test('client authentication: supported methods only; secret methods need clientSecret', () => {
-		rejects({ client: { token_endpoint_auth_method: 'private_key_jwt' } }, /not supported/);
-		rejects({ clientSecret: undefined, client: { token_endpoint_auth_method: 'client_secret_post' } }, /needs `clientSecret`/);
+		rejects({ client: { token_endpoint_auth_method: 'tls_client_auth' as never } }, /"tls_client_auth" is not supported; use one of .*"private_key_jwt", "none"/);
+		for (const method of ['client_secret_basic', 'client_secret_post', 'client_secret_jwt'] as const) {
+			rejects({ clientSecret: undefined, client: { token_endpoint_auth_method: method } }, /OAuth provider "idp": .* needs `clientSecret`/);
+		}
 		expect(normalizeOAuthProvider({ ...base, client: { token_endpoint_auth_method: 'client_secret_post' } }).client).toEqual({
 			token_endpoint_auth_method: 'client_secret_post'
 		});
+	});
+
+	test('private_key_jwt: needs a usable client.private_key, and is the default when one is set', () => {
+		const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+		const jwk = privateKey.export({ format: 'jwk' });
+		const pem = privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
+		const method = (client: OAuthConfig['client'], clientSecret?: string) =>
+			normalizeOAuthProvider({ ...base, clientSecret, client }).client?.token_endpoint_auth_method;
+		expect(method({ private_key: jwk })).toBe('private_key_jwt');
+		expect(method({ private_key: pem, private_key_kid: 'k1' }, 's')).toBe('private_key_jwt');
+		expect(method({ token_endpoint_auth_method: 'private_key_jwt', private_key: jwk })).toBe('private_key_jwt');
+
+		rejects({ client: { token_endpoint_auth_method: 'private_key_jwt' } }, /OAuth provider "idp": .*"private_key_jwt" needs `client.private_key`: your private key as a JWK, a PEM string or a CryptoKey/);
+		rejects({ client: { private_key: { kty: 'EC', crv: 'P-256', x: jwk.x, y: jwk.y } } }, /OAuth provider "idp": client.private_key: this JWK is a public key/);
+		rejects({ client: { private_key: 'secret' } }, /client.private_key: a string must be a PEM private key/);
+		rejects({ client: { private_key: pem, private_key_kid: 42 as never } }, /client.private_key_kid must be a non-empty string/);
+		rejects({ client: { token_endpoint_auth_method: 'client_secret_basic', private_key: pem } }, /private_key is used only by "private_key_jwt", not "client_secret_basic"/);
+		// the key is never part of the error
+		expect(() => normalizeOAuthProvider({ ...base, client: { private_key: { ...jwk, crv: 'P-384' } } })).toThrow(
+			expect.objectContaining({ message: expect.not.stringContaining(String(jwk.d)) })
+		);
 	});
 
 	test('refresh and timeout are checked', () => {

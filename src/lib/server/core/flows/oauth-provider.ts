@@ -3,6 +3,7 @@
 
 import { InvalidConfiguration } from '../errors.js';
 import type { EndpointOption, OAuthCheck, OAuthConfig } from '../types.js';
+import { privateKeySigningAlgorithm } from './client-auth.js';
 import { isAllowedEndpoint } from './oauth-http.js';
 import { checkOAuth1Provider, isOAuth1Provider } from './oauth1.js';
 import { endpointUrl } from './oauth-metadata.js';
@@ -10,20 +11,33 @@ import { endpointUrl } from './oauth-metadata.js';
 const CHECKS: ReadonlySet<string> = new Set<OAuthCheck>(['pkce', 'state', 'nonce', 'none']);
 
 /**
- * Token endpoint client authentication methods kitgate supports, and whether each needs `clientSecret`.
+ * Token endpoint client authentication methods kitgate supports, and the option each needs.
  *
  * @example
- * CLIENT_AUTH_METHODS.client_secret_post; // true
+ * CLIENT_AUTH_METHODS.private_key_jwt; // "client.private_key"
  */
 export const CLIENT_AUTH_METHODS = {
-	client_secret_basic: true,
-	client_secret_post: true,
-	client_secret_jwt: true,
-	none: false
+	client_secret_basic: 'clientSecret',
+	client_secret_post: 'clientSecret',
+	client_secret_jwt: 'clientSecret',
+	private_key_jwt: 'client.private_key',
+	none: undefined
 } as const;
 
 /** A supported `client.token_endpoint_auth_method`. */
 export type ClientAuthMethod = keyof typeof CLIENT_AUTH_METHODS;
+
+/**
+ * The client authentication method of a provider that names none: `private_key_jwt` with a
+ * `client.private_key`, else `client_secret_basic` with a `clientSecret`, else `none`. Pure.
+ *
+ * @example
+ * defaultClientAuthMethod({ ...provider, clientSecret: 's' }); // "client_secret_basic"
+ */
+export function defaultClientAuthMethod(provider: OAuthConfig): ClientAuthMethod {
+	if (provider.client?.private_key !== undefined) return 'private_key_jwt';
+	return provider.clientSecret ? 'client_secret_basic' : 'none';
+}
 
 /**
  * Validates an OAuth/OIDC provider and returns it with defaults: `checks` (`defaultChecks`),
@@ -67,18 +81,7 @@ export function normalizeOAuthProvider(provider: OAuthConfig): OAuthConfig {
 	}
 
 	const checks = normalizeChecks(provider, fail);
-	const client = { ...provider.client };
-	const method = client.token_endpoint_auth_method ?? (provider.clientSecret ? 'client_secret_basic' : 'none');
-	if (typeof method !== 'string' || !Object.hasOwn(CLIENT_AUTH_METHODS, method)) {
-		fail(
-			`client.token_endpoint_auth_method ${JSON.stringify(method)} is not supported; ` +
-				`use one of ${Object.keys(CLIENT_AUTH_METHODS).map((m) => `"${m}"`).join(', ')}.`
-		);
-	}
-	if (CLIENT_AUTH_METHODS[method as ClientAuthMethod] && !provider.clientSecret) {
-		fail(`client.token_endpoint_auth_method "${method}" needs \`clientSecret\`.`);
-	}
-	client.token_endpoint_auth_method = method;
+	const client = { ...provider.client, token_endpoint_auth_method: checkClientAuthentication(provider, fail) };
 	checkRefreshAndTimeout(provider, fail);
 
 	return {
@@ -114,6 +117,41 @@ function normalizeChecks(provider: OAuthConfig, fail: (message: string) => never
 	if (checks.includes('none') && checks.length > 1) fail('`checks: ["none"]` turns every check off and cannot be combined.');
 	if (checks.includes('nonce') && provider.type !== 'oidc') fail('the "nonce" check needs an ID token: use it with type "oidc".');
 	return checks;
+}
+
+/** The provider's client authentication method, with what it needs (secret, private key). */
+function checkClientAuthentication(provider: OAuthConfig, fail: (message: string) => never): ClientAuthMethod {
+	const client = provider.client ?? {};
+	const method = client.token_endpoint_auth_method ?? defaultClientAuthMethod(provider);
+	if (typeof method !== 'string' || !Object.hasOwn(CLIENT_AUTH_METHODS, method)) {
+		fail(
+			`client.token_endpoint_auth_method ${JSON.stringify(method)} is not supported; ` +
+				`use one of ${Object.keys(CLIENT_AUTH_METHODS).map((m) => `"${m}"`).join(', ')}.`
+		);
+	}
+	const needs = CLIENT_AUTH_METHODS[method as ClientAuthMethod];
+	if (needs === 'clientSecret' && (typeof provider.clientSecret !== 'string' || !provider.clientSecret)) {
+		fail(`client.token_endpoint_auth_method "${method}" needs \`clientSecret\` (the secret the identity provider gave your app).`);
+	}
+	if (needs === 'client.private_key') {
+		if (client.private_key === undefined) {
+			fail(
+				'client.token_endpoint_auth_method "private_key_jwt" needs `client.private_key`: your private key as a JWK, ' +
+					'a PEM string or a CryptoKey (register its public key with the identity provider).'
+			);
+		}
+		try {
+			privateKeySigningAlgorithm(client.private_key);
+		} catch (error) {
+			fail(`client.private_key: ${(error as Error).message}.`);
+		}
+		if (client.private_key_kid !== undefined && (typeof client.private_key_kid !== 'string' || !client.private_key_kid)) {
+			fail('client.private_key_kid must be a non-empty string (the key id the identity provider knows the key by).');
+		}
+	} else if (client.private_key !== undefined || client.private_key_kid !== undefined) {
+		fail(`client.private_key is used only by "private_key_jwt", not "${method}": set client.token_endpoint_auth_method to "private_key_jwt", or remove the key.`);
+	}
+	return method as ClientAuthMethod;
 }
 
 /** Every configured URL must parse; identity provider endpoints must be https (http only on loopback). */
