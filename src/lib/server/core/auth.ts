@@ -6,6 +6,7 @@ import { resolveConfig, type ResolvedConfig } from './config.js';
 import { createContext, type RequestContext, type RequestOptions } from './context.js';
 import type { OutgoingCookie } from './cookies.js';
 import { AuthError, InvalidRequest, UnknownAction } from './errors.js';
+import { processEnv } from './env.js';
 import { createLogger } from './logger.js';
 import { errorRedirect, publicErrorType, rawToResponse, toRawResponse, type Outcome, type RawResponse } from './outcome.js';
 import { getCsrfToken } from './actions/csrf.js';
@@ -13,7 +14,7 @@ import { handleCallback } from './actions/callback.js';
 import { showErrorPage } from './actions/error.js';
 import { listProviders } from './actions/providers.js';
 import { readSessionAction, updateSessionAction } from './actions/session.js';
-import { showSignInPage, startSignIn } from './actions/signin.js';
+import { findProvider, showSignInPage, startSignIn } from './actions/signin.js';
 import { showSignOutPage, signOut } from './actions/signout.js';
 import { showVerifyRequest } from './actions/verify-request.js';
 import { getWebAuthnOptions } from './actions/webauthn-options.js';
@@ -74,7 +75,7 @@ export async function runAuthRaw(
 	try {
 		resolved = resolveConfig(config);
 	} catch (error) {
-		return { raw: configurationErrorResponse(config, error), cookies: [] };
+		return { raw: configurationErrorAnswer(config, error, { detail: processEnv().NODE_ENV !== 'production' }), cookies: [] };
 	}
 	let ctx: RequestContext;
 	try {
@@ -118,8 +119,12 @@ async function handleRequest(ctx: RequestContext): Promise<Outcome> {
 	try {
 		if (route.provider === 'required' && !parsed.providerId) throw new UnknownAction('The route needs a provider id.');
 		const body = method === 'POST' ? await readBody(ctx.request) : {};
-		// GET signin/:provider shows the page; only POST starts a flow
-		return await handler(ctx, method === 'GET' && parsed.action === 'signin' ? undefined : parsed.providerId, body);
+		// GET signin/:provider shows the page (for a known provider); only POST starts a flow
+		if (method === 'GET' && parsed.action === 'signin') {
+			if (parsed.providerId !== undefined) findProvider(ctx, parsed.providerId);
+			return await handler(ctx, undefined, body);
+		}
+		return await handler(ctx, parsed.providerId, body);
 	} catch (error) {
 		return failure(ctx, error, isJson);
 	}
@@ -143,23 +148,41 @@ function failure(ctx: RequestContext, error: unknown, json: boolean, status?: nu
 		return { type: 'json', status: code, body: { error: type } };
 	}
 	if (status === 404) return { type: 'json', status, body: { error: type } };
+	// an unknown provider: browsers see the error page, other clients a plain 404
+	if (type === 'InvalidProvider' && !wantsPage(ctx.request)) return { type: 'json', status: 404, body: { error: type } };
 	return errorRedirect(ctx, error, undefined);
 }
 
-/** The error page for a configuration that cannot work (when config is resolved per request). */
-function configurationErrorResponse(config: AuthConfig, error: unknown): RawResponse {
+/** True for a browser navigation (it accepts HTML) or a script asking for the redirect target. */
+function wantsPage(request: Request): boolean {
+	return request.headers.get('x-auth-return-redirect') === '1' || (request.headers.get('accept') ?? '').includes('text/html');
+}
+
+/**
+ * The answer to any request while the configuration cannot work (a per-request config found
+ * broken): 503 with the error page, or `{ error }` JSON for script routes. With `detail` (in
+ * development) the page says what to change; error messages never hold a secret. Logged.
+ *
+ * @example
+ * return configurationErrorAnswer(config, error, { detail: dev, json: path.endsWith('/session') });
+ */
+export function configurationErrorAnswer(config: AuthConfig, error: unknown, options: { detail: boolean; json?: boolean }): RawResponse {
 	const logger = createLogger(config?.logger, false);
 	logger.error(error instanceof Error ? error : new AuthError('Invalid configuration', { cause: { err: error } }));
-	// the page explains an untrusted host; every other set-up problem is a Configuration error (details in the log)
+	// the page explains an untrusted host; every other set-up problem is a Configuration error
 	const type = error instanceof AuthError && error.type === 'UntrustedHost' ? 'UntrustedHost' : 'Configuration';
+	// 503: the server, not the request, is at fault, and nothing the client resends will fix it
+	if (options.json) {
+		return { status: 503, headers: [['content-type', 'application/json'], ['cache-control', 'no-store']], body: JSON.stringify({ error: type }) };
+	}
 	const html = renderPage('error', {
 		theme: config?.theme ?? {},
 		messages: resolveMessages(config?.locale, config?.messages),
 		lang: config?.locale ?? 'en',
 		error: type,
 		signInUrl: '',
-		homeUrl: '/'
+		homeUrl: '/',
+		detail: options.detail && error instanceof Error ? error.message : undefined
 	});
-	// 503: the server, not the request, is at fault, and nothing the client resends will fix it
 	return { status: 503, headers: [['content-type', 'text/html; charset=utf-8'], ['cache-control', 'no-store']], body: html };
 }

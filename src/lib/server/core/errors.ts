@@ -128,6 +128,15 @@ export class RateLimited extends errorClass('RateLimited', 'Too many attempts') 
  */
 export class CredentialsSignin extends AuthError {
 	static type: ErrorType = 'CredentialsSignin';
+	/**
+	 * Also true for a framework error an integration marked as a credentials failure (the SvelteKit
+	 * form action throws SvelteKit's 401 error so an uncaught one is not a 500): `catch (e) { if (e
+	 * instanceof CredentialsSignin) … }` works either way.
+	 */
+	static [Symbol.hasInstance](value: unknown): boolean {
+		if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+		return this === CredentialsSignin && typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[CREDENTIALS_FAILURE] === true;
+	}
 	/** Safe-to-show code placed in the redirect URL. */
 	code = 'credentials';
 	constructor(message?: string | ErrorOptions, errorOptions?: ErrorOptions) {
@@ -135,6 +144,9 @@ export class CredentialsSignin extends AuthError {
 		this.type = 'CredentialsSignin';
 	}
 }
+
+/** Marks an integration's own error object as a credentials failure (see `CredentialsSignin`). Registered. */
+export const CREDENTIALS_FAILURE = Symbol.for('kitgate.credentialsFailure');
 
 /** Configuration error types: they fail at start-up. */
 export const configurationErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([

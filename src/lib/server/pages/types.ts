@@ -46,8 +46,11 @@ export interface SignOutPageProps extends PageCommon {
 export interface ErrorPageProps extends PageCommon {
 	/** Validated error type, or `Default`. */
 	error: string;
+	/** Where "try again" leads; empty when there is nowhere to retry (no link is shown). */
 	signInUrl: string;
 	homeUrl: string;
+	/** What to change, shown in development for a configuration error (never a secret). */
+	detail?: string;
 }
 
 export interface VerifyRequestPageProps extends PageCommon {

@@ -1,12 +1,15 @@
 // SvelteKit integration: `SvelteKitAuth(config | (event) => config)` → `{ handle, signIn, signOut }`.
 // Export path: `kitgate/sveltekit`. Requests under basePath go to the engine; others get `locals.auth()`.
 
-import { redirect, type Action, type Handle, type RequestEvent } from '@sveltejs/kit';
+import { error, isHttpError, redirect, type Action, type Handle, type RequestEvent } from '@sveltejs/kit';
+import { building, dev } from '$app/environment';
 import { base } from '$app/paths';
-import { runAuth } from '../core/auth.js';
+import { env as privateEnv } from '$env/dynamic/private';
+import { configurationErrorAnswer, runAuth } from '../core/auth.js';
 import { resolveConfig } from '../core/config.js';
 import type { OutgoingCookie } from '../core/cookies.js';
-import { CredentialsSignin } from '../core/errors.js';
+import type { AuthEnv } from '../core/env.js';
+import { CREDENTIALS_FAILURE, CredentialsSignin } from '../core/errors.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import { skipCSRFCheck, type AuthConfig, type Session } from '../core/types.js';
 
@@ -55,6 +58,46 @@ function prepare(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
 }
 
 /**
+ * The environment as SvelteKit sees it (`$env/dynamic/private`: `.env` files in dev and preview,
+ * the process's variables in production). The URL SvelteKit's adapter builds counts as trusted
+ * when the deployment configured it (adapter-node's `ORIGIN`, or `HOST_HEADER` naming the header
+ * its proxy sets), on platforms that set it themselves, and in development.
+ */
+function svelteKitEnv(): AuthEnv {
+	const values: AuthEnv = { ...privateEnv };
+	const vouched = values.ORIGIN || values.HOST_HEADER || values.VERCEL || values.CF_PAGES || values.NETLIFY || dev;
+	if (vouched && (values.AUTH_TRUST_HOST === undefined || values.AUTH_TRUST_HOST === '')) values.AUTH_TRUST_HOST = 'true';
+	return values;
+}
+
+/** The config `config` resolved with SvelteKit's environment; throws what is wrong with it. */
+function resolved(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
+	const prepared = prepare(config);
+	// cached per config object: later engine calls find it resolved with this environment
+	resolveConfig(prepared, svelteKitEnv());
+	return prepared;
+}
+
+const actionConfigs = new WeakMap<SvelteKitAuthConfig, SvelteKitAuthConfig>();
+
+/**
+ * The config the form actions post with: CSRF checked by SvelteKit (it refuses cross-site form
+ * posts), resolved once with SvelteKit's environment like the config itself.
+ */
+function forActions(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
+	let forAction = actionConfigs.get(config);
+	if (!forAction) {
+		forAction = { ...config, skipCSRFCheck };
+		resolveConfig(forAction, svelteKitEnv());
+		actionConfigs.set(config, forAction);
+	}
+	return forAction;
+}
+
+/** A session read that never finds one: what prerendering sees (no cookies, no secrets needed). */
+const noSession = Object.assign(async () => null, { update: async () => null }) as LocalsAuth;
+
+/**
  * Adds kitgate to a SvelteKit app.
  *
  * @example
@@ -64,16 +107,25 @@ function prepare(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
  * export { handle } from "./auth";
  */
 export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
-	// a static config is validated now, so a misconfiguration stops the server at start-up
-	if (typeof source !== 'function') resolveConfig(prepare(source));
-	const configOf = async (event: RequestEvent) =>
-		prepare(typeof source === 'function' ? await source(event) : source);
+	// a static config is checked when the server starts (not while the app is built: no secrets then)
+	if (typeof source !== 'function' && !building) resolved(source);
+	const configOf = async (event: RequestEvent) => resolved(typeof source === 'function' ? await source(event) : source);
 	// SvelteKit's adapter built event.url from its own settings (ORIGIN, PROTOCOL_HEADER, HOST_HEADER):
 	// that is the public URL, and raw Host / X-Forwarded-* headers are not looked at again
 	const options = { appBase: base, requestUrlIsPublic: true };
 
 	const handle: Handle = async ({ event, resolve }) => {
-		const config = await configOf(event);
+		// prerendering: no request is real, no secret is there
+		if (building) {
+			event.locals.auth = noSession;
+			return resolve(event);
+		}
+		let config: SvelteKitAuthConfig;
+		try {
+			config = await configOf(event);
+		} catch (failure) {
+			return misconfigured(event, resolve, typeof source === 'function' ? undefined : source, failure);
+		}
 		const basePath = config.basePath as string;
 		if (event.url.pathname === `${basePath}/session` && event.request.method === 'GET') {
 			// the hot route: read the cookie directly, as locals.auth() does
@@ -103,7 +155,7 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		const config = await configOf(event);
 		const form = await event.request.formData();
 		const providerId = String(form.get('providerId') ?? form.get('provider') ?? '');
-		const provider = config.providers.find((p) => typeof p === 'object' && p.id === providerId);
+		const provider = resolveConfig(config).providerById.get(providerId);
 		const route = provider?.type === 'credentials' ? 'callback' : 'signin';
 		const fields = new URLSearchParams();
 		// `authorizationParams.<name>` fields become the query of POST /signin/:id, which the OAuth flow passes to the provider
@@ -119,12 +171,7 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		const search = query.size ? `?${query}` : '';
 		const url = await postToEngine(event, config, `${config.basePath}/${route}/${encodeURIComponent(providerId)}${search}`, fields);
 		const target = new URL(url, event.url);
-		if (target.searchParams.get('error') === 'CredentialsSignin') {
-			// the spec: in form actions a credentials failure is thrown to the caller, not redirected
-			const error = new CredentialsSignin();
-			error.code = target.searchParams.get('code') ?? 'credentials';
-			throw error;
-		}
+		if (target.searchParams.get('error') === 'CredentialsSignin') credentialsFailure(target.searchParams.get('code') ?? 'credentials');
 		redirect(303, url);
 	};
 
@@ -141,6 +188,43 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 }
 
 /**
+ * A configuration that cannot work, met on a request: the auth routes answer 503 (the error page
+ * says what to change in development, JSON for the session route); other pages render, and one
+ * that calls `locals.auth()` gets SvelteKit's 503 error page. Never a bare 500, never a secret.
+ */
+function misconfigured(
+	event: RequestEvent,
+	resolve: Parameters<Handle>[0]['resolve'],
+	config: SvelteKitAuthConfig | undefined,
+	failure: unknown
+): Response | Promise<Response> {
+	const basePath = config?.basePath ?? `${base}/auth`;
+	if (event.url.pathname.startsWith(`${basePath}/`)) {
+		const json = event.url.pathname === `${basePath}/session`;
+		const raw = configurationErrorAnswer(config ?? ({} as AuthConfig), failure, { detail: dev, json });
+		return new Response(raw.body, { status: raw.status, headers: raw.headers });
+	}
+	const message = dev && failure instanceof Error ? failure.message : 'Sign-in is not configured on this server.';
+	const unavailable = () => error(503, { message });
+	event.locals.auth = Object.assign(unavailable, { update: unavailable }) as unknown as LocalsAuth;
+	return resolve(event);
+}
+
+/**
+ * The spec: in form actions a credentials failure is thrown to the caller. It is SvelteKit's own
+ * 401 error, also `instanceof CredentialsSignin` (with its `code`), so an action that does not
+ * catch it answers 401, not 500.
+ */
+function credentialsFailure(code: string): never {
+	try {
+		error(401, { message: 'Invalid credentials' });
+	} catch (thrown) {
+		if (isHttpError(thrown)) Object.assign(thrown, { [CREDENTIALS_FAILURE]: true, code, type: 'CredentialsSignin' });
+		throw thrown;
+	}
+}
+
+/**
  * Posts a form to the engine on behalf of a form action and copies its cookies to `event.cookies`.
  * SvelteKit already refuses cross-site form posts to actions, so the engine's CSRF token is not needed.
  */
@@ -154,7 +238,7 @@ async function postToEngine(event: RequestEvent, config: SvelteKitAuthConfig, pa
 		if (value) headers.set(name, value);
 	}
 	const request = new Request(new URL(path, event.url), { method: 'POST', headers, body: fields });
-	const { response, cookies } = await runAuth(request, { ...config, skipCSRFCheck }, {
+	const { response, cookies } = await runAuth(request, forActions(config), {
 		appBase: base,
 		requestUrlIsPublic: true,
 		clientAddress: clientAddressOf(event)
@@ -185,6 +269,5 @@ function setEventCookie(event: RequestEvent, cookie: OutgoingCookie): void {
 		expires: options.expires
 	});
 }
-
 
 export { CredentialsSignin };

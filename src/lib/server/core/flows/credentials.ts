@@ -49,7 +49,8 @@ export async function credentialsSignIn(
 	const { identifier } = checked;
 	const refused = (error: CredentialsSignin) => {
 		if (identifier === undefined) warnUncounted(ctx, provider);
-		ctx.config.logger.error(error);
+		// a user's mistake, not the server's: a warning with its code, no stack
+		ctx.config.logger.warn('credentials-signin', `Credentials sign-in with provider "${provider.id}" refused (code "${error.code}").`);
 		return errorRedirect(ctx, error, callbackUrl);
 	};
 
