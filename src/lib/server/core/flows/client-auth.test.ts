@@ -1,8 +1,9 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { exportJWK, generateKeyPair } from 'jose';
+import { createPublicKey } from 'node:crypto';
+import { decodeProtectedHeader, exportJWK, generateKeyPair, jwtVerify } from 'jose';
 import * as oauth from 'oauth4webapi';
 import { describe, expect, test } from 'vitest';
-import { basicAuthorization, basicCredential, clientSecretBasic, privateKeySigningAlgorithm } from './client-auth.js';
+import { basicAuthorization, basicCredential, clientSecretBasic, privateKeyJwt, privateKeySigningAlgorithm } from './client-auth.js';
 
 /** What a server that percent-decodes Basic credentials reads (oidc-provider's decoding). */
 const decoded = (sent: string) => decodeURIComponent(sent.replace(/\+/g, '%20'));
@@ -105,7 +106,50 @@ describe('privateKeySigningAlgorithm', () => {
 		expect(() => privateKeySigningAlgorithm(42)).toThrow(/a private JWK \(an object\), a PEM string or a CryptoKey/);
 		const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ format: 'jwk' });
 		expect(() => privateKeySigningAlgorithm(small)).toThrow(/at least 2048 bits/);
+		const sha1 = await crypto.subtle.generateKey(
+			{ name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-1' },
+			false,
+			['sign', 'verify']
+		);
+		expect(() => privateKeySigningAlgorithm(sha1.privateKey)).toThrow(/SHA-256, SHA-384 or SHA-512/);
 		const x25519 = generateKeyPairSync('x25519').privateKey.export({ format: 'jwk' });
 		expect(() => privateKeySigningAlgorithm(x25519)).toThrow(/x25519 key cannot sign/);
+	});
+});
+
+describe('privateKeyJwt', () => {
+	const as = { issuer: 'https://idp.example', token_endpoint: 'https://idp.example/token' };
+	async function assertion(client: Parameters<typeof privateKeyJwt>[0]): Promise<string> {
+		const body = new URLSearchParams();
+		await privateKeyJwt(client)(as, { client_id: 'app' }, body, new Headers());
+		expect(body.get('client_assertion_type')).toBe('urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+		expect(body.get('client_id')).toBe('app');
+		return body.get('client_assertion') as string;
+	}
+
+	test('a PKCS#1 RSA PEM signs RS256 with private_key_kid; the signature verifies with the public key', async () => {
+		const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+		const jwt = await assertion({ private_key: privateKey.export({ format: 'pem', type: 'pkcs1' }) as string, private_key_kid: 'k-1' });
+		expect(decodeProtectedHeader(jwt)).toEqual({ alg: 'RS256', kid: 'k-1' });
+		const { payload } = await jwtVerify(jwt, publicKey, { issuer: 'app', subject: 'app', audience: as.issuer });
+		expect(payload.exp! - payload.iat!).toBe(60);
+	});
+
+	test("a JWK's kid and alg are used (EdDSA header for an EdDSA JWK); use/key_ops/ext do not get in the way", async () => {
+		const { privateKey } = generateKeyPairSync('ed25519');
+		const jwk = { ...privateKey.export({ format: 'jwk' }), kid: 'ed', alg: 'EdDSA', use: 'sig', key_ops: ['verify'], ext: false };
+		const jwt = await assertion({ private_key: jwk });
+		expect(decodeProtectedHeader(jwt)).toEqual({ alg: 'EdDSA', kid: 'ed' });
+		await jwtVerify(jwt, createPublicKey(privateKey), { issuer: 'app', audience: as.issuer });
+		expect(decodeProtectedHeader(await assertion({ private_key: jwk, private_key_kid: 'other' })).kid).toBe('other');
+	});
+
+	test('a CryptoKey signs by its algorithm (ES256), no kid unless given; every assertion is fresh', async () => {
+		const { privateKey, publicKey } = await generateKeyPair('ES256');
+		const client = { private_key: privateKey };
+		const [first, second] = [await assertion(client), await assertion(client)];
+		expect(first).not.toBe(second); // a fresh jti and signature each time
+		for (const jwt of [first, second]) await jwtVerify(jwt, publicKey, { issuer: 'app', audience: as.issuer });
+		expect(decodeProtectedHeader(first)).toEqual({ alg: 'ES256' });
 	});
 });

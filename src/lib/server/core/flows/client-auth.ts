@@ -152,6 +152,7 @@ function cryptoKeyAlgorithm(key: CryptoKey): string {
 		case 'RSASSA-PKCS1-v1_5':
 		case 'RSA-PSS':
 			if ((algorithm.modulusLength ?? 0) < 2048) throw new Error('an RSA key must have at least 2048 bits');
+			if (!['256', '384', '512'].includes(bits ?? '')) throw new Error('an RSA CryptoKey must use SHA-256, SHA-384 or SHA-512');
 			return `${algorithm.name === 'RSA-PSS' ? 'PS' : 'RS'}${bits}`;
 		case 'ECDSA': {
 			const alg = CURVE_ALGORITHMS[{ 'P-256': 'prime256v1', 'P-384': 'secp384r1', 'P-521': 'secp521r1' }[algorithm.namedCurve ?? ''] ?? ''];
