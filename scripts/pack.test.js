@@ -72,12 +72,16 @@ test('credentials sign-in gives a session that getSession reads', async () => {
 	assert.match(await page.text(), /You are Demo User/);
 });
 
-test('without nodemailer, kitgate/providers/email loads and Email() says what to install', () => {
+test('without nodemailer, kitgate/providers/email loads and a config with Email() says what to install', () => {
 	assert.equal(existsSync(join(dir, 'app/node_modules/nodemailer')), false);
 	const script = [
 		"const { default: Email } = await import('kitgate/providers/email');",
+		"const { resolveConfig, MemoryRateLimitStore } = await import('kitgate');",
+		"const { MemoryAdapter } = await import('kitgate/adapters/memory');",
 		'Email({ sendVerificationRequest: async () => {} });',
-		"try { Email({ server: 'smtp://127.0.0.1:2525' }); console.log('no error'); } catch (error) { console.log(error.message); }"
+		"const config = (provider) => ({ secret: 'x'.repeat(32), trustHost: true, adapter: MemoryAdapter(), providers: [provider] });",
+		"try { resolveConfig(config(Email({ server: 'smtp://127.0.0.1:2525' }))); console.log('no error'); } catch (error) { console.log(error.message); }",
+		'void MemoryRateLimitStore;'
 	].join('\n');
 	const run = spawnSync('node', ['--input-type=module', '-e', script], { cwd: join(dir, 'app'), encoding: 'utf8' });
 	assert.equal(run.status, 0, run.stderr);

@@ -1,7 +1,10 @@
 // `Email()`: defaults, the SMTP or custom-sender choice, and start-up errors that say what to fix.
 
 import { describe, expect, test } from 'vitest';
+import { MemoryAdapter } from '../adapters/memory.js';
+import { resolveConfig } from '../core/config.js';
 import { InvalidConfiguration } from '../core/errors.js';
+import type { EmailConfig } from '../core/types.js';
 import Email, { normalizeEmailIdentifier } from './email.js';
 
 describe('Email()', () => {
@@ -20,10 +23,16 @@ describe('Email()', () => {
 		expect(provider).toMatchObject({ id: 'magic', name: 'Magic link', maxAge: 600, type: 'email' });
 	});
 
-	test('without `server` or a sender it fails at once and says what to pass', () => {
-		expect(() => Email()).toThrow(InvalidConfiguration);
-		expect(() => Email()).toThrow(/needs `server`: an SMTP URL/);
-		expect(() => Email({ server: 42 as never })).toThrow(/must be an SMTP URL or an options object/);
+	test('without `server` or a sender it fails when the config is resolved (not while an app is built) and says what to pass', () => {
+		const resolve = (provider: EmailConfig, env: Record<string, string> = {}) =>
+			resolveConfig({ secret: 'x'.repeat(32), trustHost: true, adapter: MemoryAdapter(), providers: [provider] }, env);
+		expect(() => Email()).not.toThrow();
+		expect(() => resolve(Email())).toThrow(InvalidConfiguration);
+		expect(() => resolve(Email())).toThrow(/needs `server`: an SMTP URL.*AUTH_EMAIL_SERVER/);
+		expect(() => resolve(Email({ server: 42 as never }))).toThrow(/must be an SMTP URL or an options object/);
+		// AUTH_EMAIL_SERVER and AUTH_EMAIL_FROM (AUTH_<ID>_… for another id) give the server and the sender
+		const fromEnv = resolve(Email(), { AUTH_EMAIL_SERVER: 'smtp://127.0.0.1:2525', AUTH_EMAIL_FROM: 'Example <no-reply@example.com>' });
+		expect(fromEnv.providers[0]).toMatchObject({ server: 'smtp://127.0.0.1:2525', from: 'Example <no-reply@example.com>' });
 	});
 
 	test('a custom sender needs no server and is used as given', () => {

@@ -2,6 +2,7 @@
 // peer, loaded on first use) or by your own sender (an HTTP mail API). Export path: `kitgate/providers/email`.
 
 import { createRequire } from 'node:module';
+import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/env.js';
 import { InvalidConfiguration } from '../core/errors.js';
 import { DEFAULT_EMAIL_MAX_AGE } from '../core/flows/email-provider.js';
 import { normalizeEmailIdentifier } from '../core/flows/email-identifier.js';
@@ -55,9 +56,9 @@ export interface EmailOptions {
 	generateVerificationToken?: EmailConfig['generateVerificationToken'];
 	/** Turns what the user typed into one address, or throws (default: `normalizeEmailIdentifier`). */
 	normalizeIdentifier?: EmailConfig['normalizeIdentifier'];
-	/** SMTP server: a URL (`smtps://user:pass@smtp.example.com`) or nodemailer transport options. */
+	/** SMTP server: a URL (`smtps://user:pass@smtp.example.com`) or nodemailer transport options (default: `AUTH_EMAIL_SERVER`). */
 	server?: string | SmtpServerOptions;
-	/** Sender address, e.g. `"Example" <no-reply@example.com>` (default `no-reply@<host of the link>`). */
+	/** Sender address, e.g. `"Example" <no-reply@example.com>` (default: `AUTH_EMAIL_FROM`, else `no-reply@<host of the link>`). */
 	from?: string;
 	/** Sends the link yourself (e.g. with an HTTP mail API); then `server` is not used and nodemailer is not needed. */
 	sendVerificationRequest?: EmailConfig['sendVerificationRequest'];
@@ -92,20 +93,34 @@ interface MailTransport {
  * });
  */
 export default function Email(options: EmailOptions = {}): EmailConfig {
-	const { server, from, sendVerificationRequest, ...rest } = options;
-	const send = sendVerificationRequest ?? smtpSender(rest.id ?? 'email', server, from);
-	return {
-		id: 'email',
-		name: 'Email',
-		maxAge: DEFAULT_EMAIL_MAX_AGE,
-		generateVerificationToken: randomVerificationToken,
-		normalizeIdentifier: normalizeEmailIdentifier,
-		...rest,
-		...(server !== undefined ? { server } : {}),
-		...(from !== undefined ? { from } : {}),
-		type: 'email',
-		sendVerificationRequest: send
+	const build = (env: Record<string, string | undefined>, strict: boolean): EmailConfig => {
+		const { sendVerificationRequest, ...rest } = options;
+		const prefix = providerEnvPrefix(rest.id ?? 'email');
+		const server = options.server ?? env[`${prefix}_SERVER`];
+		const from = options.from ?? env[`${prefix}_FROM`];
+		// nothing is required while the app is built: the engine rebuilds this with its environment
+		const send = sendVerificationRequest ?? (strict ? smtpSender(rest.id ?? 'email', server, from) : notYetResolved);
+		return {
+			id: 'email',
+			name: 'Email',
+			maxAge: DEFAULT_EMAIL_MAX_AGE,
+			generateVerificationToken: randomVerificationToken,
+			normalizeIdentifier: normalizeEmailIdentifier,
+			...rest,
+			...(server !== undefined ? { server } : {}),
+			...(from !== undefined ? { from } : {}),
+			type: 'email',
+			sendVerificationRequest: send
+		};
 	};
+	const provider = build(processEnv(), false);
+	Object.defineProperty(provider, PROVIDER_WITH_ENV, { value: (env: Record<string, string | undefined>) => build(env, true) });
+	return provider;
+}
+
+/** The sender of a provider the engine has not resolved yet (it never sends). */
+async function notYetResolved(): Promise<never> {
+	throw new InvalidConfiguration('This email provider was used without being resolved by kitgate: pass it in `providers`.');
 }
 
 export { Email };
@@ -118,8 +133,8 @@ function smtpSender(
 ): EmailConfig['sendVerificationRequest'] {
 	if (server === undefined || server === null || server === '') {
 		throw new InvalidConfiguration(
-			`Email provider "${providerId}" needs \`server\`: an SMTP URL such as smtp://user:pass@smtp.example.com:587, ` +
-				'or nodemailer transport options; or pass your own `sendVerificationRequest`.'
+			`Email provider "${providerId}" needs \`server\`: an SMTP URL such as smtp://user:pass@smtp.example.com:587 ` +
+				`(option \`server\`, or ${providerEnvPrefix(providerId)}_SERVER), or nodemailer transport options; or pass your own \`sendVerificationRequest\`.`
 		);
 	}
 	if (typeof server !== 'string' && typeof server !== 'object') {
