@@ -15,15 +15,9 @@ import SignIn from './SignIn.svelte';
 import SignOut from './SignOut.svelte';
 import LegacyParent from './test/LegacyParent.svelte';
 import WithMessages from './test/WithMessages.svelte';
+import { buttons, inputs, withoutMarkers } from './test/html.js';
 
-/** The `<input>` tags of some HTML, as attribute maps. */
-function inputs(html: string): Record<string, string>[] {
-	return [...html.matchAll(/<input([^>]*)\/?>/g)].map(([, attributes]) =>
-		Object.fromEntries([...attributes.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].map(([, name, value]) => [name, value ?? '']))
-	);
-}
-
-const button = (text: string) => createRawSnippet(() => ({ render: () => `<button type="submit" class="mine">${text}</button>` }));
+const content = (text: string) => createRawSnippet(() => ({ render: () => `<span class="mine">${text}</span>` }));
 
 describe('SignIn', () => {
 	test('is a POST form to the sign-in action with the provider and the callback URL', () => {
@@ -101,19 +95,19 @@ describe('SignIn', () => {
 		}
 	});
 
-	test('a submitButton snippet replaces the default button, also from a Svelte 4 style parent', () => {
-		const { body } = render(SignIn, { props: { provider: 'github', submitButton: button('Go') } });
-		expect(body).toContain('<button type="submit" class="mine">Go</button>');
+	test('a submitButton snippet is the content of the form\'s own button, also from a Svelte 4 style parent', () => {
+		const { body } = render(SignIn, { props: { provider: 'github', submitButton: content('Go') } });
+		expect(buttons(body)).toEqual([{ attributes: 'type="submit" class="kg-button kg-provider"', content: '<span class="mine">Go</span>' }]);
 		expect(body).not.toContain('Sign in with github');
 		const legacy = render(LegacyParent, { props: { label: 'Continue with GitHub' } }).body;
-		expect(legacy).toContain('<button type="submit" class="legacy">Continue with GitHub</button>');
+		expect(buttons(legacy)).toEqual([{ attributes: 'type="submit" class="kg-button kg-provider"', content: '<span class="legacy">Continue with GitHub</span>' }]);
 		expect(legacy).not.toContain('Sign in with github');
 	});
 
 	test('texts come from the message table: a messages prop, or a layout\'s setMessages', () => {
 		const french = render(SignIn, { props: { provider: 'idp', providerName: 'Démo', messages: resolveMessages('fr') } }).body;
 		expect(french).toContain('Se connecter avec Démo');
-		const viaContext = render(WithMessages, { props: { table: resolveMessages('fr') } }).body;
+		const viaContext = withoutMarkers(render(WithMessages, { props: { table: resolveMessages('fr') } }).body);
 		expect(viaContext).toContain('Se connecter avec Démo');
 		expect(viaContext).toContain('role="alert">La connexion a échoué.');
 		expect(viaContext).toContain('>Se déconnecter</button>');
@@ -127,15 +121,17 @@ describe('SignOut', () => {
 		const { body } = render(SignOut, {});
 		expect(body).toMatch(/<form method="POST" action="\/signout"/);
 		expect(inputs(body)).toEqual([{ type: 'hidden', name: 'callbackUrl', disabled: '' }]);
-		expect(body).toContain('<button type="submit" class="kg-button">Sign out</button>');
+		expect(buttons(body)).toEqual([{ attributes: 'type="submit" class="kg-button"', content: 'Sign out' }]);
 	});
 
 	test('signOutPage, redirectTo, submitButton and French texts', () => {
 		const { body } = render(SignOut, { props: { signOutPage: 'logout', options: { redirectTo: '/bye' } } });
 		expect(body).toContain('action="/logout"');
 		expect(inputs(body)).toEqual([{ type: 'hidden', name: 'callbackUrl', value: '/bye' }]);
-		expect(render(SignOut, { props: { submitButton: button('Leave') } }).body).toContain('class="mine">Leave</button>');
-		expect(render(SignOut, { props: { messages: resolveMessages('fr') } }).body).toContain('>Se déconnecter</button>');
+		expect(buttons(render(SignOut, { props: { submitButton: content('Leave') } }).body)).toEqual([
+			{ attributes: 'type="submit" class="kg-button"', content: '<span class="mine">Leave</span>' }
+		]);
+		expect(buttons(render(SignOut, { props: { messages: resolveMessages('fr') } }).body)[0].content).toBe('Se déconnecter');
 	});
 });
 

@@ -8,5 +8,5 @@ export { default as PasskeySignIn } from './PasskeySignIn.svelte';
 export { default as PasskeyRegister } from './PasskeyRegister.svelte';
 export { setMessages } from './messages-context.js';
 export { passkeyErrorId } from './passkey-errors.js';
-export type { CredentialField, FormOptions, Messages, ProviderButtonStyle } from './types.js';
+export type { AuthorizationParams, CredentialField, FormOptions, Messages, ProviderButtonStyle } from './types.js';
 export { messages, resolveMessages, type Locale, type MessageTable } from '../messages/index.js';

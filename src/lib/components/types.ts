@@ -43,3 +43,11 @@ export interface ProviderButtonStyle {
  * @example const texts: Messages = { 'signout.button': 'Log out' };
  */
 export type Messages = Readonly<Record<string, string>>;
+
+/**
+ * Extra parameters of a provider's authorization request, in any form `URLSearchParams` takes
+ * (as Auth.js accepts them): an object, `URLSearchParams`, a query string or `[name, value]` pairs.
+ *
+ * @example const params: AuthorizationParams = { prompt: 'login', login_hint: 'ada@example.com' };
+ */
+export type AuthorizationParams = Record<string, string> | URLSearchParams | string | string[][];
