@@ -1,5 +1,7 @@
 // Stories of the SignIn component: an OAuth button with brand colour and logo, credentials and
-// email fields, an error, a custom button (snippet), French texts, no provider, light and dark.
+// email fields (from the provider's config, or your own markup as a snippet), an error, the
+// button's own content (snippet), French texts, no provider, light and dark. Auth.js's slot and
+// snippet markup: SignInAuthjs.stories.ts.
 
 import { createRawSnippet } from 'svelte';
 import type { Meta, StoryObj } from '@storybook/sveltekit';
@@ -30,9 +32,20 @@ export const CredentialsWithError: Story = { args: { ...Credentials.args, error:
 export const CredentialsDark: Story = { args: { ...CredentialsWithError.args }, globals: { theme: 'dark' } };
 export const Email: Story = { args: { provider: 'email', providerName: 'Email', providerStyle: undefined, email: true } };
 export const AuthorizationParams: Story = { args: { authorizationParams: { prompt: 'login' }, options: { redirectTo: '/account' } } };
-export const CustomButton: Story = {
+/** `submitButton` is the content of the form's own submit button. */
+export const CustomButtonContent: Story = {
+	args: { submitButton: createRawSnippet(() => ({ render: () => '<span>Continue with GitHub →</span>' })) }
+};
+/** Your own credentials markup as a snippet prop (Auth.js's `credentials` slot); the form keeps its button. */
+export const CredentialsSnippet: Story = {
 	args: {
-		submitButton: createRawSnippet(() => ({ render: () => '<button type="submit" class="kg-button kg-provider">Continue with GitHub →</button>' }))
+		provider: 'credentials',
+		providerName: 'PIN',
+		providerStyle: undefined,
+		credentials: createRawSnippet(() => ({
+			render: () => '<label class="kg-field"><span>PIN</span><input name="pin" type="password" inputmode="numeric" autocomplete="one-time-code" required></label>'
+		})),
+		submitButton: createRawSnippet(() => ({ render: () => '<span>Unlock</span>' }))
 	}
 };
 export const NoProvider: Story = { args: { provider: undefined, providerName: undefined, providerStyle: undefined } };

@@ -1,4 +1,5 @@
-// Stories of the SignOut component: default, dark, a custom button (snippet), French texts.
+// Stories of the SignOut component: default, dark, the button's content (snippet), French texts.
+// Auth.js's slot and snippet markup: SignOutAuthjs.stories.ts.
 
 import { createRawSnippet } from 'svelte';
 import type { Meta, StoryObj } from '@storybook/sveltekit';
@@ -17,7 +18,8 @@ type Story = StoryObj<typeof meta>;
 export const Default: Story = {};
 export const Dark: Story = { globals: { theme: 'dark' } };
 export const WithRedirect: Story = { args: { options: { redirectTo: '/goodbye' } } };
-export const CustomButton: Story = {
-	args: { submitButton: createRawSnippet(() => ({ render: () => '<button type="submit" class="kg-button kg-provider">Log out</button>' })) }
+/** `submitButton` is the content of the form's own submit button. */
+export const CustomButtonContent: Story = {
+	args: { submitButton: createRawSnippet(() => ({ render: () => '<span>Log out →</span>' })) }
 };
 export const French: Story = { args: { messages: resolveMessages('fr') } };
