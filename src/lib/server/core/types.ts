@@ -15,11 +15,20 @@ export interface User {
 	[key: string]: unknown;
 }
 
-/** What `GET {basePath}/session` and `locals.auth()` return. */
+/**
+ * What `GET {basePath}/session`, `locals.auth()` and `getSession()` return for a signed-in user
+ * (they return `null` otherwise): `user` is always there. Add fields your `session` callback sets
+ * by augmenting this interface:
+ *
+ * @example
+ * declare module 'kitgate' {
+ *   interface Session { role: 'admin' | 'member' }
+ * }
+ */
 export interface Session {
 	/** ISO date at which the session expires if it is not used again. */
 	expires: string;
-	user?: User;
+	user: User;
 	[key: string]: unknown;
 }
 
@@ -710,7 +719,8 @@ export const skipCSRFCheck: unique symbol = Symbol.for('kitgate.skipCSRFCheck');
 
 /** The configuration object shared by every integration. */
 export interface AuthConfig {
-	providers: Provider[];
+	/** Providers, or provider factories passed without calling them (`providers: [GitHub]`, as Auth.js allows): they read their options from the environment. */
+	providers: (Provider | (() => Provider))[];
 	adapter?: Adapter;
 	/** Base path of the HTTP routes (default `/auth`). */
 	basePath?: string;

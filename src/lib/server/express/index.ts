@@ -266,3 +266,6 @@ function writeRawResponse(res: ExpressResponseLike, raw: RawResponse): void {
 	if (cookies.length) appendSetCookie(res, cookies);
 	res.end(raw.body ?? undefined);
 }
+
+// the types an app augments or annotates, also here (as `@auth/express` has them)
+export type { Account, AuthConfig, JWT, Profile, Session, User } from '../core/types.js';
