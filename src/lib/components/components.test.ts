@@ -68,6 +68,13 @@ describe('SignIn', () => {
 		expect(body).toContain('Sign in with Email');
 	});
 
+	test('provider="email" renders the email field by default (as Auth.js does); email={false} leaves it out', () => {
+		const byDefault = render(SignIn, { props: { provider: 'email' } }).body;
+		expect(inputs(byDefault)).toContainEqual({ name: 'email', type: 'email', required: '', autocomplete: 'email' });
+		const without = render(SignIn, { props: { provider: 'email', email: false } }).body;
+		expect(inputs(without).some((input) => input.name === 'email')).toBe(false);
+	});
+
 	test('an error is announced with role="alert"; unknown types get the generic text', () => {
 		const failed = render(SignIn, { props: { provider: 'credentials', credentials: {}, error: 'CredentialsSignin' } }).body;
 		expect(failed).toMatch(/<p class="kg-alert" role="alert">Sign in failed\. Check the details you provided are correct\.<\/p>/);
