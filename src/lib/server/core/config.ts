@@ -106,8 +106,8 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 	if (!trustHost && !authUrl) {
 		throw new UntrustedHost(
 			'kitgate does not trust the Host header, so it cannot know its public URL. ' +
-				'Set `trustHost: true` (or AUTH_TRUST_HOST=true) when your server or proxy sets Host/X-Forwarded-Host, ' +
-				'or set AUTH_URL to the public URL of the app.'
+				'Set AUTH_URL (or `url`) to the public URL of the app; with SvelteKit and adapter-node, setting ORIGIN is enough. ' +
+				'Or set `trustHost: true` (AUTH_TRUST_HOST=true) when a proxy you run sets Host/X-Forwarded-Host.'
 		);
 	}
 

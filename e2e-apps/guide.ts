@@ -1,0 +1,112 @@
+// Following a guide in docs/ word by word: its code blocks, in order, are files to write (a first
+// line naming the path: `// src/auth.ts`, `<!-- src/routes/+page.svelte -->`, `# .env`) or
+// commands to run (```bash run). Also lists every code block of the docs, for the type check.
+
+import { execFileSync } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** One fenced code block of a markdown file. */
+export interface CodeBlock {
+	/** The language of the fence (`ts`, `svelte`, `bash`, …). */
+	lang: string;
+	/** What follows the language on the fence line (`run`). */
+	meta: string;
+	code: string;
+	/** The file the block is, when its first line names one. */
+	file?: string;
+	/** Where it is: `docs/x.md:42`. */
+	source: string;
+}
+
+const FILE_COMMENT = /^(?:\/\/|#|<!--)\s*([\w.@$+[\]/-]+\.[\w]+|\.env)\b/;
+
+/**
+ * The fenced code blocks of `markdownPath`, in order.
+ *
+ * @example
+ * codeBlocks('docs/getting-started-express.md').filter((b) => b.file);
+ */
+export function codeBlocks(markdownPath: string, label = markdownPath): CodeBlock[] {
+	const lines = readFileSync(markdownPath, 'utf8').split('\n');
+	const blocks: CodeBlock[] = [];
+	for (let i = 0; i < lines.length; i++) {
+		const fence = /^```(\w+)?\s*(.*)$/.exec(lines[i]);
+		if (!fence) continue;
+		const start = i;
+		const body: string[] = [];
+		for (i++; i < lines.length && !lines[i].startsWith('```'); i++) body.push(lines[i]);
+		const code = `${body.join('\n')}\n`;
+		const file = FILE_COMMENT.exec(body[0] ?? '')?.[1];
+		blocks.push({ lang: fence[1] ?? '', meta: fence[2] ?? '', code, file, source: `${label}:${start + 1}` });
+	}
+	return blocks;
+}
+
+/** What to change while following a guide: the package to install instead of `kitgate`, and `.env` values. */
+export interface GuideOptions {
+	/** Path of the packed kitgate tarball: `npm install kitgate` installs it. */
+	tarball: string;
+	/** Values that replace (or add to) the guide's `.env`, as a user fills in their own. */
+	env?: Record<string, string>;
+	/** Environment of the commands. */
+	commandEnv?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Follows `guidePath` in `appDir`: writes its files, appends its `.env` blocks, runs its
+ * ```bash run blocks, then sets `options.env` in `.env`. Returns the files written.
+ *
+ * @example
+ * followGuide('/tmp/app', 'docs/getting-started-express.md', { tarball, env: { AUTH_URL: origin } });
+ */
+export function followGuide(appDir: string, guidePath: string, options: GuideOptions): string[] {
+	const written: string[] = [];
+	for (const block of codeBlocks(guidePath)) {
+		if ((block.lang === 'bash' || block.lang === 'sh') && /\brun\b/.test(block.meta)) {
+			runCommands(appDir, block.code, options);
+		} else if (block.file === '.env') {
+			appendFileSync(join(appDir, '.env'), block.code.split('\n').slice(1).join('\n'));
+		} else if (block.file) {
+			mkdirSync(dirname(join(appDir, block.file)), { recursive: true });
+			writeFileSync(join(appDir, block.file), block.code);
+			written.push(block.file);
+		}
+	}
+	if (options.env) setEnvFile(appDir, options.env);
+	return written;
+}
+
+/** Runs a guide's commands with bash, installing the tarball where the guide installs `kitgate`. */
+function runCommands(appDir: string, script: string, options: GuideOptions): void {
+	const local = script.replace(/^(npm install\b.*?)\bkitgate\b/gm, (_, head: string) => `${head}${options.tarball}`);
+	execFileSync('bash', ['-e', '-c', local], {
+		cwd: appDir,
+		env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error', ...options.commandEnv },
+		stdio: ['ignore', 'pipe', 'inherit'],
+		timeout: 15 * 60_000
+	});
+}
+
+/** Sets `values` in `appDir/.env`, replacing lines of the same names. */
+export function setEnvFile(appDir: string, values: Record<string, string>): void {
+	const path = join(appDir, '.env');
+	let lines: string[] = [];
+	try {
+		lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);
+	} catch {
+		// no .env yet
+	}
+	const kept = lines.filter((line) => !Object.hasOwn(values, line.split('=')[0]));
+	writeFileSync(path, [...kept, ...Object.entries(values).map(([name, value]) => `${name}=${value}`)].join('\n') + '\n');
+}
+
+/** The variables of `appDir/.env`. */
+export function readEnvFile(appDir: string): Record<string, string> {
+	const values: Record<string, string> = {};
+	for (const line of readFileSync(join(appDir, '.env'), 'utf8').split('\n')) {
+		const at = line.indexOf('=');
+		if (at > 0 && !line.startsWith('#')) values[line.slice(0, at).trim()] = line.slice(at + 1);
+	}
+	return values;
+}

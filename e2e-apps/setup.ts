@@ -1,0 +1,197 @@
+// Real apps from the packed tarball, made the way users make them: a SvelteKit app by `sv create`
+// and a plain Express 5 app, each following its getting-started guide word by word, and an
+// Auth.js-style SvelteKit app whose only change was its imports (fixtures/authjs-style-sveltekit).
+// Each is built with no AUTH_* variable and started in production mode with only what its guide
+// says to set, against a local identity provider (oidc-provider) and mail sink (smtp-server).
+
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { startDemoIdp } from '../scripts/demo-idp.js';
+import { startDemoSmtp } from '../scripts/demo-smtp.js';
+import { followGuide, readEnvFile, setEnvFile } from './guide.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+/** The `sv` that makes SvelteKit 2 apps on Node 20 (its templates are checked by this test). */
+const SV = 'sv@0.17.1';
+export const REPORT = join(ROOT, 'reports/real-apps.json');
+
+/** What the specs read: where each app runs, the mailbox, the IdP's user. */
+export interface RealApps {
+	work: string;
+	tarball: string;
+	mailbox: string;
+	idpUser: { login: string; email: string };
+	apps: Record<'sveltekit' | 'express' | 'authjs', { origin: string; dir: string }>;
+	/** The variables each app was started with (for the start-up specs). */
+	env: Record<'sveltekit' | 'express' | 'authjs', Record<string, string>>;
+}
+
+const children: ChildProcess[] = [];
+
+/** Playwright's global set-up: builds and starts the three apps; returns the teardown. */
+export default async function setup(): Promise<() => Promise<void>> {
+	const work = mkdtempSync(join(tmpdir(), 'kitgate-real-apps-'));
+	const tarball = pack(work);
+	const [svelteKitPort, expressPort, authjsPort] = await Promise.all([freePort(), freePort(), freePort()]);
+	const origins = {
+		sveltekit: `http://127.0.0.1:${svelteKitPort}`,
+		express: `http://127.0.0.1:${expressPort}`,
+		authjs: `http://127.0.0.1:${authjsPort}`
+	};
+	const mail = await startDemoSmtp({ smtpPort: 0, httpPort: 0 });
+	const idpUser = { id: 'grace', email: 'grace@example.com', email_verified: true, name: 'Grace Hopper' };
+	const client = { client_id: 'real-app', client_secret: 'real-app-secret-real-app-secret', redirect_uris: [] as string[] };
+	client.redirect_uris = Object.values(origins).flatMap((origin) => ['oidc', 'keycloak'].map((id) => `${origin}/auth/callback/${id}`));
+	const idp = await startDemoIdp({ clients: [client], accounts: [idpUser] });
+	// what a user fills into .env: their identity provider and mail server
+	const providerEnv = {
+		AUTH_OIDC_ID: client.client_id,
+		AUTH_OIDC_SECRET: client.client_secret,
+		AUTH_OIDC_ISSUER: idp.issuer,
+		AUTH_EMAIL_SERVER: `smtp://127.0.0.1:${mail.smtpPort}`,
+		AUTH_EMAIL_FROM: 'Real App <no-reply@real-app.test>'
+	};
+
+	const dirs = { sveltekit: join(work, 'sveltekit-app'), express: join(work, 'express-app'), authjs: join(work, 'authjs-app') };
+	await Promise.all([
+		inBackground(() => svelteKitApp(dirs.sveltekit, tarball, providerEnv)),
+		inBackground(() => expressApp(dirs.express, tarball, { ...providerEnv, AUTH_URL: origins.express })),
+		inBackground(() =>
+			authjsStyleApp(dirs.authjs, tarball, {
+				AUTH_KEYCLOAK_ID: client.client_id,
+				AUTH_KEYCLOAK_SECRET: client.client_secret,
+				AUTH_KEYCLOAK_ISSUER: idp.issuer
+			})
+		)
+	]);
+
+	// production, with only what the guides say to set: ORIGIN for adapter-node, AUTH_URL for Express, and .env
+	const env = {
+		sveltekit: { ...readEnvFile(dirs.sveltekit), ORIGIN: origins.sveltekit },
+		express: { ...readEnvFile(dirs.express) },
+		authjs: { ...readEnvFile(dirs.authjs), ORIGIN: origins.authjs }
+	};
+	await Promise.all([
+		start(dirs.sveltekit, ['--env-file=.env', 'build'], { ORIGIN: origins.sveltekit, PORT: String(svelteKitPort) }, origins.sveltekit),
+		start(dirs.express, ['--env-file=.env', 'server.js'], { PORT: String(expressPort) }, origins.express),
+		start(dirs.authjs, ['--env-file=.env', 'build'], { ORIGIN: origins.authjs, PORT: String(authjsPort) }, origins.authjs)
+	]);
+
+	const report: RealApps = {
+		work,
+		tarball,
+		mailbox: mail.mailboxUrl as string,
+		idpUser: { login: idpUser.id, email: idpUser.email },
+		apps: {
+			sveltekit: { origin: origins.sveltekit, dir: dirs.sveltekit },
+			express: { origin: origins.express, dir: dirs.express },
+			authjs: { origin: origins.authjs, dir: dirs.authjs }
+		},
+		env
+	};
+	mkdirSync(join(ROOT, 'reports'), { recursive: true });
+	writeFileSync(REPORT, JSON.stringify(report, null, 2));
+
+	return async () => {
+		for (const child of children) child.kill();
+		await Promise.all([idp.close(), mail.close()]);
+		rmSync(work, { recursive: true, force: true });
+	};
+}
+
+/** `npm pack` of the repository (its dist/ was just built by svelte-package). */
+function pack(work: string): string {
+	const output = execFileSync('npm', ['pack', '--pack-destination', work, '--json'], { cwd: ROOT, encoding: 'utf8' });
+	return join(work, (JSON.parse(output) as { filename: string }[])[0].filename);
+}
+
+/** The environment of build commands: no AUTH_* variable at all (CI and Docker builds have none). */
+function buildEnv(): NodeJS.ProcessEnv {
+	return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AUTH_') && name !== 'NODE_ENV'));
+}
+
+function svelteKitApp(dir: string, tarball: string, env: Record<string, string>): void {
+	createSvelteKitApp(dir);
+	followGuide(dir, join(ROOT, 'docs/getting-started-sveltekit.md'), { tarball, env, commandEnv: buildEnv() });
+	// the guide ends with `npm run build`: it needed no secret and made no database
+	if (!existsSync(join(dir, 'build/index.js'))) throw new Error('The SvelteKit app was not built');
+	if (existsSync(join(dir, '.data'))) throw new Error('Building the SvelteKit app created .data/');
+}
+
+function expressApp(dir: string, tarball: string, env: Record<string, string>): void {
+	mkdirSync(dir, { recursive: true });
+	followGuide(dir, join(ROOT, 'docs/getting-started-express.md'), { tarball, env, commandEnv: buildEnv() });
+}
+
+/** An Auth.js SvelteKit app (its files as Auth.js's docs write them) with its imports switched to kitgate. */
+function authjsStyleApp(dir: string, tarball: string, env: Record<string, string>): void {
+	createSvelteKitApp(dir);
+	cpSync(join(ROOT, 'fixtures/authjs-style-sveltekit'), dir, { recursive: true });
+	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, '@sveltejs/adapter-node@5'], {
+		cwd: dir,
+		env: buildEnv(),
+		stdio: ['ignore', 'pipe', 'inherit'],
+		timeout: 15 * 60_000
+	});
+	setEnvFile(dir, { AUTH_SECRET: 'authjs-style-app-secret-authjs-style-app-secret', ...env });
+	execFileSync('npm', ['run', 'build'], { cwd: dir, env: buildEnv(), stdio: ['ignore', 'pipe', 'inherit'], timeout: 10 * 60_000 });
+}
+
+function createSvelteKitApp(dir: string): void {
+	execFileSync('npx', ['--yes', SV, 'create', dir, '--template', 'minimal', '--types', 'ts', '--no-add-ons', '--no-install'], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+		timeout: 5 * 60_000
+	});
+}
+
+/** Starts `node <args>` in `dir` in production mode and waits until `origin` answers. */
+async function start(dir: string, args: string[], env: Record<string, string>, origin: string): Promise<void> {
+	const child = spawn('node', args, {
+		cwd: dir,
+		env: { ...buildEnv(), NODE_ENV: 'production', HOST: '127.0.0.1', ...env },
+		stdio: ['ignore', 'pipe', 'pipe']
+	});
+	children.push(child);
+	let output = '';
+	child.stdout?.on('data', (chunk) => (output += String(chunk)));
+	child.stderr?.on('data', (chunk) => (output += String(chunk)));
+	const deadline = Date.now() + 30_000;
+	while (Date.now() < deadline) {
+		if (child.exitCode !== null) throw new Error(`${dir} exited with ${child.exitCode}:\n${output}`);
+		try {
+			await fetch(origin);
+			return;
+		} catch {
+			await new Promise((wait) => setTimeout(wait, 200));
+		}
+	}
+	throw new Error(`${dir} did not answer at ${origin}:\n${output}`);
+}
+
+/** Runs blocking work after the current turn, so several apps are prepared side by side. */
+function inBackground(work: () => void): Promise<void> {
+	return new Promise((resolveDone, reject) => {
+		setImmediate(() => {
+			try {
+				work();
+				resolveDone();
+			} catch (error) {
+				reject(error);
+			}
+		});
+	});
+}
+
+function freePort(): Promise<number> {
+	return new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolvePort(port));
+		});
+	});
+}
