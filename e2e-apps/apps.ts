@@ -23,7 +23,7 @@ export async function linkFromMailbox(mailbox: string, address: string): Promise
 	let link: string | undefined;
 	await expect
 		.poll(async () => {
-			const messages = (await (await fetch(mailbox)).json()) as { envelope: { to: string[] }; links: string[] }[];
+			const { messages } = (await (await fetch(mailbox)).json()) as { messages: { envelope: { to: string[] }; links: string[] }[] };
 			link = messages.find((mail) => mail.envelope.to.includes(address))?.links.find((href) => href.includes('/auth/callback/'));
 			return link;
 		})

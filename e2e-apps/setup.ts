@@ -33,6 +33,9 @@ const children: ChildProcess[] = [];
 
 /** Playwright's global set-up: builds and starts the three apps; returns the teardown. */
 export default async function setup(): Promise<() => Promise<void>> {
+	// REAL_APPS_REUSE=1 (after a run with KEEP_REAL_APPS=1): the apps on disk are used as they are,
+	// none is built or started (for the docs type check while editing docs)
+	if (process.env.REAL_APPS_REUSE && existsSync(REPORT)) return async () => {};
 	const work = mkdtempSync(join(tmpdir(), 'kitgate-real-apps-'));
 	const tarball = pack(work);
 	const [svelteKitPort, expressPort, authjsPort] = await Promise.all([freePort(), freePort(), freePort()]);
@@ -98,7 +101,8 @@ export default async function setup(): Promise<() => Promise<void>> {
 	return async () => {
 		for (const child of children) child.kill();
 		await Promise.all([idp.close(), mail.close()]);
-		rmSync(work, { recursive: true, force: true });
+		// KEEP_REAL_APPS=1 leaves the apps on disk, to look at them or to run the docs check again
+		if (!process.env.KEEP_REAL_APPS) rmSync(work, { recursive: true, force: true });
 	};
 }
 
@@ -124,6 +128,12 @@ function svelteKitApp(dir: string, tarball: string, env: Record<string, string>)
 function expressApp(dir: string, tarball: string, env: Record<string, string>): void {
 	mkdirSync(dir, { recursive: true });
 	followGuide(dir, join(ROOT, 'docs/getting-started-express.md'), { tarball, env, commandEnv: buildEnv() });
+	// for the type check of the docs' Express blocks (not part of the guide)
+	execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'typescript@6', '@types/express@5', '@types/node@20'], {
+		cwd: dir,
+		stdio: ['ignore', 'pipe', 'inherit'],
+		timeout: 10 * 60_000
+	});
 }
 
 /** An Auth.js SvelteKit app (its files as Auth.js's docs write them) with its imports switched to kitgate. */

@@ -19,6 +19,7 @@ test.describe('SvelteKit app from the getting-started guide', () => {
 		await expect(page).toHaveURL(`${origin}/dashboard`);
 		await expect(page.getByTestId('dashboard-user')).toHaveText('ada@example.com');
 		await page.getByRole('button', { name: /sign out/i }).click();
+		await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
 		await page.goto(`${origin}/dashboard`);
 		await expect(page).toHaveURL(/\/signin/);
 	});

@@ -1,5 +1,6 @@
 // `npm test`: every test in one go — type checks, unit and integration tests (vitest), the build,
-// packaging checks, the Storybook build, the packed-tarball Express test, and the Playwright end-to-end tests.
+// packaging checks, the Storybook build, the packed-tarball tests, the Playwright end-to-end tests
+// of the demos, and the real apps (made by sv create / npm init from the tarball, docs followed).
 // Ends with one line `N passed, N failed` and exits non-zero on any failure.
 
 import { spawnSync } from 'node:child_process';
@@ -52,20 +53,27 @@ if (built) {
 		'--exclude-entrypoints', './components', './styles.css']) === 0);
 	// every story of the pages and components still builds (Storybook's static build)
 	check('storybook', run('storybook', 'npx', ['storybook', 'build', '--quiet', '--output-dir', 'storybook-static'], { STORYBOOK_DISABLE_TELEMETRY: '1' }) === 0);
-	const tap = spawnSync('node', ['--test', '--test-reporter=tap', 'scripts/pack.test.js'], { encoding: 'utf8', env: process.env });
-	process.stdout.write(tap.stdout ?? '');
-	process.stderr.write(tap.stderr ?? '');
-	const pass = Number(/^# pass (\d+)/m.exec(tap.stdout ?? '')?.[1] ?? 0);
-	const fail = Number(/^# fail (\d+)/m.exec(tap.stdout ?? '')?.[1] ?? 0);
-	results.push({ label: 'packed tarball', passed: pass, failed: fail + (pass + fail === 0 || tap.status ? 1 : 0) });
+	for (const [label, file] of [['packed tarball', 'scripts/pack.test.js'], ['packed adapters', 'scripts/pack-adapters.test.js']]) {
+		const tap = spawnSync('node', ['--test', '--test-reporter=tap', file], { encoding: 'utf8', env: process.env });
+		process.stdout.write(tap.stdout ?? '');
+		process.stderr.write(tap.stderr ?? '');
+		const pass = Number(/^# pass (\d+)/m.exec(tap.stdout ?? '')?.[1] ?? 0);
+		const fail = Number(/^# fail (\d+)/m.exec(tap.stdout ?? '')?.[1] ?? 0);
+		results.push({ label, passed: pass, failed: fail + (pass + fail === 0 || tap.status ? 1 : 0) });
+	}
 
 	run('end-to-end', 'npx', ['playwright', 'test'], { CI: 'true' });
-	if (existsSync('reports/playwright.json')) {
-		const stats = JSON.parse(readFileSync('reports/playwright.json', 'utf8')).stats;
-		results.push({ label: 'playwright', passed: stats.expected, failed: stats.unexpected + stats.flaky + (stats.expected ? 0 : 1) });
-	} else {
-		check('playwright (no report)', false);
-	}
+	playwrightResult('playwright', 'reports/playwright.json');
+	// apps made by sv create and a plain Express app from the tarball, following the guides (see e2e-apps/)
+	run('real apps', 'npx', ['playwright', 'test', '-c', 'playwright.apps.config.ts'], { CI: 'true' });
+	playwrightResult('real apps', 'reports/playwright-apps.json');
+}
+
+/** Adds the counts of a Playwright JSON report (a missing report is a failure). */
+function playwrightResult(label, report) {
+	if (!existsSync(report)) return check(`${label} (no report)`, false);
+	const stats = JSON.parse(readFileSync(report, 'utf8')).stats;
+	results.push({ label, passed: stats.expected, failed: stats.unexpected + stats.flaky + (stats.expected ? 0 : 1) });
 }
 
 console.log('\n=== summary');
