@@ -87,3 +87,26 @@ test('without nodemailer, kitgate/providers/email loads and a config with Email(
 	assert.equal(run.status, 0, run.stderr);
 	assert.match(run.stdout, /nodemailer, which is not installed: run `npm install nodemailer`/);
 });
+
+test('the package: a LICENSE, the docs, each built-in page once (compiled only), svelte as a peer with a range', () => {
+	const manifest = JSON.parse(readFileSync(join(dir, 'app/node_modules/kitgate/package.json'), 'utf8'));
+	const installed = join(dir, 'app/node_modules/kitgate');
+	assert.ok(existsSync(join(installed, 'LICENSE')), 'LICENSE');
+	assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /MIT License/);
+	assert.ok(existsSync(join(installed, 'docs/getting-started-sveltekit.md')), 'docs shipped');
+	assert.equal(existsSync(join(installed, 'dist/server/pages/SignIn.svelte')), false, 'page sources are not shipped next to the compiled pages');
+	assert.ok(existsSync(join(installed, 'dist/server/pages/compiled')), 'compiled pages shipped');
+	assert.equal(manifest.dependencies.svelte, undefined, 'svelte is not a pinned dependency');
+	assert.match(manifest.peerDependencies.svelte, /^\^5\./);
+	// npm installs a non-optional peer: an Express app gets one svelte, an app with its own shares it
+	assert.ok(existsSync(join(dir, 'app/node_modules/svelte/package.json')));
+	assert.equal(existsSync(join(installed, 'node_modules/svelte')), false, 'no second copy of svelte');
+});
+
+test('the committed lockfile lists every platform\'s optional packages, so `npm install` on Linux does not rewrite it', () => {
+	const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+	const names = Object.keys(lock.packages);
+	for (const platformPackage of ['@rollup/rollup-darwin-arm64', '@rollup/rollup-win32-x64-msvc', '@tailwindcss/oxide-darwin-arm64']) {
+		assert.ok(names.some((name) => name.endsWith(`node_modules/${platformPackage}`)), platformPackage);
+	}
+});

@@ -79,6 +79,15 @@ function errorOf(response: Response): string | null {
 	return location ? new URL(location).searchParams.get('error') : null;
 }
 
+describe('credentials: logging', () => {
+	test('a wrong password is a warning with its code, never an error with a stack (a user\'s mistake)', async () => {
+		const { config, log } = credentialsSetup();
+		expect(errorOf(await attempt(config, wrong()))).toBe('CredentialsSignin');
+		expect(log.errors).toEqual([]);
+		expect(log.warnings).toEqual([expect.stringMatching(/^credentials-signin Credentials sign-in with provider "credentials" refused \(code "credentials"\)\.$/)]);
+	});
+});
+
 describe('credentials: per identifier', () => {
 	test('after perIdentifier failures the next attempt is RateLimited without calling authorize, even with the right password', async () => {
 		const { config, calls, log } = credentialsSetup({ credentials: { perIdentifier: 3 } });
