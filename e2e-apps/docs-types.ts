@@ -18,6 +18,8 @@ declare global {
 		users: { findByEmail(email: string): Promise<{ id: string; name: string; email: string; passwordHash: string } | null> };
 		[table: string]: unknown;
 	};
+	/** The app's own permission lookup (docs/security.md, session callback). */
+	function permissionsOf(userId: string | undefined): Promise<string[]>;
 }
 export {};
 `;
