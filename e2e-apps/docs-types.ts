@@ -62,6 +62,8 @@ export function checkDocBlocks(svelteKitDir: string, expressDir: string): DocTyp
 		writeFileSync(join(folder, 'app-ambient.d.ts'), APP_AMBIENT);
 	}
 	for (const block of blocks) writeFileSync(join(block.express ? expressFolder : kitFolder, block.name), block.code);
+	// a deliberate error in each app: if a checker's output is not understood, the check fails instead of passing
+	for (const folder of [kitFolder, expressFolder]) writeFileSync(join(folder, 'canary.ts'), "export const canary: number = 'not a number';\n");
 	const errors: DocTypeError[] = [];
 
 	const kit = run('npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--output', 'machine'], svelteKitDir);
@@ -78,7 +80,8 @@ export function checkDocBlocks(svelteKitDir: string, expressDir: string): DocTyp
 		join(expressFolder, 'tsconfig.json'),
 		JSON.stringify({ compilerOptions: { strict: true, allowJs: true, checkJs: true, noEmit: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', skipLibCheck: true, types: ['node'] }, include: ['*.ts', '*.js'] })
 	);
-	const tsc = run('npx', ['tsc', '-p', 'docs-check/tsconfig.json'], expressDir);
+	// --pretty false: Playwright's workers set FORCE_COLOR, and coloured errors would match nothing below
+	const tsc = run('npx', ['tsc', '--pretty', 'false', '-p', 'docs-check/tsconfig.json'], expressDir);
 	for (const line of tsc.split('\n')) {
 		const match = /^docs-check\/([^(]+)\((\d+),\d+\): error (TS\d+: .*)$/.exec(line);
 		if (!match) continue;
@@ -86,7 +89,9 @@ export function checkDocBlocks(svelteKitDir: string, expressDir: string): DocTyp
 		const source = block ? `${block.source.split(':')[0]}:${Number(block.source.split(':')[1]) + Number(match[2])}` : match[1];
 		errors.push({ source, message: match[3] });
 	}
-	return errors;
+	const canaries = errors.filter((error) => error.source.includes('canary.ts'));
+	if (canaries.length !== 2) throw new Error(`The type checkers' output was not understood (canary errors found: ${canaries.length} of 2):\n${kit}\n${tsc}`);
+	return errors.filter((error) => !error.source.includes('canary.ts'));
 }
 
 function run(command: string, args: string[], cwd: string): string {
