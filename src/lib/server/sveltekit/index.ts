@@ -161,8 +161,10 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		// `authorizationParams.<name>` fields become the query of POST /signin/:id, which the OAuth flow passes to the provider
 		const query = new URLSearchParams();
 		for (const [key, value] of form) {
-			if (typeof value !== 'string' || key === 'providerId') continue;
-			if (key.startsWith('authorizationParams.')) query.append(key.slice('authorizationParams.'.length), value);
+			if (typeof value !== 'string' || key === 'providerId' || key === 'redirect') continue;
+			// `authorizationParams.<name>` (kitgate's components) or `authorizationParams-<name>` (hand-written Auth.js forms)
+			const param = /^authorizationParams[.-](.+)$/.exec(key)?.[1];
+			if (param) query.append(param, value);
 			else fields.append(key, value);
 		}
 		if (!fields.has('callbackUrl')) fields.set('callbackUrl', String(form.get('redirectTo') ?? `${base}/`));
