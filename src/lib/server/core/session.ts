@@ -127,12 +127,10 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		// only a custom jwt callback can change the token; the default one skips the comparison
 		const before = config.callbacks.jwt === keepToken ? undefined : JSON.stringify(decoded);
 		const refreshed = await refreshUpstreamTokens(ctx, decoded);
-		const token = await config.callbacks.jwt({
-			token: refreshed,
-			user: undefined as unknown as User,
-			account: null,
-			...(update ? { trigger: 'update' as const, session: update.data } : {})
-		});
+		// a read has no user, account or profile: only the stored token (and, on update, the app's data)
+		const token = await config.callbacks.jwt(
+			update ? { token: refreshed, account: null, trigger: 'update', session: update.data } : { token: refreshed, account: null }
+		);
 		if (!token) {
 			clearSessionCookie(ctx);
 			return null;
@@ -191,13 +189,13 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	if (stored.strategy === 'jwt') {
 		const { token } = stored;
 		const base: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires, ...error };
-		const session = await callbacks.session({ session: base, token, user: undefined as unknown as AdapterUser, ...updateArgs });
+		const session = await callbacks.session({ session: base, token, ...updateArgs });
 		await emitEvent(ctx, 'session', { session, token });
 		return session;
 	}
 	const { user } = stored;
 	const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires, ...error };
-	const session = await callbacks.session({ session: base, user, token: undefined as unknown as JWT, ...updateArgs });
+	const session = await callbacks.session({ session: base, user, ...updateArgs });
 	await emitEvent(ctx, 'session', { session, user });
 	return session;
 }

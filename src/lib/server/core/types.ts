@@ -338,7 +338,7 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
 	 * `{ token_endpoint_auth_method: "client_secret_post" }`. See docs/providers.md.
 	 */
 	client?: OAuthClientOptions;
-	profile?: (profile: P, tokens: TokenSet) => Awaitable<User>;
+	profile?(profile: P, tokens: TokenSet): Awaitable<User>;
 	account?: (tokens: TokenSet) => TokenSet | undefined | void;
 	/** OIDC only: `false` fetches the userinfo endpoint for user data. */
 	idToken?: boolean;
@@ -667,6 +667,98 @@ export interface LoggerInstance {
 /** Triggers the `jwt` callback receives. */
 export type JWTTrigger = 'signIn' | 'signUp' | 'update';
 
+/**
+ * What the `jwt` callback receives at sign-in (`trigger` `"signIn"`, or `"signUp"` when the user
+ * was just created): the signed-in `user`, and the `account` and `profile` of the provider.
+ *
+ * @example
+ * const jwt = (params: JWTCallbackParams) => (params.trigger === 'signIn' ? { ...params.token, id: params.user.id } : params.token);
+ */
+export interface JWTSignInParams {
+	trigger: 'signIn' | 'signUp';
+	token: JWT;
+	/** The user that signed in: from the adapter (`AdapterUser`) when there is one, else as the provider returned it. */
+	user: User | AdapterUser;
+	/** The provider account; `null` when the provider has none to give. */
+	account: Account | null;
+	/** The identity provider's profile record (OAuth/OIDC sign-ins only). */
+	profile?: Profile;
+	/** @deprecated use `trigger === "signUp"`. */
+	isNewUser?: boolean;
+	session?: undefined;
+}
+
+/**
+ * What the `jwt` callback receives when a JWT session is read (`trigger` absent) or updated
+ * (`trigger: "update"`, with the data the app passed to `update()` as `session`): the stored
+ * token only. There is no `user`, `account` or `profile` then.
+ *
+ * @example
+ * const jwt = (params: JWTCallbackParams) => (params.trigger === 'update' ? { ...params.token, theme: params.session } : params.token);
+ */
+export interface JWTSessionParams {
+	trigger?: 'update';
+	token: JWT;
+	user?: undefined;
+	account: null;
+	profile?: undefined;
+	isNewUser?: undefined;
+	/** With `trigger: "update"`: the data given to `update()` (unvalidated: check it). */
+	session?: unknown;
+}
+
+/**
+ * Parameters of the `jwt` callback: at sign-in ({@link JWTSignInParams}, `user` is set) or on a
+ * read or update of the session ({@link JWTSessionParams}, `user` is undefined). `if (user)`
+ * tells them apart, as `trigger` does.
+ *
+ * @example
+ * const jwt = ({ token, user }: JWTCallbackParams) => (user ? { ...token, id: user.id } : token);
+ */
+export type JWTCallbackParams = JWTSignInParams | JWTSessionParams;
+
+/**
+ * What the `session` callback receives under JWT sessions: the decoded `token` (after the `jwt`
+ * callback), no `user`.
+ *
+ * @example
+ * const session = (params: SessionCallbackParams) => (params.token ? { ...params.session, id: params.token.sub } : params.session);
+ */
+export interface SessionJWTParams {
+	/** The session about to be returned (`user` with `name`, `email`, `image`, and `expires`). */
+	session: Session;
+	token: JWT;
+	user?: undefined;
+	/** `"update"` when the app called `update()`; `newSession` is then the data it passed. */
+	trigger?: 'update';
+	newSession?: unknown;
+}
+
+/**
+ * What the `session` callback receives under database sessions: the stored `user`, no `token`.
+ *
+ * @example
+ * const session = (params: SessionCallbackParams) => (params.user ? { ...params.session, id: params.user.id } : params.session);
+ */
+export interface SessionDatabaseParams {
+	/** The session about to be returned (`user` with `name`, `email`, `image`, and `expires`). */
+	session: Session;
+	token?: undefined;
+	user: AdapterUser;
+	/** `"update"` when the app called `update()`; `newSession` is then the data it passed. */
+	trigger?: 'update';
+	newSession?: unknown;
+}
+
+/**
+ * Parameters of the `session` callback: `token` under JWT sessions, `user` under database sessions
+ * (never both).
+ *
+ * @example
+ * const session = ({ session, token, user }: SessionCallbackParams) => ({ ...session, id: token ? token.sub : user.id });
+ */
+export type SessionCallbackParams = SessionJWTParams | SessionDatabaseParams;
+
 /** Callbacks that shape sign-in, redirects, tokens and sessions. */
 export interface CallbacksOptions {
 	signIn: (params: {
@@ -677,40 +769,34 @@ export interface CallbacksOptions {
 		credentials?: Record<string, unknown>;
 	}) => Awaitable<boolean | string>;
 	redirect: (params: { url: string; baseUrl: string }) => Awaitable<string>;
-	session: (params: {
-		session: Session;
-		token: JWT;
-		user: AdapterUser;
-		newSession?: unknown;
-		trigger?: 'update';
-	}) => Awaitable<Session>;
-	jwt: (params: {
-		token: JWT;
-		user: User | AdapterUser;
-		account: Account | null;
-		profile?: Profile;
-		trigger?: JWTTrigger;
-		session?: unknown;
-		/** @deprecated use `trigger === "signUp"`. */
-		isNewUser?: boolean;
-	}) => Awaitable<JWT | null>;
+	/** Shapes what a session read returns; see {@link SessionCallbackParams}. */
+	session: (params: SessionCallbackParams) => Awaitable<Session>;
+	/**
+	 * Shapes the JWT session's token at sign-in and on every read (return `null` to end the
+	 * session); see {@link JWTCallbackParams}.
+	 */
+	jwt: (params: JWTCallbackParams) => Awaitable<JWT | null>;
 }
 
 /** Audit/logging hooks; their errors are logged, never shown to users. */
 export interface EventCallbacks {
 	signIn: (message: {
-		user: User;
+		user: User | AdapterUser;
 		account: Account | null;
 		profile?: Profile;
 		isNewUser?: boolean;
 	}) => Awaitable<void>;
+	/** `session`: the deleted database session (what the adapter returned); `token`: the JWT that was in the cookie (null when it could not be read). */
 	signOut: (
 		message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }
 	) => Awaitable<void>;
-	createUser: (message: { user: User }) => Awaitable<void>;
-	updateUser: (message: { user: User }) => Awaitable<void>;
-	linkAccount: (message: { user: User | AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
-	session: (message: { session: Session; token: JWT } | { session: Session; user?: AdapterUser }) => Awaitable<void>;
+	createUser: (message: { user: AdapterUser }) => Awaitable<void>;
+	updateUser: (message: { user: AdapterUser }) => Awaitable<void>;
+	linkAccount: (message: { user: AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
+	/** `token` under JWT sessions, `user` under database sessions. */
+	session: (
+		message: { session: Session; token: JWT; user?: undefined } | { session: Session; user: AdapterUser; token?: undefined }
+	) => Awaitable<void>;
 }
 
 /** Marker that turns off the CSRF check; for integrations whose framework already checks the origin. */

@@ -201,7 +201,7 @@ describe('callbacks and events', () => {
 					if (user) token.userId = user.id;
 					return token;
 				},
-				session: ({ session, token }) => ({ ...session, role: token.role, userId: token.userId })
+				session: ({ session, token }) => ({ ...session, role: token?.role, userId: token?.userId })
 			}
 		});
 		const client = testClient(config);

@@ -55,7 +55,7 @@ function recordingConfig(provider: OAuthConfig): { config: AuthConfig; seen: See
 			},
 			// an app that keeps what the provider said about the user
 			jwt: ({ token, profile }) => (profile ? { ...token, profileUser: profile.user ?? null } : token),
-			session: ({ session, token }) => ({ ...session, profileUser: token.profileUser })
+			session: ({ session, token }) => ({ ...session, profileUser: token?.profileUser })
 		}
 	};
 	return { config, seen };
