@@ -1,9 +1,29 @@
 import { sveltekit } from '@sveltejs/kit/vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { compilePages } from './scripts/compile-pages.js';
 
 // The built-in pages are compiled to plain JS so the engine runs without Vite (Express, plain Node).
 compilePages();
+
+// Rule: a test file is `integration` when it (or a test helper it calls) uses PostgreSQL (inject('databaseUrl'),
+// everyAdapter, pg), SMTP, an identity provider, the SvelteKit test app, a child process or a listening socket;
+// everything else (pure modules, renders, Auth() with the memory adapter or a SQLite file) is `unit`.
+const integration = [
+	'src/lib/components/slot-types.test.ts',
+	'src/lib/server/adapters/{delete-authenticator,lazy-config,postgres,rate-limit-store,update-account}.test.ts',
+	'src/lib/server/adapters/sql/migrations.test.ts',
+	'src/lib/server/core/flows/client-auth.test.ts',
+	'src/lib/server/core/test/{client-auth,email,email-negative,faults,fuzz,fuzz-integrations,mix-up}.test.ts',
+	'src/lib/server/core/test/{oauth,oauth1,oauth-concurrency,oauth-linking,oauth-negative,oauth-refresh,rate-limit}.test.ts',
+	'src/lib/server/core/test/attacks/{address-rotation,apple-user-field,broken-config,credentials-enumeration}.test.ts',
+	'src/lib/server/core/test/attacks/{credentials-lockout,email-link-takeover,express-body-limit,harness-smoke}.test.ts',
+	'src/lib/server/core/test/attacks/{host-header-links,jwt-outlives-user,oauth-login-csrf,passkey-accounts}.test.ts',
+	'src/lib/server/core/test/attacks/{rate-limit-flood,review-cookies,review-csrf-redirects,review-linking}.test.ts',
+	'src/lib/server/core/test/attacks/{review-race-email-oidc,review-redirect-proxy,review-sveltekit-hooks}.test.ts',
+	'src/lib/server/core/test/attacks/{unknown-provider,unverified-identities}.test.ts',
+	'src/lib/server/express/express.test.ts',
+	'src/lib/server/sveltekit/actions.test.ts'
+];
 
 export default defineConfig({
 	plugins: [sveltekit()],
@@ -11,9 +31,28 @@ export default defineConfig({
 	preview: { host: '127.0.0.1' },
 	test: {
 		environment: 'node',
-		include: ['src/**/*.test.ts'],
-		globalSetup: ['src/lib/server/core/test/global-setup.ts'],
 		testTimeout: 20_000,
-		hookTimeout: 60_000
+		hookTimeout: 60_000,
+		projects: [
+			{
+				extends: true,
+				test: {
+					name: 'unit',
+					include: ['src/**/*.test.ts'],
+					exclude: [...configDefaults.exclude, ...integration],
+					// a unit test that opens a socket or starts a process fails here, naming the rule
+					setupFiles: ['src/lib/server/core/test/unit-isolation.ts']
+				}
+			},
+			{
+				extends: true,
+				test: {
+					name: 'integration',
+					include: integration,
+					// a PostgreSQL cluster and the SvelteKit test app, for this project only
+					globalSetup: ['src/lib/server/core/test/global-setup.ts']
+				}
+			}
+		]
 	}
 });

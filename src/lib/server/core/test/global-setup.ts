@@ -1,6 +1,6 @@
-// Vitest global setup: provides `databaseUrl`, an empty PostgreSQL database for the tests (DATABASE_URL
-// when set, else a throwaway cluster on 127.0.0.1, removed afterwards), and builds the SvelteKit app
-// the integration tests serve (fixtures/sveltekit-app) when its build is missing or older than the code.
+// Global setup of the `integration` test project (vite.config.ts): provides `databaseUrl`, an empty
+// PostgreSQL database (DATABASE_URL when set, else a throwaway cluster on 127.0.0.1, removed afterwards),
+// and builds the SvelteKit app the tests serve (fixtures/sveltekit-app) when missing or older than the code.
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -19,14 +19,13 @@ declare module 'vitest' {
 	}
 }
 
-const POSTGRES_BIN = '/usr/lib/postgresql/15/bin';
 const TEST_DATABASE = 'kitgate_test';
 
 /**
  * Starts what the tests need and returns the teardown.
  *
  * @example
- * // vite.config.ts
+ * // vite.config.ts, the integration project
  * test: { globalSetup: ['src/lib/server/core/test/global-setup.ts'] }
  */
 export default async function setup(project: TestProject): Promise<() => void> {
@@ -110,13 +109,7 @@ async function startPostgres(): Promise<RunningPostgres> {
 	const existing = process.env.DATABASE_URL;
 	if (existing) return { url: existing, stop: () => undefined };
 
-	if (!existsSync(join(POSTGRES_BIN, 'initdb'))) {
-		throw new Error(
-			`PostgreSQL 15 is needed for the tests but ${POSTGRES_BIN}/initdb is missing: ` +
-				'install it (apt-get install postgresql) or set DATABASE_URL to an empty database.'
-		);
-	}
-	const cluster = createCluster();
+	const cluster = createCluster(findPostgresPrograms());
 	try {
 		const port = await startCluster(cluster);
 		const admin = new pg.Client({ connectionString: `postgres://postgres@127.0.0.1:${port}/postgres` });
@@ -133,7 +126,36 @@ async function startPostgres(): Promise<RunningPostgres> {
 	}
 }
 
+/**
+ * The folder of PostgreSQL's server programs (initdb, pg_ctl): `pg_config --bindir` when pg_config is on
+ * PATH, else the newest /usr/lib/postgresql/<version>/bin (Debian and Ubuntu's layout).
+ */
+function findPostgresPrograms(): string {
+	const candidates: string[] = [];
+	try {
+		candidates.push(execFileSync('pg_config', ['--bindir'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+	} catch {
+		// no pg_config on PATH
+	}
+	const debian = '/usr/lib/postgresql';
+	if (existsSync(debian)) {
+		const versions = readdirSync(debian).filter((name) => /^\d+(\.\d+)?$/.test(name));
+		candidates.push(...versions.sort((a, b) => Number(b) - Number(a)).map((version) => join(debian, version, 'bin')));
+	}
+	// pg_config alone (libpq-dev) comes without the server: only a folder with initdb will do
+	const found = candidates.find((folder) => existsSync(join(folder, 'initdb')));
+	if (found) return found;
+	throw new Error(
+		'The integration tests need PostgreSQL\'s server programs (initdb, pg_ctl), but found none: ' +
+			(candidates.length ? `no initdb in ${candidates.join(', ')}` : 'no pg_config on PATH and no /usr/lib/postgresql/*/bin') +
+			'. Install the PostgreSQL server (Debian/Ubuntu: apt-get install postgresql; elsewhere put its pg_config on PATH), ' +
+			'or set DATABASE_URL to an empty database.'
+	);
+}
+
 interface Cluster {
+	/** PostgreSQL's server programs (initdb, pg_ctl) */
+	programs: string;
 	directory: string;
 	dataDirectory: string;
 	logFile: string;
@@ -141,12 +163,13 @@ interface Cluster {
 }
 
 /** Runs initdb in a new temporary folder (owned by `postgres` when we are root: postgres refuses to run as root). */
-function createCluster(): Cluster {
+function createCluster(programs: string): Cluster {
 	const directory = mkdtempSync(join(tmpdir(), 'kitgate-pg-'));
 	if (isRoot()) chownSync(directory, systemId('-u'), systemId('-g'));
 	const dataDirectory = join(directory, 'data');
 	let removed = false;
 	const cluster: Cluster = {
+		programs,
 		directory,
 		dataDirectory,
 		logFile: join(directory, 'postgres.log'),
@@ -156,7 +179,7 @@ function createCluster(): Cluster {
 			process.off('exit', cluster.remove);
 			try {
 				if (existsSync(join(dataDirectory, 'postmaster.pid'))) {
-					runPostgresTool('pg_ctl', ['-D', dataDirectory, '-m', 'immediate', '-w', 'stop'], directory);
+					runPostgresTool(programs, 'pg_ctl', ['-D', dataDirectory, '-m', 'immediate', '-w', 'stop'], directory);
 				}
 			} finally {
 				rmSync(directory, { recursive: true, force: true });
@@ -167,6 +190,7 @@ function createCluster(): Cluster {
 	process.on('exit', cluster.remove);
 	try {
 		runPostgresTool(
+			programs,
 			'initdb',
 			['-D', dataDirectory, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-locale', '--no-sync'],
 			directory
@@ -192,6 +216,7 @@ async function startCluster(cluster: Cluster): Promise<number> {
 		].join(' ');
 		try {
 			runPostgresTool(
+				cluster.programs,
 				'pg_ctl',
 				['-D', cluster.dataDirectory, '-l', cluster.logFile, '-w', '-t', '30', '-o', serverOptions, 'start'],
 				cluster.directory
@@ -210,8 +235,8 @@ async function startCluster(cluster: Cluster): Promise<number> {
 }
 
 /** Runs a PostgreSQL program, through `su postgres` when we are root. */
-function runPostgresTool(program: string, args: string[], cwd: string): void {
-	const path = join(POSTGRES_BIN, program);
+function runPostgresTool(programs: string, program: string, args: string[], cwd: string): void {
+	const path = join(programs, program);
 	// Output goes to pipes that pg_ctl's background server does not inherit (it writes to -l).
 	const options = { cwd, stdio: ['ignore', 'pipe', 'pipe'] as ['ignore', 'pipe', 'pipe'], timeout: 60_000 };
 	if (isRoot()) {
