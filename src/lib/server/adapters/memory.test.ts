@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { AdapterError } from '../core/errors.js';
-import { runAdapterTests } from './conformance.js';
+import { runAdapterTests } from '../../testing/index.js';
 import { isUniqueViolation, UniqueViolationError, UNIQUE_VIOLATION } from './errors.js';
 import { MemoryAdapter } from './memory.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { InvalidConfiguration } from '../core/errors.js';
-import { runAdapterTests } from './conformance.js';
+import { runAdapterTests } from '../../testing/index.js';
 import { PostgresAdapter } from './postgres.js';
 
 const connectionString = inject('databaseUrl');

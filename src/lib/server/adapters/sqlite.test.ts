@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { InvalidConfiguration } from '../core/errors.js';
 import type { AdapterAccount } from '../core/types.js';
-import { runAdapterTests } from './conformance.js';
+import { runAdapterTests } from '../../testing/index.js';
 import { sqlCore } from './sql/adapter.js';
 import { SQLiteAdapter } from './sqlite.js';
 

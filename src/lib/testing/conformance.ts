@@ -1,5 +1,5 @@
 // The adapter conformance suite: the behaviour kitgate's engine relies on, as vitest tests that any
-// adapter author can run in their own vitest. Export paths: `kitgate/adapters/conformance` and `kitgate/adapters/testing`.
+// adapter author can run in their own vitest. Export path: `kitgate/testing` (vitest is an optional peer).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type {
@@ -7,8 +7,8 @@ import type {
 	AdapterAccount,
 	AdapterAuthenticator,
 	AdapterUser
-} from '../core/types.js';
-import { isUniqueViolation } from './errors.js';
+} from '../server/core/types.js';
+import { isUniqueViolation } from '../server/adapters/errors.js';
 
 /**
  * Options of {@link runAdapterTests}.
@@ -56,7 +56,7 @@ const adapterMethods = [
  *
  * @example
  * // my-adapter.test.ts
- * import { runAdapterTests } from 'kitgate/adapters/testing';
+ * import { runAdapterTests } from 'kitgate/testing';
  * import { MyAdapter } from './my-adapter.js';
  *
  * const db = await openTestDatabase();

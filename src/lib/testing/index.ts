@@ -1,0 +1,22 @@
+// Test helpers for adapter authors (`kitgate/testing`): the conformance suite kitgate's own adapters
+// pass, and the unique-violation check the engine uses. Needs vitest (an optional peer dependency):
+// the suite registers vitest tests.
+
+/**
+ * The adapter conformance suite; see {@link AdapterTestOptions}.
+ *
+ * @example
+ * import { runAdapterTests } from 'kitgate/testing';
+ * runAdapterTests({ name: 'MyAdapter', adapter: () => MyAdapter() });
+ */
+export { runAdapterTests, type AdapterTestOptions } from './conformance.js';
+
+/**
+ * True when an error is a unique-constraint violation of the SQLite, PostgreSQL or memory adapter;
+ * `UniqueViolationError` is the error an adapter without a driver of its own throws. Also exported
+ * by `kitgate/adapters/errors`.
+ *
+ * @example
+ * expect(isUniqueViolation(error)).toBe(true);
+ */
+export { isUniqueViolation, UniqueViolationError } from '../server/adapters/errors.js';
