@@ -1,9 +1,12 @@
 import { sveltekit } from '@sveltejs/kit/vite';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { compilePages } from './scripts/compile-pages.js';
+import { writeSqlFiles } from './scripts/write-sql-files.js';
 
 // The built-in pages are compiled to plain JS so the engine runs without Vite (Express, plain Node).
 compilePages();
+// The SQL adapters' migrations as .sql files, for the package (their source is the migration lists).
+writeSqlFiles();
 
 // Rule: a test file is `integration` when it (or a test helper it calls) uses PostgreSQL (inject('databaseUrl'),
 // everyAdapter, pg), SMTP, an identity provider, the SvelteKit test app, a child process or a listening socket;

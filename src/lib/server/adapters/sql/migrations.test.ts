@@ -14,7 +14,7 @@ const migrationLists: Record<'postgres' | 'sqlite', readonly Migration[]> = {
 	sqlite: sqliteMigrations
 };
 
-describe('shipped .sql files', () => {
+describe('shipped .sql files (written from the lists by scripts/write-sql-files.js when the config loads)', () => {
 	for (const [dialect, migrations] of Object.entries(migrationLists)) {
 		test(`migrations/${dialect}/*.sql are exactly the SQL the ${dialect} runner applies`, () => {
 			const folder = new URL(`./migrations/${dialect}/`, import.meta.url);

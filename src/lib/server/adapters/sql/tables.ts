@@ -1,5 +1,5 @@
 // Row types of the SQL adapters' tables, as Kysely sees them. Internal; the schema itself is in
-// `sqlite-migrations.ts` and `postgres-migrations.ts`.
+// `sqlite-migrations.js` and `postgres-migrations.js`.
 import type { ColumnType } from 'kysely';
 
 /** A date column: epoch milliseconds in SQLite, `timestamptz` in PostgreSQL. */

@@ -1,6 +1,6 @@
-// The PostgreSQL schema of the SQL adapters, one string per migration. The same text is shipped as
-// `migrations/postgres/<name>.sql` for users who apply schemas with their own tools (a test keeps them equal).
-import type { Migration } from './migrate.js';
+// The PostgreSQL schema of the SQL adapters, one string per migration, and its only source: the runner applies
+// these, and scripts/write-sql-files.js (plain Node, hence JavaScript here) writes each to `migrations/postgres/<name>.sql`,
+// git-ignored and shipped in the package for users who apply schemas with their own tools.
 
 const initial = `-- kitgate schema 0001 (PostgreSQL): users, accounts, sessions, verification tokens, authenticators.
 -- The adapter applies this by itself. To use your own tool instead, run it with the target schema first in search_path.
@@ -88,10 +88,11 @@ CREATE INDEX IF NOT EXISTS session_revocations_keep_until_idx ON session_revocat
 /**
  * PostgreSQL migrations in the order they apply. Names never change once released.
  *
+ * @type {readonly { name: string; sql: string }[]}
  * @example
  * for (const { name, sql } of postgresMigrations) console.log(name, sql.length);
  */
-export const postgresMigrations: readonly Migration[] = [
+export const postgresMigrations = [
 	{ name: '0001_initial', sql: initial },
 	{ name: '0002_rate_limits', sql: rateLimits }
 ];

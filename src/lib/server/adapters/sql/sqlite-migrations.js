@@ -1,6 +1,6 @@
-// The SQLite schema of the SQL adapters, one string per migration. The same text is shipped as
-// `migrations/sqlite/<name>.sql` for users who apply schemas with their own tools (a test keeps them equal).
-import type { Migration } from './migrate.js';
+// The SQLite schema of the SQL adapters, one string per migration, and its only source: the runner applies
+// these, and scripts/write-sql-files.js (plain Node, hence JavaScript here) writes each to `migrations/sqlite/<name>.sql`,
+// git-ignored and shipped in the package for users who apply schemas with their own tools.
 
 // Dates are INTEGER epoch milliseconds and booleans INTEGER 0/1: SQLite has no types for either.
 const initial = `-- kitgate schema 0001 (SQLite): users, accounts, sessions, verification tokens, authenticators.
@@ -89,10 +89,11 @@ CREATE INDEX IF NOT EXISTS session_revocations_keep_until_idx ON session_revocat
 /**
  * SQLite migrations in the order they apply. Names never change once released.
  *
+ * @type {readonly { name: string; sql: string }[]}
  * @example
  * for (const { name, sql } of sqliteMigrations) console.log(name, sql.length);
  */
-export const sqliteMigrations: readonly Migration[] = [
+export const sqliteMigrations = [
 	{ name: '0001_initial', sql: initial },
 	{ name: '0002_rate_limits', sql: rateLimits }
 ];
