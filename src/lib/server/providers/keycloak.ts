@@ -2,8 +2,8 @@
 // Export path: `kitgate/providers/keycloak`.
 
 import type { OAuthConfig } from '../core/types.js';
-import { letterLogo } from './logo.js';
-import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
+import type { OAuthUserConfig } from './oauth-user-config.js';
+import { selfHostedOidcProvider } from './self-hosted-oidc.js';
 
 /** The claims of a Keycloak ID token with the default `profile` and `email` client scopes. */
 export interface KeycloakProfile {
@@ -31,8 +31,6 @@ export interface KeycloakProfile {
 	[claim: string]: unknown;
 }
 
-const BRAND = '#008aaa';
-
 /**
  * Keycloak sign-in (OIDC, id `keycloak`, scopes `openid email profile`).
  *
@@ -46,23 +44,9 @@ const BRAND = '#008aaa';
  * const config = { providers: [Keycloak({ issuer: "https://kc.example.com/realms/myrealm" })] };
  */
 export default function Keycloak(options: OAuthUserConfig<KeycloakProfile> = {}): OAuthConfig {
-	return mergeProvider<KeycloakProfile>(
-		{
-			id: 'keycloak',
-			name: 'Keycloak',
-			type: 'oidc',
-			authorization: { params: { scope: 'openid email profile' } },
-			profile: (profile) => ({
-				id: profile.sub,
-				name: profile.name ?? profile.preferred_username ?? null,
-				email: profile.email ?? null,
-				image: profile.picture ?? null
-			}),
-			style: { brandColor: BRAND, logo: letterLogo('K', BRAND) }
-		},
-		options,
-		undefined,
-		{ issuerExample: 'https://kc.example.com/realms/myrealm' }
+	return selfHostedOidcProvider<KeycloakProfile>(
+		{ id: 'keycloak', name: 'Keycloak', brandColor: '#008aaa', issuerExample: 'https://kc.example.com/realms/myrealm' },
+		options
 	);
 }
 

@@ -4,6 +4,7 @@
 import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/env.js';
 import { InvalidConfiguration } from '../core/errors.js';
 import type { Awaitable, EndpointOption, OAuthConfig, TokenSet, User } from '../core/types.js';
+import { withoutUndefined } from '../core/without-undefined.js';
 
 /** Environment variables a provider may read its credentials from. */
 export type ProviderEnv = Record<string, string | undefined>;
@@ -40,6 +41,8 @@ export type ProviderDefaults<P> = Omit<NamedFields<OAuthConfig>, 'profile'> & {
 };
 
 export { providerEnvPrefix };
+// the engine's own helper, also here for provider code (`kitgate/providers/oauth-user-config`)
+export { endpointUrl } from '../core/flows/oauth-metadata.js';
 
 type EndpointObject = Exclude<EndpointOption, string>;
 
@@ -60,10 +63,6 @@ function mergeEndpoint(base: EndpointOption | undefined, override: EndpointOptio
 	const merged: EndpointObject = { ...baseObject, ...withoutUndefined(override) };
 	if (baseObject.params || override.params) merged.params = { ...baseObject.params, ...override.params };
 	return merged;
-}
-
-function withoutUndefined<T extends object>(value: T): Partial<T> {
-	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** Endpoint fields merged key by key (`requestToken` is the OAuth 1.0a temporary-credentials endpoint). */
@@ -126,15 +125,5 @@ function mergeWithEnv<P>(defaults: ProviderDefaults<P>, options: OAuthUserConfig
 	for (const key of Object.keys(merged)) if (merged[key] === undefined) delete merged[key];
 	// the profile callback is typed for this provider's record; the engine passes exactly that record
 	return merged as OAuthConfig;
-}
-
-/**
- * The URL of an endpoint option (undefined for a handler without a URL).
- *
- * @example
- * endpointUrl({ url: "https://gitlab.com/oauth/token", params: {} }) // "https://gitlab.com/oauth/token"
- */
-export function endpointUrl(option: EndpointOption | undefined): string | undefined {
-	return typeof option === 'string' ? option : option?.url;
 }
 

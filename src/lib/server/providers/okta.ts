@@ -2,8 +2,8 @@
 // Export path: `kitgate/providers/okta`.
 
 import type { OAuthConfig } from '../core/types.js';
-import { letterLogo } from './logo.js';
-import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
+import type { OAuthUserConfig } from './oauth-user-config.js';
+import { selfHostedOidcProvider } from './self-hosted-oidc.js';
 
 /** The claims of an Okta ID token (scopes `openid email profile`). */
 export interface OktaProfile {
@@ -32,8 +32,6 @@ export interface OktaProfile {
 	[claim: string]: unknown;
 }
 
-const BRAND = '#007dc1';
-
 /**
  * Okta sign-in (OIDC, id `okta`, scopes `openid email profile`).
  *
@@ -48,23 +46,9 @@ const BRAND = '#007dc1';
  * const config = { providers: [Okta({ issuer: "https://dev-123456.okta.com/oauth2/default" })] };
  */
 export default function Okta(options: OAuthUserConfig<OktaProfile> = {}): OAuthConfig {
-	return mergeProvider<OktaProfile>(
-		{
-			id: 'okta',
-			name: 'Okta',
-			type: 'oidc',
-			authorization: { params: { scope: 'openid email profile' } },
-			profile: (profile) => ({
-				id: profile.sub,
-				name: profile.name ?? profile.preferred_username ?? null,
-				email: profile.email ?? null,
-				image: profile.picture ?? null
-			}),
-			style: { brandColor: BRAND, logo: letterLogo('O', BRAND) }
-		},
-		options,
-		undefined,
-		{ issuerExample: 'https://dev-123456.okta.com/oauth2/default' }
+	return selfHostedOidcProvider<OktaProfile>(
+		{ id: 'okta', name: 'Okta', brandColor: '#007dc1', issuerExample: 'https://dev-123456.okta.com/oauth2/default' },
+		options
 	);
 }
 

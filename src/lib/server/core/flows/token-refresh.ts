@@ -9,6 +9,7 @@ import { expiredCookie } from '../cookies.js';
 import { OAuthCallbackError } from '../errors.js';
 import { decodeJwt, encodeJwt } from '../jwt.js';
 import type { Account, AdapterUser, JWT, OAuthConfig, Provider, TokenSet } from '../types.js';
+import { withoutUndefined } from '../without-undefined.js';
 import { clientAuthentication, oauthClient } from './oauth-client.js';
 import { oauthStepError } from './oauth-errors.js';
 import { DEFAULT_IDP_TIMEOUT_MS, idpHttpOptions } from './oauth-http.js';
@@ -288,8 +289,4 @@ async function writeUpstreamCookie(
 		now: ctx.now
 	});
 	ctx.setCookies.push({ name: option.name, value: sealed, options: option.options });
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-	return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }
