@@ -41,7 +41,7 @@ export type ProviderDefaults<P> = Omit<NamedFields<OAuthConfig>, 'profile'> & {
 };
 
 export { providerEnvPrefix };
-// the engine's own helper, also here for provider code (`kitgate/providers/oauth-user-config`)
+// the engine's one definition, also offered beside the merge helpers to provider code
 export { endpointUrl } from '../core/flows/oauth-metadata.js';
 
 type EndpointObject = Exclude<EndpointOption, string>;
