@@ -47,6 +47,8 @@ const built =
 	run('package', 'npx', ['svelte-package']) === 0;
 check('build', built);
 if (built) {
+	// the API report of every entry point (api/*.api.md) matches the built declarations; npm run api:update accepts a change
+	check('api report', run('api report', 'npm', ['run', 'api:check']) === 0);
 	check('publint', run('publint', 'npx', ['publint', '--strict']) === 0);
 	check('are-the-types-wrong', run('attw', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only', '--ignore-rules', 'cjs-resolves-to-esm',
 		// .svelte component types resolve only in bundler mode, as for every Svelte library

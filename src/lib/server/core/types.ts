@@ -231,7 +231,8 @@ export interface ProviderStyle {
 	text?: string;
 }
 
-interface CommonProviderOptions {
+/** Fields every provider has. */
+export interface CommonProviderOptions {
 	/** Unique id: part of the URL and the argument of `signIn()`. */
 	id: string;
 	/** Label on the default sign-in button ("Sign in with <name>"). */
