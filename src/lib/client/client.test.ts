@@ -80,7 +80,7 @@ describe('signIn', () => {
 
 	test('credentials: success navigates; a wrong password stays on the page with the error type and code', async () => {
 		const failed = await signIn('credentials', { username: 'ada', password: 'nope' });
-		expect(failed).toMatchObject({ ok: false, error: 'CredentialsSignin', code: 'credentials', status: 200 });
+		expect(failed).toMatchObject({ ok: false, error: 'CredentialsSignin', code: 'credentials', status: 401 });
 		expect(navigations).toEqual([]);
 		await signIn('credentials', { username: 'ada', password: 'lovelace' });
 		expect(navigations).toEqual([PAGE]);

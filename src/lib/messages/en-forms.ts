@@ -7,11 +7,11 @@
  *
  * @example enForms['signin.with'] // 'Sign in with {provider}'
  */
-export const enForms: Readonly<Record<string, string>> = {
+export const enForms = {
 	'signin.submit': 'Sign in',
 	'signin.with': 'Sign in with {provider}',
 	'signin.email.label': 'Email address',
 	'signin.error.CredentialsSignin': 'Sign in failed. Check the details you provided are correct.',
 	'signin.error.Default': 'Unable to sign in. Please try again.',
 	'signout.button': 'Sign out'
-};
+} satisfies Record<string, string>;

@@ -6,7 +6,7 @@
  *
  * @example enPasskey['passkey.add'] // 'Add a passkey'
  */
-export const enPasskey: Readonly<Record<string, string>> = {
+export const enPasskey = {
 	'passkey.signIn': 'Sign in with a passkey',
 	'passkey.emailLabel': 'Email (to create a passkey)',
 	'passkey.add': 'Add a passkey',
@@ -27,4 +27,4 @@ export const enPasskey: Readonly<Record<string, string>> = {
 	'passkey.error.WebAuthnVerificationError': 'Your passkey could not be verified. Please try again.',
 	'passkey.error.AccessDenied': 'This passkey cannot be used for this account.',
 	'passkey.error.Default': 'Something went wrong with the passkey. Please try again.'
-};
+} satisfies Record<string, string>;

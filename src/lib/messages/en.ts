@@ -1,11 +1,12 @@
 // The English message table: every text of the built-in pages, the sign-in email and the
 // components, keyed by message id. The default language; other tables fall back to it.
 
+import type { FailureMessageId } from '../failures.js';
 import { enForms } from './en-forms.js';
 import { enPasskey } from './en-passkey.js';
 
 /** The texts of the built-in pages and the sign-in email (the components' parts are imported). */
-const enPages: Readonly<Record<string, string>> = {
+const enPages = {
 	'signin.title': 'Sign in',
 	'signin.or': 'or',
 	'signin.email.placeholder': 'you@example.com',
@@ -18,7 +19,7 @@ const enPages: Readonly<Record<string, string>> = {
 	'signin.error.EmailSignin':
 		'We could not send a sign in link. Check that you entered one valid email address and try again.',
 	'signin.error.MissingCSRF': 'Your sign in form expired. Please try again.',
-	'signin.error.SessionTokenError': 'Your session could not be read. Please sign in again.',
+	'signin.error.SessionRequired': 'Please sign in to continue.',
 	'signin.error.JWTSessionError': 'Your session could not be read. Please sign in again.',
 	'signin.error.AccessDenied': 'You do not have permission to sign in with this account.',
 	'signin.error.Verification': 'The sign in link is no longer valid. Please request a new one.',
@@ -74,12 +75,16 @@ const enPages: Readonly<Record<string, string>> = {
 	'error.Default.body': 'Something went wrong.',
 	'link.signin': 'Sign in',
 	'link.home': 'Back to home'
-};
+} satisfies Record<string, string>;
 
 /**
- * Every English text, keyed by message id. A translation is a table with the same keys.
+ * Every English text, keyed by message id. A translation is a table with the same keys; the
+ * texts the failure table shows must all be here (a missing one does not compile).
  *
  * @example en['signin.title'] // 'Sign in'
  */
 // marked pure so bundlers drop the whole table from pages that only use the components' parts
-export const en: Readonly<Record<string, string>> = /* @__PURE__ */ Object.assign({}, enForms, enPasskey, enPages);
+export const en = /* @__PURE__ */ Object.assign({}, enForms, enPasskey, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
+
+/** The id of every built-in text (`signin.title`, `error.Verification.body`, …). */
+export type MessageId = keyof typeof en;

@@ -1,12 +1,14 @@
 // The French message table: every key of the English table (checked by tests), same placeholders.
 // Chosen with `locale: 'fr'` in the config, or `resolveMessages('fr')` for the components.
 
+import type { MessageId } from './en.js';
+
 /**
  * Every French text, keyed by message id.
  *
  * @example fr['signin.title'] // 'Connexion'
  */
-export const fr: Readonly<Record<string, string>> = {
+export const fr: Readonly<Record<MessageId, string>> = {
 	'signin.submit': 'Se connecter',
 	'signout.button': 'Se déconnecter',
 	'signin.title': 'Connexion',
@@ -29,7 +31,7 @@ export const fr: Readonly<Record<string, string>> = {
 		'Nous n’avons pas pu envoyer de lien de connexion. Vérifiez que vous avez saisi une seule adresse e-mail valide, puis réessayez.',
 	'signin.error.CredentialsSignin': 'La connexion a échoué. Vérifiez que les informations saisies sont correctes.',
 	'signin.error.MissingCSRF': 'Le formulaire de connexion a expiré. Veuillez réessayer.',
-	'signin.error.SessionTokenError': 'Votre session n’a pas pu être lue. Veuillez vous reconnecter.',
+	'signin.error.SessionRequired': 'Veuillez vous connecter pour continuer.',
 	'signin.error.JWTSessionError': 'Votre session n’a pas pu être lue. Veuillez vous reconnecter.',
 	'signin.error.AccessDenied': 'Vous n’êtes pas autorisé à vous connecter avec ce compte.',
 	'signin.error.Verification': 'Le lien de connexion n’est plus valide. Demandez-en un nouveau.',

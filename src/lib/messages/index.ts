@@ -6,7 +6,7 @@ import { fr } from './fr.js';
 import { format } from './format.js';
 
 export { format } from './format.js';
-export { en } from './en.js';
+export { en, type MessageId } from './en.js';
 export { fr } from './fr.js';
 
 /** Languages with a complete built-in table. */
@@ -21,22 +21,6 @@ export type MessageTable = Record<string, string>;
  * @example messages.fr['signout.button'] // 'Se déconnecter'
  */
 export const messages: Readonly<Record<Locale, Readonly<MessageTable>>> = { en, fr };
-
-/**
- * Error types the error page lets the user retry (it shows a "Sign in" link for them). The
- * others are problems a new attempt will not fix.
- *
- * @example retryableErrors.has('Verification') // true
- */
-export const retryableErrors: ReadonlySet<string> = new Set([
-	'AccessDenied',
-	'Verification',
-	'MissingCSRF',
-	'InvalidProvider',
-	'InvalidCallbackUrl',
-	'InvalidRequest',
-	'Default'
-]);
 
 /**
  * The message table for `locale` (a language tag such as `fr-CA`; unknown or missing gives
@@ -64,27 +48,5 @@ export function localeOf(tag?: string): Locale {
  * @example text(messages.en, 'signin.with', { provider: 'GitHub' }) // 'Sign in with GitHub'
  */
 export function text(table: Record<string, string>, id: string, values?: Record<string, string>): string {
-	return format(table[id] ?? en[id] ?? id, values);
-}
-
-/**
- * Title and body ids of the error page for `type`, falling back to `Default` for types
- * without their own texts.
- *
- * @example errorMessageIds(messages.en, 'Nope') // { title: 'error.Default.title', body: 'error.Default.body' }
- */
-export function errorMessageIds(table: Record<string, string>, type: string): { title: string; body: string } {
-	const known = Object.hasOwn(table, `error.${type}.title`) || Object.hasOwn(en, `error.${type}.title`);
-	const key = known ? type : 'Default';
-	return { title: `error.${key}.title`, body: `error.${key}.body` };
-}
-
-/**
- * The id of the sign-in alert for error type `type` (`signin.error.Default` if it has none).
- *
- * @example signInErrorId(messages.en, 'CredentialsSignin') // 'signin.error.CredentialsSignin'
- */
-export function signInErrorId(table: Record<string, string>, type: string): string {
-	const id = `signin.error.${type}`;
-	return Object.hasOwn(table, id) || Object.hasOwn(en, id) ? id : 'signin.error.Default';
+	return format(table[id] ?? (en as MessageTable)[id] ?? id, values);
 }

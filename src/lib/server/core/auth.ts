@@ -5,10 +5,11 @@ import { readBody, type RequestBody } from './body.js';
 import { resolveConfig, type ResolvedConfig } from './config.js';
 import { createContext, type RequestContext, type RequestOptions } from './context.js';
 import type { OutgoingCookie } from './cookies.js';
-import { AuthError, InvalidRequest, UnknownAction } from './errors.js';
+import { AuthError, failures, UnknownAction } from './errors.js';
+import { asAuthError, failureAnswer, logFailure } from './failure-answer.js';
 import { processEnv } from './env.js';
 import { createLogger } from './logger.js';
-import { errorRedirect, publicErrorType, rawToResponse, toRawResponse, type Outcome, type RawResponse } from './outcome.js';
+import { rawToResponse, toRawResponse, type Outcome, type RawResponse } from './outcome.js';
 import { getCsrfToken } from './actions/csrf.js';
 import { handleCallback } from './actions/callback.js';
 import { showErrorPage } from './actions/error.js';
@@ -81,9 +82,11 @@ export async function runAuthRaw(
 	try {
 		ctx = createContext(request, resolved, options);
 	} catch (error) {
-		resolved.logger.error(error as Error);
-		const body = JSON.stringify({ error: publicErrorType(error) });
-		return { raw: { status: 400, headers: [['content-type', 'application/json']], body }, cookies: [] };
+		// a request the engine cannot even read (an invalid or untrusted Host): no page to send it to
+		const failure = asAuthError(error);
+		logFailure(resolved.logger, failure);
+		const body = JSON.stringify({ error: failure.type });
+		return { raw: { status: failures[failure.type].status, headers: [['content-type', 'application/json']], body }, cookies: [] };
 	}
 	const raw = toRawResponse(ctx, await handleRequest(ctx));
 	return { raw, cookies: ctx.setCookies };
@@ -107,7 +110,7 @@ async function handleRequest(ctx: RequestContext): Promise<Outcome> {
 	const route = parsed && !parsed.extra ? routes[parsed.action] : undefined;
 	const method = ctx.request.method === 'HEAD' ? 'GET' : ctx.request.method;
 	if (!parsed || !route || !Object.hasOwn(routes, parsed.action) || (route.provider === 'none' && parsed.providerId)) {
-		return failure(ctx, new UnknownAction(`No kitgate route at ${ctx.url.pathname}.`), true, 404);
+		return failure(ctx, new UnknownAction(`No kitgate route at ${ctx.url.pathname}.`), true);
 	}
 	const handler = route[method as 'GET' | 'POST'];
 	if (!handler) {
@@ -134,23 +137,13 @@ function isWebAuthnProvider(ctx: RequestContext, providerId: string | undefined)
 	return providerId !== undefined && ctx.config.providerById.get(providerId)?.type === 'webauthn';
 }
 
-/** Logs `error` and answers safely: JSON 4xx for JSON routes, else a redirect to the right page. */
-function failure(ctx: RequestContext, error: unknown, json: boolean, status?: number): Outcome {
-	const authError = error instanceof AuthError ? error : undefined;
-	if (authError?.type === 'UnknownAction') ctx.config.logger.debug('unknown-action', authError.message);
-	else ctx.config.logger.error(authError ?? new AuthError('Unexpected error', { cause: { err: error } }));
-	// a failed flow sets no cookie but a fresh CSRF token
-	const keep = ctx.setCookies.filter((c) => c.name === ctx.cookieNames.csrfToken.name);
-	ctx.setCookies.splice(0, ctx.setCookies.length, ...keep);
-	const type = publicErrorType(error);
-	if (json) {
-		const code = status ?? (error instanceof InvalidRequest || authError ? 400 : 503);
-		return { type: 'json', status: code, body: { error: type } };
-	}
-	if (status === 404) return { type: 'json', status, body: { error: type } };
-	// an unknown provider: browsers see the error page, other clients a plain 404
-	if (type === 'InvalidProvider' && !wantsPage(ctx.request)) return { type: 'json', status: 404, body: { error: type } };
-	return errorRedirect(ctx, error, undefined);
+/**
+ * The answer to a route that failed: JSON for JSON routes, else the failure's page. A missing
+ * route or provider is JSON for clients that are not browsers (`curl` gets a plain 404).
+ */
+function failure(ctx: RequestContext, error: unknown, json: boolean): Outcome {
+	const notFound = error instanceof AuthError && (error.type === 'UnknownAction' || error.type === 'InvalidProvider');
+	return failureAnswer(ctx, error, { json: json || (notFound && !wantsPage(ctx.request)) });
 }
 
 /** True for a browser navigation (it accepts HTML) or a script asking for the redirect target. */
@@ -171,9 +164,10 @@ export function configurationErrorAnswer(config: AuthConfig, error: unknown, opt
 	logger.error(error instanceof Error ? error : new AuthError('Invalid configuration', { cause: { err: error } }));
 	// the page explains an untrusted host; every other set-up problem is a Configuration error
 	const type = error instanceof AuthError && error.type === 'UntrustedHost' ? 'UntrustedHost' : 'Configuration';
-	// 503: the server, not the request, is at fault, and nothing the client resends will fix it
+	// the Configuration row's status: the server, not the request, is at fault
+	const status = failures.Configuration.status;
 	if (options.json) {
-		return { status: 503, headers: [['content-type', 'application/json'], ['cache-control', 'no-store']], body: JSON.stringify({ error: type }) };
+		return { status, headers: [['content-type', 'application/json'], ['cache-control', 'no-store']], body: JSON.stringify({ error: type }) };
 	}
 	const html = renderPage('error', {
 		theme: config?.theme ?? {},
@@ -184,5 +178,5 @@ export function configurationErrorAnswer(config: AuthConfig, error: unknown, opt
 		homeUrl: '/',
 		detail: options.detail && error instanceof Error ? error.message : undefined
 	});
-	return { status: 503, headers: [['content-type', 'text/html; charset=utf-8'], ['cache-control', 'no-store']], body: html };
+	return { status, headers: [['content-type', 'text/html; charset=utf-8'], ['cache-control', 'no-store']], body: html };
 }

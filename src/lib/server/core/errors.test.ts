@@ -3,70 +3,25 @@ import {
 	AccessDenied,
 	AdapterError,
 	AuthError,
-	CallbackRouteError,
-	configurationErrorTypes,
+	CREDENTIALS_FAILURE,
 	CredentialsSignin,
-	DuplicateProviderId,
-	EmailSignin,
-	EventError,
-	ExperimentalFeatureNotEnabled,
-	InvalidCallbackUrl,
-	InvalidCheck,
-	InvalidConfiguration,
-	InvalidProvider,
+	errorClasses,
+	failures,
 	InvalidRequest,
+	isAuthError,
 	isErrorType,
-	JWTSessionError,
-	MissingAdapter,
-	MissingAdapterMethod,
 	MissingCSRF,
-	MissingSecret,
-	OAuthAccountNotLinked,
-	OAuthCallbackError,
-	OAuthSignin,
-	SessionTokenError,
-	SignOutError,
-	signInErrorTypes,
 	RateLimited,
-	UnknownAction,
-	UnsupportedStrategy,
-	UntrustedHost,
-	Verification,
 	type ErrorType
 } from './errors.js';
 
 type ErrorClass = new (message?: string | ErrorOptions, errorOptions?: ErrorOptions) => AuthError;
 
-const classes: [ErrorClass, ErrorType][] = [
-	[InvalidConfiguration, 'Configuration'],
-	[MissingSecret, 'MissingSecret'],
-	[UntrustedHost, 'UntrustedHost'],
-	[DuplicateProviderId, 'DuplicateProviderId'],
-	[ExperimentalFeatureNotEnabled, 'ExperimentalFeatureNotEnabled'],
-	[MissingAdapter, 'MissingAdapter'],
-	[MissingAdapterMethod, 'MissingAdapterMethod'],
-	[AdapterError, 'AdapterError'],
-	[UnsupportedStrategy, 'UnsupportedStrategy'],
-	[MissingCSRF, 'MissingCSRF'],
-	[UnknownAction, 'UnknownAction'],
-	[InvalidProvider, 'InvalidProvider'],
-	[InvalidRequest, 'InvalidRequest'],
-	[InvalidCallbackUrl, 'InvalidCallbackUrl'],
-	[AccessDenied, 'AccessDenied'],
-	[CallbackRouteError, 'CallbackRouteError'],
-	[JWTSessionError, 'JWTSessionError'],
-	[SessionTokenError, 'SessionTokenError'],
-	[SignOutError, 'SignOutError'],
-	[EventError, 'EventError'],
-	[OAuthSignin, 'OAuthSignin'],
-	[OAuthCallbackError, 'OAuthCallbackError'],
-	[InvalidCheck, 'InvalidCheck'],
-	[OAuthAccountNotLinked, 'OAuthAccountNotLinked'],
-	[EmailSignin, 'EmailSignin'],
-	[Verification, 'Verification'],
-	[RateLimited, 'RateLimited'],
-	[CredentialsSignin, 'CredentialsSignin']
-];
+const classes = Object.entries(errorClasses).map(([type, ErrorClass]) => [ErrorClass as ErrorClass, type as ErrorType] as const);
+
+test('every code of the failure table has its class, and no class is left without a code', () => {
+	expect(classes.map(([, type]) => type).sort()).toEqual(Object.keys(failures).sort());
+});
 
 describe('error classes', () => {
 	test.each(classes)('%o has type %s on the instance and the class', (ErrorClass, type) => {
@@ -76,7 +31,7 @@ describe('error classes', () => {
 		expect(error).toBeInstanceOf(AuthError);
 		expect(error).toBeInstanceOf(Error);
 		expect(error.name).toBe(ErrorClass.name);
-		expect(error.message.length).toBeGreaterThan(0);
+		expect(error.message).toBe(failures[type].defaultMessage);
 		expect(isErrorType(error.type)).toBe(true);
 	});
 
@@ -149,11 +104,36 @@ describe('isErrorType', () => {
 			expect(isErrorType(value)).toBe(false);
 		}
 	});
+});
 
-	test('the configuration and sign-in type sets hold only known types', () => {
-		for (const type of [...configurationErrorTypes, ...signInErrorTypes]) expect(isErrorType(type)).toBe(true);
-		expect(configurationErrorTypes.has('MissingSecret')).toBe(true);
-		expect(signInErrorTypes.has('CredentialsSignin')).toBe(true);
-		expect(signInErrorTypes.has('Configuration')).toBe(false);
+describe('isAuthError', () => {
+	test('narrows to kitgate errors, and to one code when asked', () => {
+		const error: unknown = new RateLimited('slow down');
+		expect(isAuthError(error)).toBe(true);
+		expect(isAuthError(error, 'RateLimited')).toBe(true);
+		expect(isAuthError(error, 'AccessDenied')).toBe(false);
+		const refused: unknown = new CredentialsSignin();
+		if (isAuthError(refused, 'CredentialsSignin')) expect(refused.code).toBe('credentials');
+		else expect.unreachable('a CredentialsSignin is one');
+	});
+
+	test('recognises an error of another copy of kitgate by its shape', () => {
+		const foreign = Object.assign(new Error('x'), { type: 'Verification' });
+		expect(isAuthError(foreign, 'Verification')).toBe(true);
+	});
+
+	test('rejects other errors and values', () => {
+		for (const value of [new Error('x'), Object.assign(new Error('x'), { type: 'Nope' }), { type: 'AccessDenied' }, 'AccessDenied', null, undefined]) {
+			expect(isAuthError(value)).toBe(false);
+		}
+		expect(isAuthError(new MissingCSRF(), 'InvalidRequest')).toBe(false);
+		expect(isAuthError(new AccessDenied(), 'AccessDenied')).toBe(true);
+		expect(isAuthError(new InvalidRequest())).toBe(true);
+		expect(isAuthError(new AdapterError())).toBe(true);
+	});
+
+	test('a framework error marked as a credentials failure is a CredentialsSignin', () => {
+		const marked = { status: 401, [CREDENTIALS_FAILURE]: true };
+		expect(marked instanceof CredentialsSignin).toBe(true);
 	});
 });

@@ -1,44 +1,14 @@
-// Error classes of kitgate. Each has a stable `type` string: the error page, the message
-// table and the docs are keyed by it. Re-exported from the root entry `kitgate`.
+// Error classes of kitgate, one per code of the failure table (`src/lib/failures.ts`), and the
+// helpers that narrow them. Re-exported from the root entry `kitgate`.
 
-/** Every stable error type kitgate reports. */
-export type ErrorType =
-	| 'AccessDenied'
-	| 'AdapterError'
-	| 'CallbackRouteError'
-	| 'Configuration'
-	| 'CredentialsSignin'
-	| 'DuplicateProviderId'
-	| 'EmailSignin'
-	| 'EventError'
-	| 'ExperimentalFeatureNotEnabled'
-	| 'InvalidCallbackUrl'
-	| 'InvalidCheck'
-	| 'InvalidProvider'
-	| 'InvalidRequest'
-	| 'JWTSessionError'
-	| 'MissingAdapter'
-	| 'MissingAdapterMethod'
-	| 'MissingCSRF'
-	| 'MissingSecret'
-	| 'OAuthAccountNotLinked'
-	| 'OAuthCallbackError'
-	| 'OAuthSignin'
-	| 'RateLimited'
-	| 'SessionTokenError'
-	| 'SignOutError'
-	| 'UnknownAction'
-	| 'UnsupportedStrategy'
-	| 'UntrustedHost'
-	| 'Verification'
-	| 'WebAuthnVerificationError';
+import { failures, type ErrorType } from '../../failures.js';
+
+export { errorPageStatus, failures, isErrorType, type ErrorType, type FailureRule, type FailurePage, type FailureLogLevel } from '../../failures.js';
 
 /** Base class of all kitgate errors. */
 export class AuthError extends Error {
 	/** Stable identifier of the error kind. */
 	type: ErrorType = 'Configuration';
-	/** Marks configuration errors: these fail at start-up. */
-	static kind: 'signIn' | 'error' = 'error';
 
 	constructor(message?: string | ErrorOptions, errorOptions?: ErrorOptions) {
 		if (typeof message === 'string') super(message, errorOptions);
@@ -47,9 +17,12 @@ export class AuthError extends Error {
 	}
 }
 
-function errorClass(type: ErrorType, defaultMessage: string) {
+// a class per code, its default message from the failure table
+function errorClass<Type extends ErrorType>(type: Type) {
+	const defaultMessage = failures[type].defaultMessage;
 	return class extends AuthError {
-		static type: ErrorType = type;
+		static type: Type = type;
+		declare type: Type;
 		constructor(message?: string | ErrorOptions, errorOptions?: ErrorOptions) {
 			super(message ?? defaultMessage, errorOptions);
 			this.type = type;
@@ -59,65 +32,60 @@ function errorClass(type: ErrorType, defaultMessage: string) {
 }
 
 /** The configuration is invalid; the message says what to change. */
-export class InvalidConfiguration extends errorClass('Configuration', 'Invalid configuration') {}
+export class InvalidConfiguration extends errorClass('Configuration') {}
 /** No secret, or a secret shorter than 32 characters. */
-export class MissingSecret extends errorClass('MissingSecret', 'Missing secret') {}
+export class MissingSecret extends errorClass('MissingSecret') {}
 /** The request's host is not trusted (`trustHost` / `AUTH_TRUST_HOST`). */
-export class UntrustedHost extends errorClass('UntrustedHost', 'Untrusted host') {}
+export class UntrustedHost extends errorClass('UntrustedHost') {}
 /** Two providers share an id. */
-export class DuplicateProviderId extends errorClass('DuplicateProviderId', 'Duplicate provider id') {}
+export class DuplicateProviderId extends errorClass('DuplicateProviderId') {}
 /** A feature behind `experimental` is used without being enabled. */
-export class ExperimentalFeatureNotEnabled extends errorClass(
-	'ExperimentalFeatureNotEnabled',
-	'Experimental feature not enabled'
-) {}
+export class ExperimentalFeatureNotEnabled extends errorClass('ExperimentalFeatureNotEnabled') {}
 /** A flow needs an adapter and none is configured. */
-export class MissingAdapter extends errorClass('MissingAdapter', 'Missing adapter') {}
+export class MissingAdapter extends errorClass('MissingAdapter') {}
 /** The adapter lacks a method the engine needs. */
-export class MissingAdapterMethod extends errorClass('MissingAdapterMethod', 'Missing adapter method') {}
+export class MissingAdapterMethod extends errorClass('MissingAdapterMethod') {}
 /** An adapter method failed. */
-export class AdapterError extends errorClass('AdapterError', 'Adapter error') {}
+export class AdapterError extends errorClass('AdapterError') {}
 /** The session strategy cannot be used with this configuration. */
-export class UnsupportedStrategy extends errorClass('UnsupportedStrategy', 'Unsupported strategy') {}
+export class UnsupportedStrategy extends errorClass('UnsupportedStrategy') {}
 /** The CSRF token is missing or does not match. */
-export class MissingCSRF extends errorClass('MissingCSRF', 'CSRF token missing or invalid') {}
+export class MissingCSRF extends errorClass('MissingCSRF') {}
 /** The route does not exist. */
-export class UnknownAction extends errorClass('UnknownAction', 'Unknown action') {}
+export class UnknownAction extends errorClass('UnknownAction') {}
 /** The provider id is unknown, or the provider cannot do what was asked. */
-export class InvalidProvider extends errorClass('InvalidProvider', 'Invalid provider') {}
+export class InvalidProvider extends errorClass('InvalidProvider') {}
 /** The request is malformed (body, parameters). */
-export class InvalidRequest extends errorClass('InvalidRequest', 'Invalid request') {}
+export class InvalidRequest extends errorClass('InvalidRequest') {}
 /** The callback URL is not allowed. */
-export class InvalidCallbackUrl extends errorClass('InvalidCallbackUrl', 'Invalid callback URL') {}
+export class InvalidCallbackUrl extends errorClass('InvalidCallbackUrl') {}
 /** The `signIn` callback refused, or threw. */
-export class AccessDenied extends errorClass('AccessDenied', 'Access denied') {}
+export class AccessDenied extends errorClass('AccessDenied') {}
 /** Something failed while handling a callback; the cause is logged. */
-export class CallbackRouteError extends errorClass('CallbackRouteError', 'Callback failed') {}
+export class CallbackRouteError extends errorClass('CallbackRouteError') {}
 /** The session JWT could not be decoded or encoded. */
-export class JWTSessionError extends errorClass('JWTSessionError', 'Invalid session token') {}
-/** A database session could not be read. */
-export class SessionTokenError extends errorClass('SessionTokenError', 'Session token error') {}
-/** Signing out failed. */
-export class SignOutError extends errorClass('SignOutError', 'Sign-out failed') {}
+export class JWTSessionError extends errorClass('JWTSessionError') {}
 /** An event handler threw; the flow continues. */
-export class EventError extends errorClass('EventError', 'Event handler failed') {}
+export class EventError extends errorClass('EventError') {}
 /** Starting an OAuth sign-in failed. */
-export class OAuthSignin extends errorClass('OAuthSignin', 'OAuth sign-in failed') {}
+export class OAuthSignin extends errorClass('OAuthSignin') {}
 /** The OAuth callback failed (provider error, invalid response). */
-export class OAuthCallbackError extends errorClass('OAuthCallbackError', 'OAuth callback failed') {}
+export class OAuthCallbackError extends errorClass('OAuthCallbackError') {}
 /** An OAuth callback check (state, PKCE, nonce) failed. */
-export class InvalidCheck extends errorClass('InvalidCheck', 'Invalid check') {}
+export class InvalidCheck extends errorClass('InvalidCheck') {}
 /** The email is already used by a user signed in with another provider. */
-export class OAuthAccountNotLinked extends errorClass('OAuthAccountNotLinked', 'Account not linked') {}
+export class OAuthAccountNotLinked extends errorClass('OAuthAccountNotLinked') {}
 /** Sending the sign-in email failed. */
-export class EmailSignin extends errorClass('EmailSignin', 'Email sign-in failed') {}
+export class EmailSignin extends errorClass('EmailSignin') {}
 /** The email link is invalid, expired or used. */
-export class Verification extends errorClass('Verification', 'Verification failed') {}
+export class Verification extends errorClass('Verification') {}
 /** A passkey response did not verify: challenge, origin, RP ID, signature, counter or credential. */
-export class WebAuthnVerificationError extends errorClass('WebAuthnVerificationError', 'Passkey verification failed') {}
+export class WebAuthnVerificationError extends errorClass('WebAuthnVerificationError') {}
 
 /** Too many sign-in attempts or email links for this identifier or client address; retry later. */
-export class RateLimited extends errorClass('RateLimited', 'Too many attempts') {}
+export class RateLimited extends errorClass('RateLimited') {}
+/** The request needs a signed-in user and carries no session. */
+export class SessionRequired extends errorClass('SessionRequired') {}
 
 /**
  * Thrown from a credentials provider's `authorize()` to refuse a sign-in.
@@ -127,7 +95,8 @@ export class RateLimited extends errorClass('RateLimited', 'Too many attempts') 
  * class InvalidLogin extends CredentialsSignin { code = "invalid_login" }
  */
 export class CredentialsSignin extends AuthError {
-	static type: ErrorType = 'CredentialsSignin';
+	static type = 'CredentialsSignin' as const;
+	declare type: 'CredentialsSignin';
 	/**
 	 * Also true for a framework error an integration marked as a credentials failure (the SvelteKit
 	 * form action throws SvelteKit's 401 error so an uncaught one is not a 500): `catch (e) { if (e
@@ -140,7 +109,7 @@ export class CredentialsSignin extends AuthError {
 	/** Safe-to-show code placed in the redirect URL. */
 	code = 'credentials';
 	constructor(message?: string | ErrorOptions, errorOptions?: ErrorOptions) {
-		super(message ?? 'Invalid credentials', errorOptions);
+		super(message ?? failures.CredentialsSignin.defaultMessage, errorOptions);
 		this.type = 'CredentialsSignin';
 	}
 }
@@ -148,42 +117,55 @@ export class CredentialsSignin extends AuthError {
 /** Marks an integration's own error object as a credentials failure (see `CredentialsSignin`). Registered. */
 export const CREDENTIALS_FAILURE = Symbol.for('kitgate.credentialsFailure');
 
-/** Configuration error types: they fail at start-up. */
-export const configurationErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
-	'Configuration',
-	'MissingSecret',
-	'UntrustedHost',
-	'DuplicateProviderId',
-	'ExperimentalFeatureNotEnabled',
-	'MissingAdapter',
-	'UnsupportedStrategy'
-]);
 
-/** Error types a user can fix by trying again on the sign-in page. */
-export const signInErrorTypes: ReadonlySet<ErrorType> = new Set<ErrorType>([
-	'CredentialsSignin',
-	'OAuthSignin',
-	'OAuthCallbackError',
-	'OAuthAccountNotLinked',
-	'InvalidCheck',
-	'EmailSignin',
-	'CallbackRouteError',
-	'MissingCSRF',
-	'SessionTokenError',
-	'WebAuthnVerificationError',
-	'RateLimited'
-]);
+/**
+ * The class of each error code; a code of the failure table without a class here (or a class
+ * without a code) does not compile.
+ */
+export const errorClasses = {
+	AccessDenied,
+	AdapterError,
+	CallbackRouteError,
+	Configuration: InvalidConfiguration,
+	CredentialsSignin,
+	DuplicateProviderId,
+	EmailSignin,
+	EventError,
+	ExperimentalFeatureNotEnabled,
+	InvalidCallbackUrl,
+	InvalidCheck,
+	InvalidProvider,
+	InvalidRequest,
+	JWTSessionError,
+	MissingAdapter,
+	MissingAdapterMethod,
+	MissingCSRF,
+	MissingSecret,
+	OAuthAccountNotLinked,
+	OAuthCallbackError,
+	OAuthSignin,
+	RateLimited,
+	SessionRequired,
+	UnknownAction,
+	UnsupportedStrategy,
+	UntrustedHost,
+	Verification,
+	WebAuthnVerificationError
+} as const satisfies { [Type in ErrorType]: abstract new (...args: never[]) => AuthError & { type: Type } };
 
-/** True for a known error type string (used to validate `?error=`). */
-export function isErrorType(value: unknown): value is ErrorType {
-	return typeof value === 'string' && knownTypes.has(value);
+/**
+ * Narrows `error` to a kitgate error, optionally of one code. Works across copies of kitgate (it
+ * checks the shape, not the class).
+ *
+ * @example
+ * if (isAuthError(error, 'CredentialsSignin')) console.log(error.code);
+ */
+export function isAuthError<Type extends ErrorType = ErrorType>(
+	error: unknown,
+	type?: Type
+): error is InstanceType<(typeof errorClasses)[Type]> {
+	if (!(error instanceof Error)) return false;
+	const actual = (error as { type?: unknown }).type;
+	if (typeof actual !== 'string' || !Object.hasOwn(failures, actual)) return false;
+	return type === undefined || actual === type;
 }
-
-const knownTypes = new Set<string>([
-	'AccessDenied', 'AdapterError', 'CallbackRouteError', 'Configuration', 'CredentialsSignin',
-	'DuplicateProviderId', 'EmailSignin', 'EventError', 'ExperimentalFeatureNotEnabled',
-	'InvalidCallbackUrl', 'InvalidCheck', 'InvalidProvider', 'InvalidRequest', 'JWTSessionError',
-	'MissingAdapter', 'MissingAdapterMethod', 'MissingCSRF', 'MissingSecret', 'OAuthAccountNotLinked',
-	'OAuthCallbackError', 'OAuthSignin', 'RateLimited', 'SessionTokenError', 'SignOutError', 'UnknownAction',
-	'UnsupportedStrategy', 'UntrustedHost', 'Verification', 'WebAuthnVerificationError'
-]);

@@ -1,9 +1,8 @@
-// What an action returns (a redirect, JSON or a page) and how it becomes a Response; also how an
-// error becomes a safe outcome: a redirect to the sign-in or error page, or a 4xx.
+// What an action returns (a redirect, JSON or a page) and how it becomes a Response. How a
+// failure becomes an outcome is `failure-answer.ts`.
 
 import type { RequestContext } from './context.js';
 import { serializeCookie } from './cookies.js';
-import { AuthError, CredentialsSignin, signInErrorTypes, type ErrorType } from './errors.js';
 import type { PagesOptions } from './types.js';
 
 /** The result of an action. */
@@ -86,29 +85,4 @@ export function rawToResponse(raw: RawResponse): Response {
 /** Converts an outcome to a Response with the queued cookies; honours `X-Auth-Return-Redirect: 1`. */
 export function toResponse(ctx: RequestContext, outcome: Outcome): Response {
 	return rawToResponse(toRawResponse(ctx, outcome));
-}
-
-/** The error type shown to the user for `error` (unknown errors are `Configuration` problems). */
-export function publicErrorType(error: unknown): ErrorType {
-	return error instanceof AuthError ? error.type : 'Configuration';
-}
-
-/** Where a failed sign-in, sign-out or callback sends the user; the cause is logged. */
-export function errorRedirect(ctx: RequestContext, error: unknown, callbackUrl?: string): Outcome {
-	const type = publicErrorType(error);
-	if (type === 'CredentialsSignin') {
-		const code = error instanceof CredentialsSignin ? error.code : 'credentials';
-		return { type: 'redirect', url: pageUrl(ctx, 'signIn', { error: type, code, callbackUrl }) };
-	}
-	if (signInErrorTypes.has(type)) {
-		return { type: 'redirect', url: pageUrl(ctx, 'signIn', { error: type, callbackUrl }) };
-	}
-	return { type: 'redirect', url: pageUrl(ctx, 'error', { error: type }) };
-}
-
-/** HTTP status of the built-in error page for an error type. Never 5xx: `?error=` is user input. */
-export function errorPageStatus(type: string): number {
-	if (type === 'AccessDenied' || type === 'Verification') return 403;
-	if (type === 'UnknownAction' || type === 'InvalidProvider') return 404;
-	return type === 'Default' ? 200 : 400;
 }

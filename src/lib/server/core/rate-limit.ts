@@ -6,7 +6,8 @@ import { addressLimitKey, clientAddressOf } from './client-address.js';
 import type { RequestContext } from './context.js';
 import { InvalidConfiguration, RateLimited } from './errors.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
-import { pageUrl, type Outcome } from './outcome.js';
+import { failureAnswer } from './failure-answer.js';
+import type { Outcome } from './outcome.js';
 import type { RateLimitCount, RateLimitOptions, RateLimitStore } from './types.js';
 
 /** The kinds of attempts kitgate limits. */
@@ -180,6 +181,8 @@ export interface Attempt {
 export interface LimitedAttempt {
 	limited: true;
 	retryAfter: number;
+	/** Why, for the log. */
+	reason: string;
 }
 
 const noop = async () => {};
@@ -192,7 +195,7 @@ const unlimited: Attempt = { limited: false, succeeded: noop, discarded: noop };
  *
  * @example
  * const attempt = await takeAttempt(ctx, 'credentials', 'ada@example.com');
- * if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
+ * if (attempt.limited) return rateLimitedOutcome(ctx, attempt, callbackUrl);
  */
 export async function takeAttempt(ctx: RequestContext, kind: AttemptKind, identifier: string | undefined): Promise<Attempt | LimitedAttempt> {
 	const limits = ctx.config.rateLimit;
@@ -226,8 +229,7 @@ export async function takeAttempt(ctx: RequestContext, kind: AttemptKind, identi
 		const reason = over.some((entry) => entry.refused)
 			? 'the rate-limit store is full of live counters (raise maxKeys, or use SqlRateLimitStore).'
 			: `over the per-${over[0].scope === 'id' ? 'identifier' : 'address'} limit.`;
-		ctx.config.logger.warn('rate-limited', `${kind} attempt refused: ${reason}`);
-		return { limited: true, retryAfter: retryAfterSeconds(resetAt, now) };
+		return { limited: true, retryAfter: retryAfterSeconds(resetAt, now), reason: `${kind} attempt refused: ${reason}` };
 	}
 	const undo = async (resetIdentifier: boolean) => {
 		try {
@@ -242,16 +244,11 @@ export async function takeAttempt(ctx: RequestContext, kind: AttemptKind, identi
 }
 
 /**
- * The answer to a limited attempt: the sign-in page with `error=RateLimited`, or for script
- * callers (`X-Auth-Return-Redirect: 1`) a 429 `{ error, url }` with `Retry-After`.
+ * The answer to a limited attempt (a `RateLimited` failure with `Retry-After`).
  *
  * @example
- * return rateLimitedOutcome(ctx, 120, callbackUrl);
+ * return rateLimitedOutcome(ctx, attempt, callbackUrl);
  */
-export function rateLimitedOutcome(ctx: RequestContext, retryAfter: number, callbackUrl: string | undefined): Outcome {
-	const url = pageUrl(ctx, 'signIn', { error: 'RateLimited', callbackUrl });
-	if (ctx.request.headers.get('x-auth-return-redirect') === '1') {
-		return { type: 'json', status: 429, body: { error: 'RateLimited', url }, headers: { 'retry-after': String(retryAfter) } };
-	}
-	return { type: 'redirect', url };
+export function rateLimitedOutcome(ctx: RequestContext, attempt: LimitedAttempt, callbackUrl: string | undefined): Outcome {
+	return failureAnswer(ctx, new RateLimited(attempt.reason), { callbackUrl, retryAfter: attempt.retryAfter });
 }

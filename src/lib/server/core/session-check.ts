@@ -4,8 +4,8 @@
 import { resolveConfig } from './config.js';
 import { createSessionContext, type RequestOptions, type SessionRequest } from './context.js';
 import { serializeCookie, type OutgoingCookie } from './cookies.js';
-import { AuthError, type ErrorType } from './errors.js';
-import { publicErrorType } from './outcome.js';
+import { AuthError, failures, type ErrorType } from './errors.js';
+import { asAuthError, logFailure } from './failure-answer.js';
 import { getSession } from './session.js';
 import type { AuthConfig, Session } from './types.js';
 
@@ -48,9 +48,8 @@ export async function checkSession(
 	} catch (error) {
 		// e.g. an invalid Host header met while a callback asked for the origin
 		if (error instanceof AuthError && error.type === 'InvalidRequest') return { session: null, setCookies: [], cookies: [] };
-		resolved.logger.error(error instanceof AuthError ? error : new AuthError('Session check failed', { cause: { err: error } }));
-		// the same answer the router gives: a known failure is a 400, anything else a 503
-		const status = error instanceof AuthError ? 400 : 503;
-		return { session: null, setCookies: [], cookies: [], error: { type: publicErrorType(error), status } };
+		const failure = asAuthError(error);
+		logFailure(resolved.logger, failure);
+		return { session: null, setCookies: [], cookies: [], error: { type: failure.type, status: failures[failure.type].status } };
 	}
 }

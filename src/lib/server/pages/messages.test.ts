@@ -8,7 +8,6 @@ import {
 	localeOf,
 	messages,
 	resolveMessages,
-	retryableErrors,
 	signInErrorId,
 	text
 } from './messages.js';
@@ -55,7 +54,7 @@ describe('message tables', () => {
 				'EmailSignin',
 				'CredentialsSignin',
 				'MissingCSRF',
-				'SessionTokenError',
+				'SessionRequired',
 				'Default'
 			].map((type) => `signin.error.${type}`),
 			...[
@@ -166,12 +165,10 @@ describe('error type lookups', () => {
 		expect(signInErrorId(messages.en, 'constructor')).toBe('signin.error.Default');
 	});
 
-	test('only errors a new attempt can fix offer to sign in again', () => {
-		for (const type of ['AccessDenied', 'Verification', 'MissingCSRF', 'Default']) {
-			expect(retryableErrors.has(type), type).toBe(true);
-		}
-		for (const type of ['Configuration', 'UntrustedHost', 'MissingAdapterMethod', 'UnknownAction']) {
-			expect(retryableErrors.has(type), type).toBe(false);
-		}
+	test('a code without an error-page text of its own shows the failure table’s text', () => {
+		expect(errorMessageIds(messages.en, 'AdapterError')).toEqual({ title: 'error.Configuration.title', body: 'error.Configuration.body' });
+		expect(errorMessageIds(messages.en, 'OAuthSignin')).toEqual({ title: 'error.Default.title', body: 'error.Default.body' });
+		// an override may give any code a text of its own
+		expect(errorMessageIds({ ...messages.en, 'error.AdapterError.title': 'Database down' }, 'AdapterError').title).toBe('error.AdapterError.title');
 	});
 });

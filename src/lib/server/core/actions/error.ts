@@ -2,15 +2,16 @@
 
 import { pageOutcome } from '../built-in-pages.js';
 import type { RequestContext } from '../context.js';
-import { isErrorType, signInErrorTypes } from '../errors.js';
-import { errorPageStatus, pageUrl, type Outcome } from '../outcome.js';
+import { errorPageStatus, failures, isErrorType } from '../errors.js';
+import { pageUrl, type Outcome } from '../outcome.js';
 
 /** Shows the error page for a known error type; anything else shows the generic text. */
 export function showErrorPage(ctx: RequestContext): Outcome {
 	const requested = ctx.url.searchParams.get('error');
 	const error = isErrorType(requested) ? requested : 'Default';
 	if (ctx.config.pages.error) return { type: 'redirect', url: pageUrl(ctx, 'error', { error }) };
-	const retry = error === 'Default' || error === 'AccessDenied' || error === 'Verification' || signInErrorTypes.has(error);
+	// the failure table says whether trying again can help; an unknown code may
+	const retry = error === 'Default' || failures[error].retry;
 	return pageOutcome(
 		ctx,
 		'error',

@@ -5,7 +5,7 @@ import { assertAdapterMethods, type GuardedAdapter } from '../adapter-guard.js';
 import type { RequestBody } from '../body.js';
 import { signedInUser } from '../complete-sign-in.js';
 import type { RequestContext } from '../context.js';
-import { CallbackRouteError, InvalidProvider, InvalidRequest } from '../errors.js';
+import { CallbackRouteError, InvalidProvider, InvalidRequest, SessionRequired } from '../errors.js';
 import type { Outcome } from '../outcome.js';
 import type { AdapterAuthenticator, AdapterUser, WebAuthnConfig } from '../types.js';
 import { answerWebAuthn } from '../flows/webauthn-answer.js';
@@ -37,7 +37,7 @@ export async function listWebAuthnAuthenticators(ctx: RequestContext, providerId
 
 /**
  * Removes one of the signed-in user's passkeys (its authenticator and its `webauthn` account) and
- * answers the remaining list. 404 when the user has no passkey with that ID.
+ * answers the remaining list. `InvalidRequest` when the user has no passkey with that ID.
  *
  * @example
  * // POST /auth/webauthn-authenticators/passkey  { "credentialID": "…", "csrfToken": "…" }
@@ -53,9 +53,7 @@ export async function deleteWebAuthnAuthenticator(ctx: RequestContext, providerI
 		if (!user) return notSignedIn();
 		const authenticator = await adapter.getAuthenticator(credentialID);
 		// another user's passkey looks exactly like a missing one
-		if (!authenticator || authenticator.userId !== user.id) {
-			return { type: 'json', status: 404, body: { error: 'InvalidRequest' } };
-		}
+		if (!authenticator || authenticator.userId !== user.id) throw new InvalidRequest('The user has no passkey with this credential ID.');
 		await adapter.deleteAuthenticator(credentialID);
 		try {
 			await adapter.unlinkAccount({ provider: provider.id, providerAccountId: authenticator.providerAccountId });
@@ -83,6 +81,6 @@ async function summaries(adapter: GuardedAdapter, user: AdapterUser): Promise<Pa
 	}));
 }
 
-function notSignedIn(): Outcome {
-	return { type: 'json', status: 401, body: { error: 'AccessDenied' } };
+function notSignedIn(): never {
+	throw new SessionRequired('Managing passkeys needs a signed-in user.');
 }

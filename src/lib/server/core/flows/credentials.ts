@@ -7,11 +7,11 @@ import { isUniqueViolation } from '../../adapters/errors.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
 import type { RequestContext } from '../context.js';
 import { readableRequest, type RequestBody } from '../body.js';
-import { pageOutcome } from '../built-in-pages.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
 import { CallbackRouteError, CredentialsSignin, AuthError, InvalidRequest } from '../errors.js';
 import { emitEvent } from '../events.js';
-import { errorRedirect, pageUrl, type Outcome } from '../outcome.js';
+import { failureAnswer } from '../failure-answer.js';
+import type { Outcome } from '../outcome.js';
 import { identifierField, normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
 import { establishSession } from '../session.js';
 import { checkSignInAllowed } from '../sign-in-callback.js';
@@ -49,13 +49,11 @@ export async function credentialsSignIn(
 	const { identifier } = checked;
 	const refused = (error: CredentialsSignin) => {
 		if (identifier === undefined) warnUncounted(ctx, provider);
-		// a user's mistake, not the server's: a warning with its code, no stack
-		ctx.config.logger.warn('credentials-signin', `Credentials sign-in with provider "${provider.id}" refused (code "${error.code}").`);
-		return errorRedirect(ctx, error, callbackUrl);
+		return failureAnswer(ctx, error, { callbackUrl });
 	};
 
 	const attempt = await takeAttempt(ctx, 'credentials', identifier);
-	if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
+	if (attempt.limited) return rateLimitedOutcome(ctx, attempt, callbackUrl);
 	const started = performance.now();
 	let authorized: User | null;
 	try {
@@ -173,21 +171,9 @@ async function repeatedFields(request: Request, names: readonly string[]): Promi
 	}
 }
 
-/**
- * The answer to credentials that cannot be checked: a 400 `InvalidRequest`, before anything is
- * counted or `authorize` runs. Script callers (JSON bodies, `X-Auth-Return-Redirect: 1`, the
- * SvelteKit form action) get `{ error, url }` pointing at the error page; a form post gets the
- * error page itself (or a redirect to `pages.error`).
- */
+/** The answer to credentials that cannot be checked: `InvalidRequest`, before anything is counted or `authorize` runs. */
 function malformedCredentials(ctx: RequestContext, problem: string, callbackUrl: string): Outcome {
-	ctx.config.logger.error(new InvalidRequest(problem));
-	const url = pageUrl(ctx, 'error', { error: 'InvalidRequest' });
-	const type = (ctx.request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-	if (ctx.request.headers.get('x-auth-return-redirect') === '1' || type === 'application/json') {
-		return { type: 'json', status: 400, body: { error: 'InvalidRequest', url } };
-	}
-	if (ctx.config.pages.error) return { type: 'redirect', url };
-	return pageOutcome(ctx, 'error', { error: 'InvalidRequest', signInUrl: pageUrl(ctx, 'signIn', { callbackUrl }), homeUrl: ctx.baseUrl }, 400);
+	return failureAnswer(ctx, new InvalidRequest(problem), { callbackUrl });
 }
 
 /**

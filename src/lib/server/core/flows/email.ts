@@ -8,7 +8,8 @@ import { resolveCallbackUrl } from '../callback-url.js';
 import { completeSignIn, neededMethods } from '../complete-sign-in.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { AuthError, CallbackRouteError, EmailSignin, InvalidConfiguration, Verification } from '../errors.js';
-import { errorRedirect, pageUrl, type Outcome } from '../outcome.js';
+import { failureAnswer } from '../failure-answer.js';
+import { pageUrl, type Outcome } from '../outcome.js';
 import { normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
 import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, AdapterUser, EmailConfig, VerificationToken } from '../types.js';
@@ -42,14 +43,14 @@ export async function startEmailSignIn(ctx: RequestContext, provider: EmailConfi
 	try {
 		identifier = checkedIdentifier(email.normalizeIdentifier(typed));
 	} catch (error) {
-		// a typo, not a server problem: back to the form with what was typed
-		ctx.config.logger.debug('email-identifier', error instanceof Error ? error.message : error);
+		// back to the form with what was typed
 		const echoed = typed.slice(0, MAX_ECHOED_INPUT) || undefined;
-		return { type: 'redirect', url: pageUrl(ctx, 'signIn', { error: 'EmailSignin', callbackUrl, email: echoed }) };
+		const failure = new EmailSignin(error instanceof Error ? error.message : 'Not one valid email address.');
+		return failureAnswer(ctx, failure, { callbackUrl, params: { email: echoed } });
 	}
 	// counted for the address typed, whether or not it has an account: the answer tells nothing
 	const attempt = await takeAttempt(ctx, 'email', normalizeIdentifier(identifier));
-	if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
+	if (attempt.limited) return rateLimitedOutcome(ctx, attempt, callbackUrl);
 
 	const user: AdapterUser = (await adapterStep(() => adapter.getUserByEmail(identifier), 'Looking up the user by email failed.')) ?? {
 		id: crypto.randomUUID(),
@@ -86,8 +87,7 @@ export async function startEmailSignIn(ctx: RequestContext, provider: EmailConfi
 				' Check the mail server settings (`server`) or the custom sendVerificationRequest.',
 			{ cause: { err: error } }
 		);
-		ctx.config.logger.error(failure);
-		return errorRedirect(ctx, failure, callbackUrl);
+		return failureAnswer(ctx, failure, { callbackUrl });
 	}
 	return { type: 'redirect', url: pageUrl(ctx, 'verifyRequest', { provider: provider.id, type: 'email' }) };
 }
@@ -129,7 +129,7 @@ async function useLink(ctx: RequestContext, provider: EmailConfig, body: Request
 
 	// failed uses are counted per address, so a short code (a custom generateVerificationToken) cannot be guessed
 	const attempt = await takeAttempt(ctx, 'emailToken', normalizeIdentifier(identifier));
-	if (attempt.limited) return rateLimitedOutcome(ctx, attempt.retryAfter, callbackUrl);
+	if (attempt.limited) return rateLimitedOutcome(ctx, attempt, callbackUrl);
 	const stored = await spendToken(ctx, adapter, identifier, token);
 	if (stored) await attempt.succeeded();
 	if (!stored) {

@@ -7,7 +7,8 @@ import type { RequestBody } from '../body.js';
 import { completeSignIn, signedInUser } from '../complete-sign-in.js';
 import type { RequestContext } from '../context.js';
 import { AuthError, InvalidCheck, OAuthCallbackError } from '../errors.js';
-import { errorRedirect, type Outcome } from '../outcome.js';
+import { failureAnswer } from '../failure-answer.js';
+import type { Outcome } from '../outcome.js';
 import type { Account, OAuthCheck, OAuthConfig, Profile, TokenSet, User } from '../types.js';
 import { clearChecks, createChecks, useChecks, type ExpectedChecks } from './oauth-checks.js';
 import { oauthClient } from './oauth-client.js';
@@ -173,12 +174,10 @@ async function signedInIdentity(
 /** Logs the failure and answers with the error redirect; the check cookies are cleared all the same. */
 function failedCallback(ctx: RequestContext, provider: OAuthConfig, error: unknown, callbackUrl: string | undefined): Outcome {
 	const authError = error instanceof AuthError ? error : oauthStepError('callback', provider.id, 'the sign-in', error);
-	ctx.config.logger.error(authError);
 	// nothing of a failed sign-in is kept, except the CSRF cookie and the removal of the check cookies
-	const keep = ctx.setCookies.filter((cookie) => cookie.name === ctx.cookieNames.csrfToken.name);
-	ctx.setCookies.splice(0, ctx.setCookies.length, ...keep);
+	const answer = failureAnswer(ctx, authError, { callbackUrl });
 	clearChecks(ctx);
-	return errorRedirect(ctx, authError, callbackUrl);
+	return answer;
 }
 
 /** The callback's parameters: the query of a GET, the form fields of a POST (`response_mode=form_post`). */

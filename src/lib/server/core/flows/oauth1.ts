@@ -7,7 +7,8 @@ import type { RequestContext } from '../context.js';
 import { expiredCookie } from '../cookies.js';
 import { AuthError, InvalidCheck, InvalidConfiguration, OAuthCallbackError, OAuthSignin } from '../errors.js';
 import { decodeJwt, encodeJwt } from '../jwt.js';
-import { errorRedirect, type Outcome } from '../outcome.js';
+import { failureAnswer } from '../failure-answer.js';
+import type { Outcome } from '../outcome.js';
 import type { Account, CookieOption, EndpointOption, OAuthConfig, Profile, TokenSet, User } from '../types.js';
 import { CHECK_MAX_AGE } from './oauth-checks.js';
 import { userFromProfile } from './oauth-profile.js';
@@ -222,11 +223,8 @@ async function signedInIdentity(
 /** Logs the failure and answers with the error redirect; only the CSRF cookie and the token cookie's removal are kept. */
 function failedCallback(ctx: RequestContext, provider: OAuthConfig, error: unknown, callbackUrl: string | undefined): Outcome {
 	const authError = asAuthError(error, OAuthCallbackError, `${provider.name}: the OAuth 1.0a callback failed.`);
-	ctx.config.logger.error(authError);
 	const cookie = requestTokenCookie(ctx);
-	const keep = ctx.setCookies.filter((c) => c.name === ctx.cookieNames.csrfToken.name || c.name === cookie.name);
-	ctx.setCookies.splice(0, ctx.setCookies.length, ...keep);
-	return errorRedirect(ctx, authError, callbackUrl);
+	return failureAnswer(ctx, authError, { callbackUrl, keep: (c) => c.name === cookie.name });
 }
 
 /**

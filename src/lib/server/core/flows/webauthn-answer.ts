@@ -2,14 +2,12 @@
 // failure `{ error: <type> }` with a 4xx status, no session cookie and the challenge cleared.
 
 import type { RequestContext } from '../context.js';
-import { AccessDenied, AuthError, CallbackRouteError, type ErrorType } from '../errors.js';
+import { AccessDenied, AuthError, CallbackRouteError } from '../errors.js';
+import { failureAnswer } from '../failure-answer.js';
 import { emitEvent } from '../events.js';
 import { pageUrl, type Outcome } from '../outcome.js';
 import { establishSession } from '../session.js';
 import type { Account, AdapterUser } from '../types.js';
-
-/** Statuses other than 400 for passkey errors. */
-const STATUS_BY_TYPE: Partial<Record<ErrorType, number>> = { MissingCSRF: 403, AccessDenied: 403, RateLimited: 429 };
 
 /**
  * Runs a passkey route; any error becomes a logged, JSON 4xx answer with no session.
@@ -32,13 +30,9 @@ export async function answerWebAuthn(ctx: RequestContext, run: () => Promise<Out
  */
 export function webAuthnFailure(ctx: RequestContext, error: unknown): Outcome {
 	const authError = error instanceof AuthError ? error : new CallbackRouteError('The passkey request failed.', { cause: { err: error } });
-	ctx.config.logger.error(authError);
-	const csrf = ctx.cookieNames.csrfToken.name;
 	const challenge = ctx.cookieNames.webauthnChallenge.name;
 	// keep only a fresh CSRF token and the challenge's removal: never a session on failure
-	const kept = ctx.setCookies.filter((c) => c.name === csrf || (c.name === challenge && c.value === ''));
-	ctx.setCookies.splice(0, ctx.setCookies.length, ...kept);
-	return { type: 'json', status: STATUS_BY_TYPE[authError.type] ?? 400, body: { error: authError.type } };
+	return failureAnswer(ctx, authError, { json: true, keep: (c) => c.name === challenge && c.value === '' });
 }
 
 /** What a verified ceremony hands over to start the session. */

@@ -52,19 +52,25 @@ export function oauthConfig(providers: OAuthConfig[], overrides: Partial<AuthCon
 export function quietLogger() {
 	const errors: Error[] = [];
 	const warnings: string[] = [];
+	// everything logged, in order: errors and warnings (refused requests are warnings, see the failure table)
+	const lines: string[] = [];
 	return {
 		errors,
 		warnings,
 		logger: {
 			error: (error: Error) => {
 				errors.push(error);
+				lines.push(`${error.name}: ${error.message} ${describeCause(error.cause)}`);
 				if (process.env.DEBUG_OAUTH) console.error(error, (error.cause as { err?: unknown } | undefined)?.err);
 			},
-			warn: (code: string, ...message: unknown[]) => void warnings.push([code, ...message].join(' ')),
+			warn: (code: string, ...message: unknown[]) => {
+				warnings.push([code, ...message].join(' '));
+				lines.push([code, ...message.map((part) => (part instanceof Error ? describeCause({ err: part }) : String(part)))].join(' '));
+			},
 			debug: () => {}
 		},
-		/** Every logged error with its causes, one string each. */
-		text: () => errors.map((e) => `${e.name}: ${e.message} ${describeCause(e.cause)}`).join('\n')
+		/** Every logged error and warning with its causes, one line each. */
+		text: () => lines.join('\n')
 	};
 }
 

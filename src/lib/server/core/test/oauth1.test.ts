@@ -187,14 +187,16 @@ function twitterAgainst(target: OAuth1TestServer, overrides: TwitterOAuth1Option
 
 function makeConfig(provider: OAuthConfig, overrides: Partial<AuthConfig> = {}) {
 	const errors: AuthError[] = [];
+	// refused requests are warnings (the failure table), with their code and message
+	const refused: { type: string; message: string }[] = [];
 	const config: AuthConfig = {
 		secret: TEST_SECRET,
 		trustHost: true,
 		providers: [provider],
-		logger: { error: (error) => void errors.push(error as AuthError) },
+		logger: { error: (error) => void errors.push(error as AuthError), warn: (type, message) => void refused.push({ type, message: String(message) }) },
 		...overrides
 	};
-	return { config, errors };
+	return { config, errors, refused };
 }
 
 /** Sends a request through the router, as a browser would. */
@@ -375,7 +377,7 @@ describe('OAuth 1.0a sign-in against a local server', () => {
 	});
 
 	test('an oauth_token other than the one requested is InvalidCheck, and no access token is asked for', async () => {
-		const { config, errors } = makeConfig(twitterAgainst(server));
+		const { config, errors, refused } = makeConfig(twitterAgainst(server));
 		const client = browser(config);
 		await client.startSignIn();
 		const acceptedBefore = server.accepted.length;
@@ -383,7 +385,8 @@ describe('OAuth 1.0a sign-in against a local server', () => {
 		expect(done.headers.get('location')).toBe(
 			'http://localhost:3000/auth/signin?error=InvalidCheck&callbackUrl=http%3A%2F%2Flocalhost%3A3000%2Fdashboard'
 		);
-		expect(errors.map((e) => e.type)).toEqual(['InvalidCheck']);
+		expect(refused.map((e) => e.type)).toEqual(['InvalidCheck']);
+		expect(errors).toEqual([]);
 		expect(server.accepted.length).toBe(acceptedBefore);
 		expect(client.jar.has('kitgate.state.oauth1')).toBe(false);
 		expect(await client.session()).toBeNull();
@@ -393,22 +396,22 @@ describe('OAuth 1.0a sign-in against a local server', () => {
 		const first = browser(makeConfig(twitterAgainst(server)).config);
 		const callback = await first.approve((await first.startSignIn()).headers.get('location')!);
 		// another browser (no cookie) follows the same callback link
-		const { config, errors } = makeConfig(twitterAgainst(server));
+		const { config, refused } = makeConfig(twitterAgainst(server));
 		const other = browser(config);
 		const done = await other.request(local(callback));
 		expect(done.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=InvalidCheck');
-		expect(errors[0].message).toMatch(/request token cookie .* missing/);
+		expect(refused[0].message).toMatch(/request token cookie .* missing/);
 	});
 
 	test('a cookie sealed for another provider is not accepted', async () => {
-		const { config, errors } = makeConfig(twitterAgainst(server, { id: 'x-other' }));
+		const { config, refused } = makeConfig(twitterAgainst(server, { id: 'x-other' }));
 		const twitter = browser(makeConfig(twitterAgainst(server)).config);
 		const callback = await twitter.approve((await twitter.startSignIn()).headers.get('location')!);
 		const other = browser(config);
 		for (const [name, value] of twitter.jar) other.jar.set(name, value);
 		const done = await other.request(local(callback).replace('/callback/twitter', '/callback/x-other'));
 		expect(done.headers.get('location')).toContain('error=InvalidCheck');
-		expect(errors.map((e) => e.type)).toEqual(['InvalidCheck']);
+		expect(refused.map((e) => e.type)).toEqual(['InvalidCheck']);
 	});
 
 	test('declining at the provider is OAuthCallbackError without a session', async () => {

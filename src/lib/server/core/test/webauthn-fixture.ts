@@ -35,6 +35,8 @@ export function passkeyWorld(
 	const clock = { now: Date.UTC(2026, 5, 1, 12) };
 	const warnings: { code: string; message: string }[] = [];
 	const errors: Error[] = [];
+	// every failure logged, errors and warnings alike, as `<code>: <message>` in order
+	const failures: string[] = [];
 	const config: AuthConfig = {
 		secret: TEST_SECRET,
 		trustHost: true,
@@ -42,8 +44,14 @@ export function passkeyWorld(
 		now: () => clock.now,
 		experimental: { enableWebAuthn: true },
 		logger: {
-			warn: (code, ...message) => warnings.push({ code, message: message.join(' ') }),
-			error: (error) => errors.push(error),
+			warn: (code, ...message) => {
+				warnings.push({ code, message: message.join(' ') });
+				failures.push(`${code}: ${message[0]}`);
+			},
+			error: (error) => {
+				errors.push(error);
+				failures.push(`${(error as { type?: string }).type ?? error.name}: ${error.message}`);
+			},
 			debug: () => undefined
 		},
 		providers: [
@@ -54,7 +62,7 @@ export function passkeyWorld(
 	};
 	const origin = options.origin ?? ORIGIN;
 	const device = softwareAuthenticator(origin);
-	return { config, adapter: adapter as Required<Adapter>, clock, warnings, errors, device, ...routes(config, origin) };
+	return { config, adapter: adapter as Required<Adapter>, clock, warnings, errors, failures, device, ...routes(config, origin) };
 }
 
 /** The id of the user a registration's options are for (its WebAuthn user handle). */

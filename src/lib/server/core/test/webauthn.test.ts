@@ -92,7 +92,8 @@ describe('GET webauthn-options/:provider', () => {
 		const nobody = await world.options({ action: 'register' });
 		expect(nobody).toMatchObject({ status: 400, body: { error: 'InvalidRequest' } });
 		const response = await world.client.request('/auth/webauthn-options/credentials');
-		expect(response.status).toBe(400);
+		// as for an unknown provider: no passkey provider by that id
+		expect(response.status).toBe(404);
 		expect(await response.json()).toEqual({ error: 'InvalidProvider' });
 		expect(world.challengeCookie()).toBeUndefined();
 	});

@@ -145,21 +145,25 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 		expect(calls).toHaveLength(0);
 	});
 
-	test('a form field sent twice is refused with the 400 error page', async () => {
+	test('a form field sent twice is refused: the error page says InvalidRequest (400)', async () => {
 		const { calls } = serve(app());
 		const browser = new Browser();
 		const urlencoded = await rawAttempt(app(), browser, (csrfToken) => ({
 			body: `csrfToken=${encodeURIComponent(csrfToken)}&username=ada&username=grace&password=lovelace`,
 			type: 'application/x-www-form-urlencoded'
 		}));
-		expect(urlencoded.status).toBe(400);
-		expect(urlencoded.text).toContain('Invalid request');
+		// a browser's form post is sent to the error page, as for any InvalidRequest
+		expect(urlencoded).toMatchObject({ status: 302, error: 'InvalidRequest' });
+		expect(new URL(urlencoded.url!).pathname).toBe('/auth/error');
+		const page = await fetch(urlencoded.url!);
+		expect(page.status).toBe(400);
+		expect(await page.text()).toContain('Invalid request');
 		const multipart = await rawAttempt(app(), browser, (csrfToken) => {
 			const form = new FormData();
 			for (const [key, value] of [['csrfToken', csrfToken], ['username', 'grace'], ['username', 'ada'], ['password', 'lovelace']]) form.append(key, value);
 			return { body: form };
 		});
-		expect(multipart.status).toBe(400);
+		expect(multipart).toMatchObject({ status: 302, error: 'InvalidRequest' });
 		expect(calls).toHaveLength(0);
 	});
 
