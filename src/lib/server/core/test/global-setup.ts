@@ -147,7 +147,7 @@ function findPostgresPrograms(): string {
 	if (found) return found;
 	throw new Error(
 		'The integration tests need PostgreSQL\'s server programs (initdb, pg_ctl), but found none: ' +
-			(candidates.length ? `no initdb in ${candidates.join(', ')}` : 'no pg_config on PATH and no /usr/lib/postgresql/*/bin') +
+			(candidates.length ? `no initdb in ${candidates.join(', ')}` : 'pg_config is not on PATH (or failed) and there is no /usr/lib/postgresql/*/bin') +
 			'. Install the PostgreSQL server (Debian/Ubuntu: apt-get install postgresql; elsewhere put its pg_config on PATH), ' +
 			'or set DATABASE_URL to an empty database.'
 	);
