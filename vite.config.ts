@@ -8,9 +8,7 @@ compilePages();
 // The SQL adapters' migrations as .sql files, for the package (their source is the migration lists).
 writeSqlFiles();
 
-// Rule: a test file is `integration` when it (or a test helper it calls) uses PostgreSQL (inject('databaseUrl'),
-// everyAdapter, pg), SMTP, an identity provider, the SvelteKit test app, a child process or a listening socket;
-// everything else (pure modules, renders, Auth() with the memory adapter or a SQLite file) is `unit`.
+// Split rule: a test file that (itself or through a test helper) uses PostgreSQL, SMTP, an identity provider, the SvelteKit test app, a child process or a socket is `integration`; the rest (pure modules, renders, Auth() on memory or SQLite files) is `unit`.
 const integration = [
 	'src/lib/components/slot-types.test.ts',
 	'src/lib/server/adapters/{delete-authenticator,lazy-config,postgres,rate-limit-store,update-account}.test.ts',
