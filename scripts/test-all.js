@@ -30,6 +30,8 @@ check('svelte-check', run('types', 'npx', ['svelte-kit', 'sync']) === 0 &&
 	run('types', 'node', ['scripts/compile-pages.js']) === 0 &&
 	run('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--fail-on-warnings']) === 0);
 check('eslint', run('lint', 'npx', ['eslint', '.']) === 0);
+// the layer rules of .dependency-cruiser.cjs (docs/architecture.md): a forbidden import fails here
+check('layers', run('layers', 'npm', ['run', 'lint:layers']) === 0);
 
 run('unit and integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json']);
 if (existsSync('reports/vitest.json')) {

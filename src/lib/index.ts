@@ -10,4 +10,5 @@ export { deleteUser, revokeSessions } from './server/core/revocation.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/memory-rate-limit-store.js';
 export { hashPassword, verifyPassword } from './server/core/password.js';
 export * from './server/core/errors.js';
+export { UNIQUE_VIOLATION, UniqueViolationError } from './server/core/unique-violation.js';
 export * from './server/core/types.js';

@@ -8,7 +8,8 @@ import type {
 	AdapterAuthenticator,
 	AdapterUser
 } from '../server/core/types.js';
-import { isUniqueViolation } from '../server/adapters/errors.js';
+// the engine's own check: a raw driver error would pass a broader one and still not be understood
+import { isUniqueViolation } from '../server/core/unique-violation.js';
 
 /**
  * Options of {@link runAdapterTests}.

@@ -12,11 +12,11 @@
 export { runAdapterTests, type AdapterTestOptions } from './conformance.js';
 
 /**
- * True when an error is a unique-constraint violation of the SQLite, PostgreSQL or memory adapter;
- * `UniqueViolationError` is the error an adapter without a driver of its own throws. Also exported
- * by `kitgate/adapters/errors`.
+ * True when an error is a unique violation as the engine understands it: a `UniqueViolationError`
+ * (or its code) in the cause chain. Adapters translate their driver's errors into it
+ * (`withUniqueViolations` or `asUniqueViolation` from `kitgate/adapters/errors`).
  *
  * @example
  * expect(isUniqueViolation(error)).toBe(true);
  */
-export { isUniqueViolation, UniqueViolationError } from '../server/adapters/errors.js';
+export { isUniqueViolation, UniqueViolationError } from '../server/core/unique-violation.js';

@@ -1,61 +1,63 @@
-// Recognising "this row already exists" across kitgate's adapters, so the engine can treat a lost
-// race (two sign-ins creating the same user) as an expected outcome. Export path: `kitgate/adapters/errors`.
-import { AdapterError } from '../core/errors.js';
+// Unique violations for adapter authors: the error the engine understands, and the translation of
+// the drivers' own errors into it (PostgreSQL's SQLSTATE 23505, better-sqlite3's constraint codes).
+// Export path: `kitgate/adapters/errors`.
+
+import { isUniqueViolation as isEngineUniqueViolation, UniqueViolationError } from '../core/unique-violation.js';
+
+export { UNIQUE_VIOLATION, UniqueViolationError } from '../core/unique-violation.js';
+
+// codes the drivers put on their own errors: PostgreSQL's SQLSTATE and better-sqlite3's extended result codes
+const driverUniqueCodes: ReadonlySet<unknown> = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
 
 /**
- * Stable `code` of {@link UniqueViolationError}.
+ * True when `error` (or one of its `cause`s) is a unique violation: a {@link UniqueViolationError},
+ * or a PostgreSQL (`23505`) or SQLite (`SQLITE_CONSTRAINT_UNIQUE`/`_PRIMARYKEY`) driver error.
  *
  * @example
- * if ((error as { code?: unknown }).code === UNIQUE_VIOLATION) retry();
- */
-export const UNIQUE_VIOLATION = 'UNIQUE_VIOLATION';
-
-// Codes the drivers put on their own errors: PostgreSQL's SQLSTATE and better-sqlite3's extended result codes.
-const uniqueViolationCodes: ReadonlySet<unknown> = new Set([
-	UNIQUE_VIOLATION,
-	'23505',
-	'SQLITE_CONSTRAINT_UNIQUE',
-	'SQLITE_CONSTRAINT_PRIMARYKEY'
-]);
-
-/**
- * Thrown by adapters without a database driver of their own (such as the memory adapter) when a
- * write would break a unique constraint. SQL adapters let the driver's error through instead.
- *
- * @example
- * throw new UniqueViolationError('users_email_key', 'A user with this email already exists');
- */
-export class UniqueViolationError extends AdapterError {
-	/** Always {@link UNIQUE_VIOLATION}. */
-	readonly code = UNIQUE_VIOLATION;
-	/** Name of the broken constraint, e.g. `users_email_key`. */
-	readonly constraint: string;
-
-	constructor(constraint: string, message?: string) {
-		super(message ?? `Unique constraint ${constraint} violated`);
-		this.constraint = constraint;
-	}
-}
-
-/**
- * True when `error` (or one of its `cause`s) is a unique-constraint violation raised by the
- * SQLite, PostgreSQL or memory adapter.
- *
- * @example
- * try {
- * 	await adapter.createUser(user);
- * } catch (error) {
- * 	if (!isUniqueViolation(error)) throw error;
- * 	user = await adapter.getUserByEmail(user.email); // another request created it first
- * }
+ * if (isUniqueViolation(error)) throw new UniqueViolationError('users_email_key', undefined, { cause: error });
  */
 export function isUniqueViolation(error: unknown): boolean {
+	if (isEngineUniqueViolation(error)) return true;
 	let current: unknown = error;
-	// A bounded walk: cause chains can be cyclic.
 	for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
-		if (current instanceof UniqueViolationError) return true;
-		if (uniqueViolationCodes.has((current as { code?: unknown }).code)) return true;
+		if (driverUniqueCodes.has((current as { code?: unknown }).code)) return true;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return false;
+}
+
+/**
+ * The error an adapter method should throw for `error`: a driver's unique violation becomes a
+ * {@link UniqueViolationError} (the driver's error as its cause); anything else is unchanged.
+ *
+ * @example
+ * try { await db.insert(row); } catch (error) { throw asUniqueViolation(error); }
+ */
+export function asUniqueViolation(error: unknown): unknown {
+	if (!isUniqueViolation(error) || isEngineUniqueViolation(error)) return error;
+	const constraint = (error as { constraint?: unknown }).constraint;
+	const message = error instanceof Error ? error.message : undefined;
+	return new UniqueViolationError(typeof constraint === 'string' ? constraint : 'unknown', message, { cause: error });
+}
+
+/**
+ * `adapter` with every method's unique violations translated by {@link asUniqueViolation}: wrap a
+ * driver-backed adapter once, and the engine resolves its races.
+ *
+ * @example
+ * export const MyAdapter = (db) => withUniqueViolations(createMyAdapter(db));
+ */
+export function withUniqueViolations<Methods extends object>(adapter: Methods): Methods {
+	const wrapped = { ...adapter } as Record<string, unknown>;
+	for (const [name, method] of Object.entries(adapter)) {
+		if (typeof method !== 'function') continue;
+		wrapped[name] = async (...args: unknown[]) => {
+			try {
+				return await (method as (...a: unknown[]) => unknown).apply(adapter, args);
+			} catch (error) {
+				throw asUniqueViolation(error);
+			}
+		};
+	}
+	return wrapped as Methods;
 }

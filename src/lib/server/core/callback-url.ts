@@ -31,5 +31,5 @@ export async function resolveCallbackUrl(ctx: RequestContext, requested: unknown
 export function requestedCallbackUrl(ctx: RequestContext, body: Record<string, unknown> = {}): string | undefined {
 	const fromBody = body.callbackUrl ?? body.redirectTo;
 	if (typeof fromBody === 'string' && fromBody) return fromBody;
-	return ctx.url.searchParams.get('callbackUrl') ?? undefined;
+	return ctx.query.get('callbackUrl') ?? undefined;
 }

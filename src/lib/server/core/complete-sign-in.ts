@@ -1,7 +1,7 @@
 // The shared end of every sign-in that yields a provider identity (OAuth now; email and passkeys
 // later): find or create the user, link the account, run callbacks and events, start the session.
 
-import { isUniqueViolation } from '../adapters/errors.js';
+import { isUniqueViolation } from './unique-violation.js';
 import { assertAdapterMethods, type AdapterMethod, type GuardedAdapter } from './adapter-guard.js';
 import type { RequestContext } from './context.js';
 import { AccessDenied, AuthError, CallbackRouteError, OAuthAccountNotLinked } from './errors.js';

@@ -15,6 +15,7 @@ import { createLogger } from './logger.js';
 import { defaultCookies, type CookieSet } from './cookies.js';
 import { decodeJwt, encodeJwt } from './jwt.js';
 import { defaultRedirect } from './redirect.js';
+import { keepToken } from './default-callbacks.js';
 import { guardAdapter, type GuardedAdapter } from './adapter-guard.js';
 import { normalizeEmailProvider } from './flows/email-provider.js';
 import { normalizeOAuthProvider } from './flows/oauth-provider.js';
@@ -76,8 +77,6 @@ const PROVIDER_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*$/;
 
 const resolvedByConfig = new WeakMap<AuthConfig, ResolvedConfig>();
 
-/** The default `jwt` callback; the session read knows it changes nothing. */
-export const keepToken: CallbacksOptions['jwt'] = ({ token }) => token;
 let webAuthnWarningShown = false;
 
 

@@ -19,6 +19,11 @@ export interface RequestOptions {
 	 * X-Forwarded-* headers of the request are then ignored.
 	 */
 	requestUrlIsPublic?: boolean;
+	/**
+	 * The framework already refused cross-site posts (SvelteKit checks the origin of form
+	 * actions), so kitgate's CSRF token is not asked for.
+	 */
+	csrfChecked?: boolean;
 }
 
 /** Everything an action needs to know about the request it handles. */
@@ -27,6 +32,13 @@ export interface RequestContext {
 	request: Request;
 	/** The public URL of the request. */
 	url: URL;
+	/**
+	 * The query kitgate reads (callback URL, authorization parameters): the route's own, or empty
+	 * when an app's form action calls the engine (the page's query belongs to the app).
+	 */
+	query: URLSearchParams;
+	/** The integration's framework checked the post's origin (`RequestOptions.csrfChecked`). */
+	csrfChecked: boolean;
 	/** Public origin, e.g. `https://example.com`. */
 	origin: string;
 	/** Site URL given to the `redirect` callback: origin plus the application's base path. */
@@ -59,6 +71,8 @@ export function createContext(request: Request, config: ResolvedConfig, options:
 		config,
 		request,
 		url,
+		query: url.searchParams,
+		csrfChecked: options.csrfChecked === true,
 		origin: url.origin,
 		baseUrl: `${url.origin}${appBase}`,
 		authUrl: `${url.origin}${config.basePath}`,
@@ -101,6 +115,10 @@ export function createSessionContext(request: SessionRequest, config: ResolvedCo
 		get url() {
 			return route().url;
 		},
+		get query() {
+			return route().query;
+		},
+		csrfChecked: options.csrfChecked === true,
 		get origin() {
 			return route().origin;
 		},

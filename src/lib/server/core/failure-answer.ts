@@ -67,11 +67,12 @@ export function failureAnswer(ctx: RequestContext, error: unknown, options: Fail
 
 	const type = authError.type;
 	const { status } = failures[type];
+	const failure = { type, code: authError instanceof CredentialsSignin ? authError.code : undefined };
 	const headers = options.retryAfter === undefined ? undefined : { 'retry-after': String(options.retryAfter) };
-	if (options.json) return { type: 'json', status, body: { error: type }, headers };
+	if (options.json) return { type: 'json', status, body: { error: type }, headers, failure };
 	const url = failurePageUrl(ctx, authError, options.callbackUrl, options.params);
-	if (isScriptCaller(ctx.request)) return { type: 'json', status, body: { error: type, url }, headers };
-	return { type: 'redirect', url };
+	if (isScriptCaller(ctx.request)) return { type: 'json', status, body: { error: type, url }, headers, failure };
+	return { type: 'redirect', url, failure };
 }
 
 /** A caller that reads the answer itself: it asked for JSON answers, or sent JSON (no HTML form can). */

@@ -3,12 +3,19 @@
 
 import type { RequestContext } from './context.js';
 import { serializeCookie } from './cookies.js';
+import type { ErrorType } from './errors.js';
 import type { PagesOptions } from './types.js';
+
+/** A failed request's code (and a credentials refusal's `code`), kept on its outcome for integrations. */
+export interface OutcomeFailure {
+	type: ErrorType;
+	code?: string;
+}
 
 /** The result of an action. */
 export type Outcome =
-	| { type: 'redirect'; url: string }
-	| { type: 'json'; body: unknown; status?: number; headers?: Record<string, string> }
+	| { type: 'redirect'; url: string; failure?: OutcomeFailure }
+	| { type: 'json'; body: unknown; status?: number; headers?: Record<string, string>; failure?: OutcomeFailure }
 	| { type: 'html'; html: string; status?: number; headers?: Record<string, string> };
 
 /** Absolute URL of a page: the user's page from `pages`, else the built-in route under basePath. */

@@ -2,7 +2,7 @@
 // (Express) and `locals.auth()` (SvelteKit) call. Cookies to refresh come back as Set-Cookie lines.
 
 import { resolveConfig } from './config.js';
-import { createSessionContext, type RequestOptions, type SessionRequest } from './context.js';
+import { createSessionContext, type RequestContext, type RequestOptions, type SessionRequest } from './context.js';
 import { serializeCookie, type OutgoingCookie } from './cookies.js';
 import { AuthError, failures, type ErrorType } from './errors.js';
 import { asAuthError, logFailure } from './failure-answer.js';
@@ -24,8 +24,14 @@ export interface SessionCheck {
  * integrations that serve this hot route without building a Web Request and Response.
  */
 export function sessionRouteAnswer(check: SessionCheck): { status: number; body: string } {
-	if (check.error) return { status: check.error.status, body: JSON.stringify({ error: check.error.type }) };
-	return { status: 200, body: JSON.stringify(check.session) };
+	const { status, body } = sessionAnswer(check);
+	return { status, body: JSON.stringify(body) };
+}
+
+/** The session route's answer as a value: the session (or null), or the failure's `{ error }` and status. */
+export function sessionAnswer(check: SessionCheck): { status: number; body: Session | null | { error: ErrorType } } {
+	if (check.error) return { status: check.error.status, body: { error: check.error.type } };
+	return { status: 200, body: check.session };
 }
 
 /**
@@ -41,15 +47,27 @@ export async function checkSession(
 	options: RequestOptions & { update?: { data: unknown } } = {}
 ): Promise<SessionCheck> {
 	const resolved = resolveConfig(config);
-	const ctx = createSessionContext(request, resolved, options);
+	return readSession(createSessionContext(request, resolved, options), options.update);
+}
+
+/**
+ * The one session read: what `GET {basePath}/session`, `POST {basePath}/session`, Express's
+ * `getSession` and SvelteKit's `locals.auth()` all call. A failure is logged and answered by the
+ * failure table (no session, the code and its status), never thrown.
+ *
+ * @example const check = await readSession(ctx);
+ */
+export async function readSession(ctx: RequestContext, update?: { data: unknown }): Promise<SessionCheck> {
 	try {
-		const session = await getSession(ctx, options.update);
+		const session = await getSession(ctx, update);
 		return { session, setCookies: ctx.setCookies.map(serializeCookie), cookies: ctx.setCookies };
 	} catch (error) {
-		// e.g. an invalid Host header met while a callback asked for the origin
+		// e.g. an invalid Host header met while a callback asked for the origin: no session to read
 		if (error instanceof AuthError && error.type === 'InvalidRequest') return { session: null, setCookies: [], cookies: [] };
 		const failure = asAuthError(error);
-		logFailure(resolved.logger, failure);
+		logFailure(ctx.config.logger, failure);
+		// a failed read sets nothing
+		ctx.setCookies.splice(0, ctx.setCookies.length);
 		return { session: null, setCookies: [], cookies: [], error: { type: failure.type, status: failures[failure.type].status } };
 	}
 }

@@ -1,8 +1,8 @@
 // Sessions for both strategies: reading (with extension per `updateAge`), creating on sign-in,
 // updating on request of the app, and ending on sign-out. Cookies go to `ctx.setCookies`.
 
-import { keepToken } from './config.js';
 import type { RequestContext } from './context.js';
+import { keepToken } from './default-callbacks.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
 import type { AdapterMethod } from './adapter-guard.js';
 import { AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
@@ -10,6 +10,7 @@ import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/token-refresh.js';
 import { revocationState } from './revocation.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
+
 
 /** A session as read from the request, before the `session` callback shapes it. */
 type StoredSession =

@@ -6,7 +6,7 @@ import { runAuthRaw } from '../core/auth.js';
 import type { RawResponse } from '../core/outcome.js';
 import { resolveConfig } from '../core/config.js';
 import { MAX_BODY_BYTES } from '../core/body.js';
-import { InvalidRequest } from '../core/errors.js';
+import { failures, InvalidRequest } from '../core/errors.js';
 import { isValidHost } from '../core/origin.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import type { AuthConfig, Session } from '../core/types.js';
@@ -200,7 +200,7 @@ function readRawBody(req: ExpressRequestLike): Promise<Uint8Array> {
 /** Answers 400 InvalidRequest to a body that could not be read (the client may be gone already). */
 function refuseBody(res: ExpressResponseLike): void {
 	if (res.headersSent || res.writableEnded) return;
-	res.statusCode = 400;
+	res.statusCode = failures.InvalidRequest.status;
 	res.setHeader('content-type', 'application/json');
 	res.setHeader('cache-control', 'no-store');
 	res.end(JSON.stringify({ error: 'InvalidRequest' }));

@@ -6,12 +6,13 @@ import { building, dev } from '$app/environment';
 import { base } from '$app/paths';
 import { env as privateEnv } from '$env/dynamic/private';
 import { configurationErrorAnswer, runAuth } from '../core/auth.js';
+import { signInFromForm, signOutFromForm } from '../core/form-actions.js';
 import { resolveConfig } from '../core/config.js';
 import type { OutgoingCookie } from '../core/cookies.js';
 import type { AuthEnv } from '../core/env.js';
 import { CREDENTIALS_FAILURE, CredentialsSignin } from '../core/errors.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
-import { skipCSRFCheck, type AuthConfig, type Session } from '../core/types.js';
+import type { AuthConfig, Session } from '../core/types.js';
 
 /** Configuration of the SvelteKit integration (basePath defaults to `{paths.base}/auth`). */
 export type SvelteKitAuthConfig = AuthConfig;
@@ -78,22 +79,6 @@ function resolved(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
 	return prepared;
 }
 
-const actionConfigs = new WeakMap<SvelteKitAuthConfig, SvelteKitAuthConfig>();
-
-/**
- * The config the form actions post with: CSRF checked by SvelteKit (it refuses cross-site form
- * posts), resolved once with SvelteKit's environment like the config itself.
- */
-function forActions(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
-	let forAction = actionConfigs.get(config);
-	if (!forAction) {
-		forAction = { ...config, skipCSRFCheck };
-		resolveConfig(forAction, svelteKitEnv());
-		actionConfigs.set(config, forAction);
-	}
-	return forAction;
-}
-
 /** A session read that never finds one: what prerendering sees (no cookies, no secrets needed). */
 const noSession = Object.assign(async () => null, { update: async () => null }) as LocalsAuth;
 
@@ -151,39 +136,20 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		return resolve(event);
 	};
 
+	// SvelteKit refuses cross-site posts to form actions, so the engine's CSRF token is not asked for
+	const actionOptions = (event: RequestEvent) => ({ ...options, csrfChecked: true, clientAddress: clientAddressOf(event) });
+
 	const signIn: Action = async (event) => {
-		const config = await configOf(event);
-		const form = await event.request.formData();
-		const providerId = String(form.get('providerId') ?? form.get('provider') ?? '');
-		const provider = resolveConfig(config).providerById.get(providerId);
-		const route = provider?.type === 'credentials' ? 'callback' : 'signin';
-		const fields = new URLSearchParams();
-		// `authorizationParams.<name>` fields become the query of POST /signin/:id, which the OAuth flow passes to the provider
-		const query = new URLSearchParams();
-		for (const [key, value] of form) {
-			if (typeof value !== 'string' || key === 'providerId' || key === 'redirect') continue;
-			// `authorizationParams.<name>` (kitgate's components) or `authorizationParams-<name>` (hand-written Auth.js forms)
-			const param = /^authorizationParams[.-](.+)$/.exec(key)?.[1];
-			if (param) query.append(param, value);
-			else fields.append(key, value);
-		}
-		if (!fields.has('callbackUrl')) fields.set('callbackUrl', String(form.get('redirectTo') ?? `${base}/`));
-		// no provider chosen (a bare <SignIn />): show the sign-in page, as Auth.js does
-		if (!providerId) redirect(303, `${config.basePath}/signin?${new URLSearchParams({ callbackUrl: fields.get('callbackUrl') as string })}`);
-		const search = query.size ? `?${query}` : '';
-		const url = await postToEngine(event, config, `${config.basePath}/${route}/${encodeURIComponent(providerId)}${search}`, fields);
-		const target = new URL(url, event.url);
-		if (target.searchParams.get('error') === 'CredentialsSignin') credentialsFailure(target.searchParams.get('code') ?? 'credentials');
-		redirect(303, url);
+		const result = await signInFromForm(event.request, await configOf(event), actionOptions(event));
+		for (const cookie of result.cookies) setEventCookie(event, cookie);
+		if (result.failure?.type === 'CredentialsSignin') credentialsFailure(result.failure.code ?? 'credentials');
+		redirect(303, result.redirect);
 	};
 
 	const signOut: Action = async (event) => {
-		const config = await configOf(event);
-		const form = await event.request.formData();
-		const fields = new URLSearchParams();
-		fields.set('callbackUrl', String(form.get('callbackUrl') ?? form.get('redirectTo') ?? `${base}/`));
-		const url = await postToEngine(event, config, `${config.basePath}/signout`, fields);
-		redirect(303, url);
+		const result = await signOutFromForm(event.request, await configOf(event), actionOptions(event));
+		for (const cookie of result.cookies) setEventCookie(event, cookie);
+		redirect(303, result.redirect);
 	};
 
 	return { handle, signIn, signOut };
@@ -224,30 +190,6 @@ function credentialsFailure(code: string): never {
 		if (isHttpError(thrown)) Object.assign(thrown, { [CREDENTIALS_FAILURE]: true, code, type: 'CredentialsSignin' });
 		throw thrown;
 	}
-}
-
-/**
- * Posts a form to the engine on behalf of a form action and copies its cookies to `event.cookies`.
- * SvelteKit already refuses cross-site form posts to actions, so the engine's CSRF token is not needed.
- */
-async function postToEngine(event: RequestEvent, config: SvelteKitAuthConfig, path: string, fields: URLSearchParams): Promise<string> {
-	const headers = new Headers({
-		'content-type': 'application/x-www-form-urlencoded',
-		'x-auth-return-redirect': '1'
-	});
-	for (const name of ['cookie', 'host', 'x-forwarded-host', 'x-forwarded-proto', 'user-agent']) {
-		const value = event.request.headers.get(name);
-		if (value) headers.set(name, value);
-	}
-	const request = new Request(new URL(path, event.url), { method: 'POST', headers, body: fields });
-	const { response, cookies } = await runAuth(request, forActions(config), {
-		appBase: base,
-		requestUrlIsPublic: true,
-		clientAddress: clientAddressOf(event)
-	});
-	for (const cookie of cookies) setEventCookie(event, cookie);
-	const body = (await response.json().catch(() => null)) as { url?: string } | null;
-	return body?.url ?? `${config.basePath}/error?error=Configuration`;
 }
 
 /** The client address SvelteKit's adapter reports (for per-address rate limits); undefined where it cannot tell. */

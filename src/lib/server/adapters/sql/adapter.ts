@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Updateable } from 'kysely';
 import { AdapterError } from '../../core/errors.js';
+import { withUniqueViolations } from '../errors.js';
 import type { Adapter, AdapterAccount, AdapterUser } from '../../core/types.js';
 import {
 	accountFromRow,
@@ -116,7 +117,8 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		return row ? userFromRow(row) : null;
 	}
 
-	return {
+	// the drivers' unique violations become the engine's UniqueViolationError
+	return withUniqueViolations({
 		migrate,
 		close: parts.close,
 		[sqlCore]: () => parts.connection().db,
@@ -378,5 +380,5 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 				.executeTakeFirst();
 			return row ? authenticatorFromRow(row) : null;
 		}
-	};
+	});
 }

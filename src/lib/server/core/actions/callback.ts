@@ -9,7 +9,7 @@ import { handleEmailCallback } from '../flows/email.js';
 import { handleOAuthCallback } from '../flows/oauth.js';
 import { handleWebAuthnCallback } from '../flows/webauthn.js';
 import type { Outcome } from '../outcome.js';
-import { assertCsrf, findProvider } from './signin.js';
+import { assertCsrf, findProvider } from '../request-checks.js';
 
 /** Completes sign-in with the provider in the route. */
 export async function handleCallback(ctx: RequestContext, providerId: string | undefined, body: RequestBody): Promise<Outcome> {

@@ -1,22 +1,23 @@
 // GET {basePath}/session reads the session; POST updates it (`trigger: "update"`), CSRF checked.
+// Both are the one session read of `session-check.ts`, as `getSession` and `locals.auth()` are.
 
-import { requestCsrf, type RequestContext } from '../context.js';
-import { isCsrfValid } from '../csrf.js';
-import { MissingCSRF } from '../errors.js';
-import { failureAnswer } from '../failure-answer.js';
 import type { RequestBody } from '../body.js';
+import type { RequestContext } from '../context.js';
 import type { Outcome } from '../outcome.js';
-import { getSession } from '../session.js';
+import { assertCsrf } from '../request-checks.js';
+import { readSession, sessionAnswer, type SessionCheck } from '../session-check.js';
 
-/** Answers the session object, or `null`. */
+/** Answers the session object, or `null` (or the failure's `{ error }`). */
 export async function readSessionAction(ctx: RequestContext): Promise<Outcome> {
-	return { type: 'json', body: await getSession(ctx) };
+	return sessionOutcome(await readSession(ctx));
 }
 
 /** Updates the session with `body.data` after checking the CSRF token (`MissingCSRF` when it is missing or wrong). */
 export async function updateSessionAction(ctx: RequestContext, body: RequestBody): Promise<Outcome> {
-	if (!ctx.config.skipCSRFCheck && !isCsrfValid(requestCsrf(ctx), body.csrfToken)) {
-		return failureAnswer(ctx, new MissingCSRF('The session update came without its CSRF token.'), { json: true });
-	}
-	return { type: 'json', body: await getSession(ctx, { data: body.data }) };
+	assertCsrf(ctx, body);
+	return sessionOutcome(await readSession(ctx, { data: body.data }));
+}
+
+function sessionOutcome(check: SessionCheck): Outcome {
+	return { type: 'json', ...sessionAnswer(check) };
 }

@@ -5,13 +5,12 @@ import { pageOutcome, pageProviders } from '../built-in-pages.js';
 import type { RequestBody } from '../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
 import { requestCsrf, type RequestContext } from '../context.js';
-import { isCsrfValid } from '../csrf.js';
-import { InvalidProvider, MissingCSRF, isErrorType } from '../errors.js';
+import { InvalidProvider, isErrorType } from '../errors.js';
 import { credentialsSignIn } from '../flows/credentials.js';
 import { startEmailSignIn } from '../flows/email.js';
 import { startOAuthSignIn } from '../flows/oauth.js';
 import { pageUrl, type Outcome } from '../outcome.js';
-import type { Provider } from '../types.js';
+import { assertCsrf, findProvider } from '../request-checks.js';
 
 /** Shows the sign-in page, or redirects to `pages.signIn` keeping `callbackUrl`, `error` and `code`. */
 export async function showSignInPage(ctx: RequestContext): Promise<Outcome> {
@@ -36,21 +35,6 @@ export async function showSignInPage(ctx: RequestContext): Promise<Outcome> {
 		error,
 		email: query.get('email') ?? undefined
 	});
-}
-
-/** The provider named in the route; `InvalidProvider` when there is none by that id. */
-export function findProvider(ctx: RequestContext, providerId: string | undefined): Provider {
-	const provider = providerId ? ctx.config.providerById.get(providerId) : undefined;
-	if (!provider) throw new InvalidProvider(`There is no provider with the id ${JSON.stringify(providerId)}.`);
-	return provider;
-}
-
-/** Throws `MissingCSRF` unless the body's `csrfToken` matches the CSRF cookie. */
-export function assertCsrf(ctx: RequestContext, body: RequestBody): void {
-	if (ctx.config.skipCSRFCheck) return;
-	if (!isCsrfValid(requestCsrf(ctx), body.csrfToken)) {
-		throw new MissingCSRF('The CSRF token is missing or does not match its cookie. Fetch one from /csrf first.');
-	}
 }
 
 /** Starts sign-in with the provider in the route. */

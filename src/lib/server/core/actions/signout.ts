@@ -3,11 +3,11 @@
 
 import { pageOutcome } from '../built-in-pages.js';
 import type { RequestBody } from '../body.js';
-import { resolveCallbackUrl } from '../callback-url.js';
+import { requestedCallbackUrl, resolveCallbackUrl } from '../callback-url.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { pageUrl, type Outcome } from '../outcome.js';
 import { endSession } from '../session.js';
-import { assertCsrf } from './signin.js';
+import { assertCsrf } from '../request-checks.js';
 
 /** Shows the sign-out page, or redirects to `pages.signOut`. */
 export async function showSignOutPage(ctx: RequestContext): Promise<Outcome> {
@@ -24,7 +24,7 @@ export async function showSignOutPage(ctx: RequestContext): Promise<Outcome> {
 export async function signOut(ctx: RequestContext, body: RequestBody): Promise<Outcome> {
 	assertCsrf(ctx, body);
 	// the callback-url cookie belongs to sign-in flows, so only the body or query count here
-	const callbackUrl = await resolveCallbackUrl(ctx, body.callbackUrl ?? ctx.url.searchParams.get('callbackUrl'));
+	const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
 	await endSession(ctx);
 	return { type: 'redirect', url: callbackUrl };
 }

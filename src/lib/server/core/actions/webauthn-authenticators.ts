@@ -10,7 +10,7 @@ import type { Outcome } from '../outcome.js';
 import type { AdapterAuthenticator, AdapterUser, WebAuthnConfig } from '../types.js';
 import { answerWebAuthn } from '../flows/webauthn-answer.js';
 import { splitTransports } from '../flows/webauthn-register.js';
-import { assertCsrf, findProvider } from './signin.js';
+import { assertCsrf, findProvider } from '../request-checks.js';
 
 /** A passkey as the app may show it: no public key, no counter. */
 export interface PasskeySummary {

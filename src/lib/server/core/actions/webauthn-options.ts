@@ -5,7 +5,7 @@ import type { RequestContext } from '../context.js';
 import { InvalidProvider } from '../errors.js';
 import { webAuthnOptions } from '../flows/webauthn.js';
 import type { Outcome } from '../outcome.js';
-import { findProvider } from './signin.js';
+import { findProvider } from '../request-checks.js';
 
 /** Answers the WebAuthn options JSON for a `webauthn` provider. */
 export async function getWebAuthnOptions(ctx: RequestContext, providerId: string | undefined, _body: RequestBody): Promise<Outcome> {

@@ -3,7 +3,7 @@
 // fields must each be one string (else 400); failed attempts are counted against the declared
 // identifier field (rate limits) and take at least `minFailureMs`.
 
-import { isUniqueViolation } from '../../adapters/errors.js';
+import { isUniqueViolation } from '../unique-violation.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
 import type { RequestContext } from '../context.js';
 import { readableRequest, type RequestBody } from '../body.js';
@@ -199,11 +199,12 @@ async function ensureStoredUser(ctx: RequestContext, provider: CredentialsConfig
 		return created;
 	} catch (error) {
 		if (created) await Promise.resolve(adapter.deleteUser(created.id)).catch(() => undefined);
-		if (error instanceof AuthError) throw error;
+		const lostRace = isUniqueViolation(error);
+		if (error instanceof AuthError && !lostRace) throw error;
 		// the same user's first sign-in on another server (or request) stored it first: use that row
-		const winner = isUniqueViolation(error) ? await Promise.resolve(adapter.getUser(user.id as string)).catch(() => null) : null;
+		const winner = lostRace ? await Promise.resolve(adapter.getUser(user.id as string)).catch(() => null) : null;
 		if (winner) return winner;
-		const hint = isUniqueViolation(error)
+		const hint = lostRace
 			? ' Its email belongs to another stored user: return that user (adapter.getUserByEmail) from authorize().'
 			: '';
 		throw new CallbackRouteError(`Could not store the user authorize() returned for a database session.${hint}`, {

@@ -16,7 +16,8 @@ import { describeOAuthError, loggableError, oauthStepError } from './oauth-error
 import { DEFAULT_IDP_TIMEOUT_MS } from './oauth-http.js';
 import { exchangeCode } from './oauth-code-exchange.js';
 import { authorizationServer, endpointObject } from './oauth-metadata.js';
-import { handleOAuth1Callback, isOAuth1Provider, startOAuth1SignIn } from './oauth1.js';
+import { handleOAuth1Callback, startOAuth1SignIn } from './oauth1.js';
+import { isOAuth1Provider } from './oauth1-provider.js';
 import { defaultChecks } from './oauth-provider.js';
 import { accountFields, userFromProfile } from './oauth-profile.js';
 import { readProfile } from './oauth-userinfo.js';
@@ -46,7 +47,7 @@ const PROTECTED_PARAMS = new Set([
 export async function startOAuthSignIn(
 	ctx: RequestContext,
 	provider: OAuthConfig,
-	_body: RequestBody,
+	body: RequestBody,
 	callbackUrl: string
 ): Promise<Outcome> {
 	if (isOAuth1Provider(provider)) return startOAuth1SignIn(ctx, provider, callbackUrl);
@@ -66,7 +67,7 @@ export async function startOAuthSignIn(
 	url.searchParams.set('redirect_uri', redirectUri(ctx, provider));
 	if (provider.type === 'oidc') url.searchParams.set('scope', DEFAULT_OIDC_SCOPE);
 	for (const [name, value] of Object.entries(authorization.params ?? {})) if (value !== undefined) url.searchParams.set(name, value);
-	for (const [name, value] of ctx.url.searchParams) if (!PROTECTED_PARAMS.has(name)) url.searchParams.set(name, value);
+	for (const [name, value] of requestedAuthorizationParams(ctx, body)) if (!PROTECTED_PARAMS.has(name)) url.searchParams.set(name, value);
 
 	const effective = effectiveChecks(ctx, provider);
 	if (effective.length === 0 && !warnedNoChecks.has(provider.id)) {
@@ -178,6 +179,20 @@ function failedCallback(ctx: RequestContext, provider: OAuthConfig, error: unkno
 	const answer = failureAnswer(ctx, authError, { callbackUrl });
 	clearChecks(ctx);
 	return answer;
+}
+
+/**
+ * Extra authorization parameters the sign-in asks for: the query of `POST /signin/:id` (Auth.js's
+ * `signIn(id, options, authorizationParams)`), then form fields named `authorizationParams.<name>`
+ * (kitgate's components) or `authorizationParams-<name>` (hand-written Auth.js forms).
+ */
+function requestedAuthorizationParams(ctx: RequestContext, body: RequestBody): URLSearchParams {
+	const params = new URLSearchParams(ctx.query);
+	for (const [key, value] of Object.entries(body)) {
+		const name = /^authorizationParams[.-](.+)$/.exec(key)?.[1];
+		if (name && typeof value === 'string') params.set(name, value);
+	}
+	return params;
 }
 
 /** The callback's parameters: the query of a GET, the form fields of a POST (`response_mode=form_post`). */

@@ -5,7 +5,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { completeSignIn } from '../complete-sign-in.js';
 import type { RequestContext } from '../context.js';
 import { expiredCookie } from '../cookies.js';
-import { AuthError, InvalidCheck, InvalidConfiguration, OAuthCallbackError, OAuthSignin } from '../errors.js';
+import { AuthError, InvalidCheck, OAuthCallbackError, OAuthSignin } from '../errors.js';
 import { decodeJwt, encodeJwt } from '../jwt.js';
 import { failureAnswer } from '../failure-answer.js';
 import type { Outcome } from '../outcome.js';
@@ -32,53 +32,6 @@ export interface OAuth1Tokens extends TokenSet {
 	oauth_token_secret: string;
 	user_id?: string;
 	screen_name?: string;
-}
-
-/**
- * True for providers that sign in with OAuth 1.0a (`version: "1.0a"` or `"1.0"`).
- *
- * @example
- * isOAuth1Provider(Twitter()) // true; Twitter({ version: "2.0" }) → false
- */
-export function isOAuth1Provider(provider: OAuthConfig): boolean {
-	return provider.version === '1.0a' || provider.version === '1.0';
-}
-
-/**
- * Checks an OAuth 1.0a provider at start-up: consumer key and secret, and `requestToken`,
- * `authorization`, `token` and `userinfo` (URL, or `userinfo.request`) as https URLs (plain http
- * only on loopback). Throws `InvalidConfiguration` saying what to set; returns the provider.
- *
- * @example
- * // flows/oauth-provider.ts, normalizeOAuthProvider
- * if (isOAuth1Provider(provider)) return checkOAuth1Provider(provider);
- */
-export function checkOAuth1Provider(provider: OAuthConfig): OAuthConfig {
-	const fail = (message: string): never => {
-		throw new InvalidConfiguration(`OAuth 1.0a provider "${provider.id}": ${message}`);
-	};
-	if (typeof provider.clientId !== 'string' || !provider.clientId) fail('`clientId` (the consumer key / API key) is required.');
-	if (typeof provider.clientSecret !== 'string' || !provider.clientSecret) {
-		fail('`clientSecret` (the consumer secret / API key secret) is required: every request is signed with it.');
-	}
-	const endpoints: [string, unknown][] = [
-		['requestToken', provider.requestToken],
-		['authorization', provider.authorization],
-		['token', provider.token],
-		['userinfo', provider.userinfo]
-	];
-	for (const [name, option] of endpoints) {
-		const handled = name === 'userinfo' && typeof option === 'object' && typeof (option as { request?: unknown }).request === 'function';
-		const raw = typeof option === 'string' ? option : (option as { url?: unknown } | undefined)?.url;
-		if (raw === undefined && handled) continue;
-		const url = typeof raw === 'string' ? URL.parse(raw) : null;
-		if (!url) fail(`\`${name}\` must be an absolute URL.`);
-		if (!isAllowedEndpoint(url!)) fail(`\`${name}\` must use https (plain http only on 127.0.0.1/localhost); got ${String(raw)}.`);
-	}
-	for (const name of ['profile', 'account'] as const) {
-		if (provider[name] !== undefined && typeof provider[name] !== 'function') fail(`\`${name}\` must be a function.`);
-	}
-	return provider;
 }
 
 /** What the request-token cookie holds between the redirect and the callback. */

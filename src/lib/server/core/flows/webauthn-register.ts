@@ -2,7 +2,7 @@
 // verification that stores the credential, links a `webauthn` account and signs the user in.
 
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import { isUniqueViolation } from '../../adapters/errors.js';
+import { isUniqueViolation } from '../unique-violation.js';
 import type { GuardedAdapter } from '../adapter-guard.js';
 import { signedInUser } from '../complete-sign-in.js';
 import type { RequestContext } from '../context.js';
@@ -167,10 +167,11 @@ async function storePasskey(
 		return user;
 	} catch (error) {
 		await undoPasskeyWrites(ctx, adapter, { created, linked, userId: user.id, account });
-		if (error instanceof AuthError) throw error;
+		// checked first: adapters report a lost race as UniqueViolationError, itself an AuthError
 		if (isUniqueViolation(error)) {
 			throw new AccessDenied('The email or credential was registered by another request meanwhile.', { cause: { err: error } });
 		}
+		if (error instanceof AuthError) throw error;
 		throw new CallbackRouteError('Storing the passkey failed.', { cause: { err: error } });
 	}
 }

@@ -11,7 +11,7 @@ import { AccessDenied, InvalidRequest, RateLimited, WebAuthnVerificationError } 
 import { takeAttempt } from '../rate-limit.js';
 import type { Outcome } from '../outcome.js';
 import type { PasskeyAction, WebAuthnConfig } from '../types.js';
-import { assertCsrf } from '../actions/signin.js';
+import { assertCsrf } from '../request-checks.js';
 import { answerWebAuthn } from './webauthn-answer.js';
 import { authenticationOptions, verifyAuthentication } from './webauthn-authenticate.js';
 import { storeChallenge, takeChallenge } from './webauthn-challenge.js';

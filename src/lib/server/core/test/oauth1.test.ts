@@ -11,7 +11,8 @@ import { createContext } from '../context.js';
 import { parseCookies } from '../cookies.js';
 import { AuthError, InvalidConfiguration } from '../errors.js';
 import { decodeJwt } from '../jwt.js';
-import { checkOAuth1Provider, isOAuth1Provider, startOAuth1SignIn } from '../flows/oauth1.js';
+import { startOAuth1SignIn } from '../flows/oauth1.js';
+import { checkOAuth1Provider, isOAuth1Provider } from '../flows/oauth1-provider.js';
 import {
 	authorizationHeader,
 	baseStringUri,

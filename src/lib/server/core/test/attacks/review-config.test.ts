@@ -1,4 +1,4 @@
-// Attack review: configuration values that switch protections off by accident. FAILS today.
+// Attack review: configuration values that switch protections off by accident. (Failed before the fix: login CSRF.)
 //
 // `skipCSRFCheck` is resolved as `config.skipCSRFCheck !== undefined`: any value turns every CSRF
 // check off, including `false` and `null` (a JavaScript config, a value read from the environment,
@@ -10,7 +10,7 @@ import type { AuthConfig } from '../../types.js';
 import { TEST_SECRET, testClient } from '../client.js';
 
 describe('skipCSRFCheck', () => {
-	test.each([false, null, 0, ''])('skipCSRFCheck: %j keeps the CSRF check (FAILS today: login CSRF)', async (value) => {
+	test.each([false, null, 0, ''])('skipCSRFCheck: %j keeps the CSRF check', async (value) => {
 		const config = {
 			secret: TEST_SECRET,
 			trustHost: true,

@@ -1,4 +1,4 @@
-// Attack review: account linking after the linking policy (linking-policy.ts). FAILS today where marked.
+// Attack review: account linking after the linking policy (linking-policy.ts). Each test failed before its fix.
 //
 // Pre-account takeover through the credentials provider under database sessions. The attacker signs
 // in (or up) with credentials whose user carries the victim's address; kitgate itself stores that
@@ -46,7 +46,7 @@ function setup() {
 }
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	test('an email link for my own address never joins a user someone else created with it through credentials (FAILS today)', async () => {
+	test('an email link for my own address never joins a user someone else created with it through credentials', async () => {
 		const app = apps[integration];
 		const { adapter, links, config } = setup();
 		app.use(config);

@@ -1,0 +1,118 @@
+// The layers of kitgate, checked by `npm run lint:layers` (and by `npm test`). A forbidden import
+// fails the build. The picture and the reasons: docs/architecture.md.
+//
+//   integrations (sveltekit, express) ─▶ engine (server/core) ─▶ pages ─▶ failure table, messages
+//   adapters, providers ─▶ engine's types and errors (providers ─▶ pages for the email)
+//   components, client ─▶ messages
+
+/** Files that are not part of the layers: tests, their helpers, stories. */
+const notShipped = '(\\.test\\.ts$|\\.spec\\.ts$|/test/|\\.stories\\.|/stories/)';
+
+module.exports = {
+	forbidden: [
+		{
+			name: 'no-circular',
+			comment: 'Modules that import each other at run time cannot be read, tested or loaded one at a time.',
+			severity: 'error',
+			from: { pathNot: notShipped },
+			to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } }
+		},
+		{
+			name: 'engine-imports-no-adapter-provider-or-integration',
+			comment: 'The engine is handed adapters and providers through the config; it never imports them, nor a framework integration.',
+			severity: 'error',
+			from: { path: '^src/lib/server/core/', pathNot: notShipped },
+			to: { path: '^src/lib/(server/(adapters|providers|sveltekit|express)|components|client|testing)/' }
+		},
+		{
+			name: 'flows-do-not-import-routes',
+			comment: 'Routes (actions/) call flows; a flow that imports a route makes the two one module.',
+			severity: 'error',
+			from: { path: '^src/lib/server/core/flows/', pathNot: notShipped },
+			to: { path: '^src/lib/server/core/actions/' }
+		},
+		{
+			name: 'pages-are-a-leaf',
+			comment: 'The engine renders the pages; pages read only their props, the failure table and the messages (and the public types of core/types.ts).',
+			severity: 'error',
+			from: { path: '^src/lib/server/pages/', pathNot: notShipped },
+			to: { path: '^src/lib/(server/(core|adapters|providers|sveltekit|express)|components|client|testing)/', pathNot: '^src/lib/server/core/types\\.ts$' }
+		},
+		{
+			name: 'pages-use-core-types-only',
+			comment: 'Public types of core/types.ts are shared with the pages; no code of the engine is.',
+			severity: 'error',
+			from: { path: '^src/lib/server/pages/', pathNot: notShipped },
+			to: { path: '^src/lib/server/core/types\\.ts$', dependencyTypesNot: ['type-only'] }
+		},
+		{
+			name: 'neutral-modules-stay-neutral',
+			comment: 'The failure table and the message catalogues are used in the browser too: they import no server or component code.',
+			severity: 'error',
+			from: { path: '^src/lib/(failures\\.ts|messages/)', pathNot: notShipped },
+			to: { path: '^src/lib/(server|components|client|testing)/' }
+		},
+		{
+			name: 'adapters-and-providers-are-plugins',
+			comment: 'Adapters and providers build on the engine\'s types and errors (providers also render the sign-in email with the pages), never on an integration.',
+			severity: 'error',
+			from: { path: '^src/lib/server/(adapters|providers)/', pathNot: notShipped },
+			to: { path: '^src/lib/(server/(sveltekit|express)|components|client)/' }
+		},
+		{
+			name: 'adapters-do-not-import-pages',
+			severity: 'error',
+			from: { path: '^src/lib/server/adapters/', pathNot: notShipped },
+			to: { path: '^src/lib/server/pages/' }
+		},
+		{
+			name: 'adapters-do-not-import-providers',
+			severity: 'error',
+			from: { path: '^src/lib/server/adapters/', pathNot: notShipped },
+			to: { path: '^src/lib/server/providers/' }
+		},
+		{
+			name: 'providers-do-not-import-adapters',
+			severity: 'error',
+			from: { path: '^src/lib/server/providers/', pathNot: notShipped },
+			to: { path: '^src/lib/server/adapters/' }
+		},
+		{
+			name: 'integrations-translate',
+			comment: 'An integration talks to the engine only; it does not reach into adapters, providers, pages or the other integration.',
+			severity: 'error',
+			from: { path: '^src/lib/server/(sveltekit|express)/', pathNot: notShipped },
+			to: { path: '^src/lib/(server/(adapters|providers|pages)|components|client)/' }
+		},
+		{
+			name: 'integrations-are-independent',
+			severity: 'error',
+			from: { path: '^src/lib/server/sveltekit/', pathNot: notShipped },
+			to: { path: '^src/lib/server/express/' }
+		},
+		{
+			name: 'integrations-are-independent-2',
+			severity: 'error',
+			from: { path: '^src/lib/server/express/', pathNot: notShipped },
+			to: { path: '^src/lib/server/sveltekit/' }
+		},
+		{
+			name: 'browser-code-has-no-server-code',
+			comment: 'Components and the client run in the browser: nothing of the server may be bundled into them (types are fine).',
+			severity: 'error',
+			from: { path: '^src/lib/(components|client)/', pathNot: notShipped },
+			to: { path: '^src/lib/(server|testing)/', dependencyTypesNot: ['type-only'] }
+		}
+	],
+	options: {
+		doNotFollow: { path: 'node_modules' },
+		exclude: { path: '/compiled/' },
+		tsPreCompilationDeps: true,
+		tsConfig: { fileName: 'tsconfig.json' },
+		enhancedResolveOptions: {
+			exportsFields: ['exports'],
+			conditionNames: ['import', 'types', 'svelte', 'default'],
+			extensions: ['.ts', '.js', '.svelte']
+		}
+	}
+};
