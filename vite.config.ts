@@ -13,7 +13,7 @@ const integration = [
 	'src/lib/components/slot-types.test.ts',
 	'src/lib/server/adapters/{delete-authenticator,lazy-config,postgres,rate-limit-store,update-account}.test.ts',
 	'src/lib/server/adapters/sql/migrations.test.ts',
-	'src/lib/server/core/flows/client-auth.test.ts',
+	'src/lib/server/core/flows/oauth/client-auth.test.ts',
 	'src/lib/server/core/test/{client-auth,email,email-negative,faults,fuzz,fuzz-integrations,mix-up}.test.ts',
 	'src/lib/server/core/test/{oauth,oauth1,oauth-concurrency,oauth-linking,oauth-negative,oauth-refresh,rate-limit}.test.ts',
 	'src/lib/server/core/test/attacks/{address-rotation,apple-user-field,broken-config,credentials-enumeration}.test.ts',

@@ -10,7 +10,7 @@ import { pageUrl, type Outcome } from './outcome.js';
 import { decodeSessionCookie, establishSession, sessionCookieValue, sessionMethods } from './session.js';
 import { decideLinking, isEmailRefuted, type LinkingDecision } from './linking-policy.js';
 import { checkSignInAllowed } from './sign-in-callback.js';
-import { rememberUpstreamAccount } from './flows/token-refresh.js';
+import { rememberUpstreamAccount } from './flows/oauth/token-refresh.js';
 import type { Account, AdapterAccount, AdapterUser, Profile, Provider, User } from './types.js';
 
 /** What a provider flow hands over once it knows who signed in. */

@@ -7,7 +7,7 @@ import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChu
 import type { AdapterMethod } from './adapter-guard.js';
 import { AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
-import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/token-refresh.js';
+import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
 import { revocationState } from './revocation.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
 

@@ -4,13 +4,13 @@
 import { createRequire } from 'node:module';
 import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/env.js';
 import { InvalidConfiguration } from '../core/errors.js';
-import { DEFAULT_EMAIL_MAX_AGE } from '../core/flows/email-provider.js';
-import { normalizeEmailIdentifier } from '../core/flows/email-identifier.js';
-import { randomVerificationToken } from '../core/flows/email-token.js';
+import { DEFAULT_EMAIL_MAX_AGE } from '../core/flows/email/email-provider.js';
+import { normalizeEmailIdentifier } from '../core/flows/email/email-identifier.js';
+import { randomVerificationToken } from '../core/flows/email/email-token.js';
 import type { EmailConfig, ProviderStyle, SendVerificationRequestParams } from '../core/types.js';
 import { renderVerificationEmail } from '../pages/email-message.js';
 
-export { normalizeEmailIdentifier } from '../core/flows/email-identifier.js';
+export { normalizeEmailIdentifier } from '../core/flows/email/email-identifier.js';
 export { renderVerificationEmail, type VerificationEmail, type VerificationEmailInput } from '../pages/email-message.js';
 
 /**

@@ -32,4 +32,4 @@ export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
 }
 
 export { Passkey };
-export { defaultPasskeyUserInfo } from '../core/flows/webauthn-user.js';
+export { defaultPasskeyUserInfo } from '../core/flows/passkey/webauthn-user.js';

@@ -4,10 +4,10 @@
 import type { RequestBody } from '../body.js';
 import type { RequestContext } from '../context.js';
 import { InvalidRequest } from '../errors.js';
-import { credentialsSignIn } from '../flows/credentials.js';
-import { handleEmailCallback } from '../flows/email.js';
-import { handleOAuthCallback } from '../flows/oauth.js';
-import { handleWebAuthnCallback } from '../flows/webauthn.js';
+import { credentialsSignIn } from '../flows/credentials/credentials.js';
+import { handleEmailCallback } from '../flows/email/email.js';
+import { handleOAuthCallback } from '../flows/oauth/oauth.js';
+import { handleWebAuthnCallback } from '../flows/passkey/webauthn.js';
 import type { Outcome } from '../outcome.js';
 import { assertCsrf, findProvider } from '../request-checks.js';
 

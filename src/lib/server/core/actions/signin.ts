@@ -6,9 +6,9 @@ import type { RequestBody } from '../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { InvalidProvider, isErrorType } from '../errors.js';
-import { credentialsSignIn } from '../flows/credentials.js';
-import { startEmailSignIn } from '../flows/email.js';
-import { startOAuthSignIn } from '../flows/oauth.js';
+import { credentialsSignIn } from '../flows/credentials/credentials.js';
+import { startEmailSignIn } from '../flows/email/email.js';
+import { startOAuthSignIn } from '../flows/oauth/oauth.js';
 import { pageUrl, type Outcome } from '../outcome.js';
 import { assertCsrf, findProvider } from '../request-checks.js';
 

@@ -8,8 +8,8 @@ import type { RequestContext } from '../context.js';
 import { CallbackRouteError, InvalidProvider, InvalidRequest, SessionRequired } from '../errors.js';
 import type { Outcome } from '../outcome.js';
 import type { AdapterAuthenticator, AdapterUser, WebAuthnConfig } from '../types.js';
-import { answerWebAuthn } from '../flows/webauthn-answer.js';
-import { splitTransports } from '../flows/webauthn-register.js';
+import { answerWebAuthn } from '../flows/passkey/webauthn-answer.js';
+import { splitTransports } from '../flows/passkey/webauthn-register.js';
 import { assertCsrf, findProvider } from '../request-checks.js';
 
 /** A passkey as the app may show it: no public key, no counter. */

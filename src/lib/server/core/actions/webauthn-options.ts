@@ -3,7 +3,7 @@
 import type { RequestBody } from '../body.js';
 import type { RequestContext } from '../context.js';
 import { InvalidProvider } from '../errors.js';
-import { webAuthnOptions } from '../flows/webauthn.js';
+import { webAuthnOptions } from '../flows/passkey/webauthn.js';
 import type { Outcome } from '../outcome.js';
 import { findProvider } from '../request-checks.js';
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest'
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Email, { renderVerificationEmail } from '../../providers/email.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
-import { hashVerificationToken } from '../flows/email-token.js';
+import { hashVerificationToken } from '../flows/email/email-token.js';
 import type { Adapter, AdapterUser, SendVerificationRequestParams, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import {

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } fr
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import { decodeJwt, encodeJwt } from '../jwt.js';
-import { UPSTREAM_TOKEN_KEY, isDue, type UpstreamTokens } from '../flows/token-refresh.js';
+import { UPSTREAM_TOKEN_KEY, isDue, type UpstreamTokens } from '../flows/oauth/token-refresh.js';
 import type { Adapter, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import {

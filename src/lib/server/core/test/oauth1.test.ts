@@ -11,8 +11,8 @@ import { createContext } from '../context.js';
 import { parseCookies } from '../cookies.js';
 import { AuthError, InvalidConfiguration } from '../errors.js';
 import { decodeJwt } from '../jwt.js';
-import { startOAuth1SignIn } from '../flows/oauth1.js';
-import { checkOAuth1Provider, isOAuth1Provider } from '../flows/oauth1-provider.js';
+import { startOAuth1SignIn } from '../flows/oauth/oauth1.js';
+import { checkOAuth1Provider, isOAuth1Provider } from '../flows/oauth/oauth1-provider.js';
 import {
 	authorizationHeader,
 	baseStringUri,
@@ -22,7 +22,7 @@ import {
 	signOAuth1Request,
 	signatureBaseString,
 	type ParameterPair
-} from '../flows/oauth1-signature.js';
+} from '../flows/oauth/oauth1-signature.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../types.js';
 import { TEST_SECRET } from './client.js';
 import { startOAuth1Server, type OAuth1TestServer } from './oauth1-server.js';

@@ -236,7 +236,7 @@ describe('credentials: failures take at least minFailureMs', () => {
 	});
 
 	test('the default floor is 300 ms', async () => {
-		const { DEFAULT_MIN_FAILURE_MS } = await import('../flows/credentials.js');
+		const { DEFAULT_MIN_FAILURE_MS } = await import('../flows/credentials/credentials.js');
 		expect(DEFAULT_MIN_FAILURE_MS).toBe(300);
 		const { config } = credentialsSetup({ credentials: false }, {}, 'default');
 		const started = performance.now();

@@ -3,19 +3,19 @@
 // fields must each be one string (else 400); failed attempts are counted against the declared
 // identifier field (rate limits) and take at least `minFailureMs`.
 
-import { isUniqueViolation } from '../unique-violation.js';
-import { assertAdapterMethods } from '../adapter-guard.js';
-import type { RequestContext } from '../context.js';
-import { readableRequest, type RequestBody } from '../body.js';
-import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
-import { CallbackRouteError, CredentialsSignin, AuthError, InvalidRequest } from '../errors.js';
-import { emitEvent } from '../events.js';
-import { failureAnswer } from '../failure-answer.js';
-import type { Outcome } from '../outcome.js';
-import { identifierField, normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
-import { establishSession } from '../session.js';
-import { checkSignInAllowed } from '../sign-in-callback.js';
-import type { Account, AdapterUser, CredentialsConfig, User } from '../types.js';
+import { isUniqueViolation } from '../../unique-violation.js';
+import { assertAdapterMethods } from '../../adapter-guard.js';
+import type { RequestContext } from '../../context.js';
+import { readableRequest, type RequestBody } from '../../body.js';
+import { resolveCallbackUrl, requestedCallbackUrl } from '../../callback-url.js';
+import { CallbackRouteError, CredentialsSignin, AuthError, InvalidRequest } from '../../errors.js';
+import { emitEvent } from '../../events.js';
+import { failureAnswer } from '../../failure-answer.js';
+import type { Outcome } from '../../outcome.js';
+import { identifierField, normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../../rate-limit.js';
+import { establishSession } from '../../session.js';
+import { checkSignInAllowed } from '../../sign-in-callback.js';
+import type { Account, AdapterUser, CredentialsConfig, User } from '../../types.js';
 
 /** Fields kitgate adds to forms; they are not passed to `authorize()`. */
 const RESERVED_FIELDS = new Set(['csrfToken', 'callbackUrl', 'redirectTo', 'redirect', 'providerId']);

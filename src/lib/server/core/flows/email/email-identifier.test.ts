@@ -3,7 +3,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { EmailSignin } from '../errors.js';
+import { EmailSignin } from '../../errors.js';
 import { normalizeEmailIdentifier } from './email-identifier.js';
 
 describe('normalizeEmailIdentifier', () => {

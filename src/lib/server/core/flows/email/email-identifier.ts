@@ -1,7 +1,7 @@
 // The default `normalizeIdentifier` of email providers: one address, trimmed and lower-cased, or
 // an `EmailSignin` error that says what is wrong. Pure; used by the email flow and `Email()`.
 
-import { EmailSignin } from '../errors.js';
+import { EmailSignin } from '../../errors.js';
 
 /** Longest address SMTP can carry in a `MAIL TO` path (RFC 5321 §4.5.3.1.3). */
 const MAX_ADDRESS_LENGTH = 254;

@@ -1,8 +1,8 @@
 // Checks an email provider's options at start-up and fills in the defaults (lifetime, token
 // generator, address normalisation), so the flow in ./email.ts can rely on them.
 
-import { InvalidConfiguration } from '../errors.js';
-import type { EmailConfig } from '../types.js';
+import { InvalidConfiguration } from '../../errors.js';
+import type { EmailConfig } from '../../types.js';
 import { normalizeEmailIdentifier } from './email-identifier.js';
 import { randomVerificationToken } from './email-token.js';
 

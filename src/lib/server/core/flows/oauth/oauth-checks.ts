@@ -2,11 +2,11 @@
 // nonce) and the callback URL: kept in short-lived encrypted cookies, bound to the provider, read once.
 
 import * as oauth from 'oauth4webapi';
-import type { RequestContext } from '../context.js';
-import { expiredCookie } from '../cookies.js';
-import { InvalidCheck } from '../errors.js';
-import { decodeJwt, encodeJwt } from '../jwt.js';
-import type { CookieOption, OAuthCheck } from '../types.js';
+import type { RequestContext } from '../../context.js';
+import { expiredCookie } from '../../cookies.js';
+import { InvalidCheck } from '../../errors.js';
+import { decodeJwt, encodeJwt } from '../../jwt.js';
+import type { CookieOption, OAuthCheck } from '../../types.js';
 
 /** Seconds a sign-in may take at the identity provider before its check cookies expire. */
 export const CHECK_MAX_AGE = 15 * 60;

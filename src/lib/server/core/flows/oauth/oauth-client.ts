@@ -2,7 +2,7 @@
 // overrides) and how the client authenticates at the token endpoint.
 
 import * as oauth from 'oauth4webapi';
-import type { OAuthConfig } from '../types.js';
+import type { OAuthConfig } from '../../types.js';
 import { clientSecretBasic, privateKeyJwt } from './client-auth.js';
 import { defaultClientAuthMethod, type ClientAuthMethod } from './oauth-provider.js';
 

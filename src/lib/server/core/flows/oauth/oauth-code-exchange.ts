@@ -2,9 +2,9 @@
 // answer (ID token claims and signature). Used by the OAuth callback in ./oauth.ts.
 
 import * as oauth from 'oauth4webapi';
-import type { RequestContext } from '../context.js';
-import { InvalidCheck } from '../errors.js';
-import type { OAuthConfig, TokenSet } from '../types.js';
+import type { RequestContext } from '../../context.js';
+import { InvalidCheck } from '../../errors.js';
+import type { OAuthConfig, TokenSet } from '../../types.js';
 import type { ExpectedChecks } from './oauth-checks.js';
 import { clientAuthentication } from './oauth-client.js';
 import { loggableError, oauthStepError } from './oauth-errors.js';

@@ -2,7 +2,7 @@
 // errors whose message says which step failed and why, and whose logged cause carries no token.
 
 import * as oauth from 'oauth4webapi';
-import { AuthError, OAuthCallbackError, OAuthSignin } from '../errors.js';
+import { AuthError, OAuthCallbackError, OAuthSignin } from '../../errors.js';
 import { IdpUnreachableError } from './oauth-http.js';
 
 /**

@@ -3,7 +3,7 @@
 
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import * as oauth from 'oauth4webapi';
-import type { OAuthConfig } from '../types.js';
+import type { OAuthConfig } from '../../types.js';
 import { idpHttpOptions } from './oauth-http.js';
 
 /**

@@ -2,7 +2,7 @@
 // `wellKnown` (cached per document for an hour), with explicit endpoints taking precedence.
 
 import * as oauth from 'oauth4webapi';
-import type { EndpointOption, OAuthConfig } from '../types.js';
+import type { EndpointOption, OAuthConfig } from '../../types.js';
 import { idpHttpOptions } from './oauth-http.js';
 
 /** How long discovered metadata is reused before it is fetched again. */

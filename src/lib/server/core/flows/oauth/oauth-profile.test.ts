@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { OAuthCallbackError } from '../errors.js';
-import type { OAuthConfig } from '../types.js';
+import { OAuthCallbackError } from '../../errors.js';
+import type { OAuthConfig } from '../../types.js';
 import { isAllowedEndpoint, isLoopbackHost } from './oauth-http.js';
 import { accountFields, defaultUser, tokenSetFrom, userFromProfile } from './oauth-profile.js';
 

@@ -2,8 +2,8 @@
 // user `profile()` maps, and the token fields stored on the account (`account()`).
 
 import type { TokenEndpointResponse } from 'oauth4webapi';
-import { OAuthCallbackError } from '../errors.js';
-import type { OAuthConfig, Profile, TokenSet, User } from '../types.js';
+import { OAuthCallbackError } from '../../errors.js';
+import type { OAuthConfig, Profile, TokenSet, User } from '../../types.js';
 
 /** Token fields an account keeps when the provider has no `account()` callback. */
 const DEFAULT_ACCOUNT_FIELDS = [

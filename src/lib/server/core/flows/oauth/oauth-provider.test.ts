@@ -1,7 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { InvalidConfiguration } from '../errors.js';
-import type { OAuthConfig } from '../types.js';
+import { InvalidConfiguration } from '../../errors.js';
+import type { OAuthConfig } from '../../types.js';
 import { normalizeOAuthProvider } from './oauth-provider.js';
 
 const base: OAuthConfig = { id: 'idp', name: 'IdP', type: 'oidc', issuer: 'https://idp.example.com', clientId: 'app', clientSecret: 's' };

@@ -1,8 +1,8 @@
 // Checks an OAuth 2 / OIDC provider's options at start-up and fills in defaults (checks, client
 // authentication), so a mistake fails with a message instead of at a user's sign-in. Steps: ./oauth.ts.
 
-import { InvalidConfiguration } from '../errors.js';
-import type { EndpointOption, OAuthCheck, OAuthConfig } from '../types.js';
+import { InvalidConfiguration } from '../../errors.js';
+import type { EndpointOption, OAuthCheck, OAuthConfig } from '../../types.js';
 import { privateKeySigningAlgorithm } from './client-auth.js';
 import { isAllowedEndpoint } from './oauth-http.js';
 import { checkOAuth1Provider, isOAuth1Provider } from './oauth1-provider.js';

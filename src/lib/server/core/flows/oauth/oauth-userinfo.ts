@@ -2,7 +2,7 @@
 // (oauth4webapi), or a provider's own `userinfo.request`. Used by the OAuth callback in ./oauth.ts.
 
 import * as oauth from 'oauth4webapi';
-import type { OAuthConfig, Profile, TokenSet } from '../types.js';
+import type { OAuthConfig, Profile, TokenSet } from '../../types.js';
 import { oauthStepError } from './oauth-errors.js';
 import { idpHttpOptions } from './oauth-http.js';
 import { definedParams, endpointObject } from './oauth-metadata.js';

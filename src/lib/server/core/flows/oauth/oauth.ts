@@ -3,13 +3,13 @@
 // OAuth 1.0a providers (`version: "1.0a"`) are handed to ./oauth1.ts.
 
 import * as oauth from 'oauth4webapi';
-import type { RequestBody } from '../body.js';
-import { completeSignIn, signedInUser } from '../complete-sign-in.js';
-import type { RequestContext } from '../context.js';
-import { AuthError, InvalidCheck, OAuthCallbackError } from '../errors.js';
-import { failureAnswer } from '../failure-answer.js';
-import type { Outcome } from '../outcome.js';
-import type { Account, OAuthCheck, OAuthConfig, Profile, TokenSet, User } from '../types.js';
+import type { RequestBody } from '../../body.js';
+import { completeSignIn, signedInUser } from '../../complete-sign-in.js';
+import type { RequestContext } from '../../context.js';
+import { AuthError, InvalidCheck, OAuthCallbackError } from '../../errors.js';
+import { failureAnswer } from '../../failure-answer.js';
+import type { Outcome } from '../../outcome.js';
+import type { Account, OAuthCheck, OAuthConfig, Profile, TokenSet, User } from '../../types.js';
 import { clearChecks, createChecks, useChecks, type ExpectedChecks } from './oauth-checks.js';
 import { oauthClient } from './oauth-client.js';
 import { describeOAuthError, loggableError, oauthStepError } from './oauth-errors.js';

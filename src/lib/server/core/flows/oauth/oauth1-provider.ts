@@ -1,8 +1,8 @@
 // OAuth 1.0a providers at start-up: which providers sign in with OAuth 1.0a, and the check of
 // their settings. Config-time only; the flow itself is `oauth1.ts`.
 
-import { InvalidConfiguration } from '../errors.js';
-import type { OAuthConfig } from '../types.js';
+import { InvalidConfiguration } from '../../errors.js';
+import type { OAuthConfig } from '../../types.js';
 import { isAllowedEndpoint } from './oauth-http.js';
 
 /**
@@ -21,7 +21,7 @@ export function isOAuth1Provider(provider: OAuthConfig): boolean {
  * only on loopback). Throws `InvalidConfiguration` saying what to set; returns the provider.
  *
  * @example
- * // flows/oauth-provider.ts, normalizeOAuthProvider
+ * // flows/oauth/oauth-provider.ts, normalizeOAuthProvider
  * if (isOAuth1Provider(provider)) return checkOAuth1Provider(provider);
  */
 export function checkOAuth1Provider(provider: OAuthConfig): OAuthConfig {

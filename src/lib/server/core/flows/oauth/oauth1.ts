@@ -2,14 +2,14 @@
 // access token → signed profile request, then the shared end of every flow (`completeSignIn`).
 
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { completeSignIn } from '../complete-sign-in.js';
-import type { RequestContext } from '../context.js';
-import { expiredCookie } from '../cookies.js';
-import { AuthError, InvalidCheck, OAuthCallbackError, OAuthSignin } from '../errors.js';
-import { decodeJwt, encodeJwt } from '../jwt.js';
-import { failureAnswer } from '../failure-answer.js';
-import type { Outcome } from '../outcome.js';
-import type { Account, CookieOption, EndpointOption, OAuthConfig, Profile, TokenSet, User } from '../types.js';
+import { completeSignIn } from '../../complete-sign-in.js';
+import type { RequestContext } from '../../context.js';
+import { expiredCookie } from '../../cookies.js';
+import { AuthError, InvalidCheck, OAuthCallbackError, OAuthSignin } from '../../errors.js';
+import { decodeJwt, encodeJwt } from '../../jwt.js';
+import { failureAnswer } from '../../failure-answer.js';
+import type { Outcome } from '../../outcome.js';
+import type { Account, CookieOption, EndpointOption, OAuthConfig, Profile, TokenSet, User } from '../../types.js';
 import { CHECK_MAX_AGE } from './oauth-checks.js';
 import { userFromProfile } from './oauth-profile.js';
 import { DEFAULT_IDP_TIMEOUT_MS, fetchWithTimeout, isAllowedEndpoint } from './oauth-http.js';
@@ -55,7 +55,7 @@ function requestTokenCookie(ctx: RequestContext): CookieOption {
  * to the provider's authorization page. Failures are `OAuthSignin`.
  *
  * @example
- * // flows/oauth.ts
+ * // flows/oauth/oauth.ts
  * if (isOAuth1Provider(provider)) return startOAuth1SignIn(ctx, provider, callbackUrl);
  */
 export async function startOAuth1SignIn(ctx: RequestContext, provider: OAuthConfig, callbackUrl: string): Promise<Outcome> {
@@ -106,7 +106,7 @@ export async function startOAuth1SignIn(ctx: RequestContext, provider: OAuthConf
  * redirect (upstream failures are `OAuthCallbackError`), with the request-token cookie cleared.
  *
  * @example
- * // flows/oauth.ts
+ * // flows/oauth/oauth.ts
  * if (isOAuth1Provider(provider)) return handleOAuth1Callback(ctx, provider);
  */
 export async function handleOAuth1Callback(ctx: RequestContext, provider: OAuthConfig): Promise<Outcome> {

@@ -3,13 +3,13 @@
 
 import { createHash } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
-import { assertAdapterMethods, type GuardedAdapter } from '../adapter-guard.js';
-import type { RequestContext } from '../context.js';
-import { expiredCookie } from '../cookies.js';
-import { OAuthCallbackError } from '../errors.js';
-import { decodeJwt, encodeJwt } from '../jwt.js';
-import type { Account, AdapterUser, JWT, OAuthConfig, Provider, TokenSet } from '../types.js';
-import { withoutUndefined } from '../without-undefined.js';
+import { assertAdapterMethods, type GuardedAdapter } from '../../adapter-guard.js';
+import type { RequestContext } from '../../context.js';
+import { expiredCookie } from '../../cookies.js';
+import { OAuthCallbackError } from '../../errors.js';
+import { decodeJwt, encodeJwt } from '../../jwt.js';
+import type { Account, AdapterUser, JWT, OAuthConfig, Provider, TokenSet } from '../../types.js';
+import { withoutUndefined } from '../../without-undefined.js';
 import { clientAuthentication, oauthClient } from './oauth-client.js';
 import { oauthStepError } from './oauth-errors.js';
 import { DEFAULT_IDP_TIMEOUT_MS, idpHttpOptions } from './oauth-http.js';

@@ -2,11 +2,11 @@
 // user), and the verification that checks signature, origin, RP ID and counter, then signs in.
 
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import type { RequestContext } from '../context.js';
-import { CallbackRouteError, InvalidRequest, WebAuthnVerificationError } from '../errors.js';
-import type { Outcome } from '../outcome.js';
-import { checkSignInAllowed } from '../sign-in-callback.js';
-import type { Account, AdapterAuthenticator, WebAuthnConfig } from '../types.js';
+import type { RequestContext } from '../../context.js';
+import { CallbackRouteError, InvalidRequest, WebAuthnVerificationError } from '../../errors.js';
+import type { Outcome } from '../../outcome.js';
+import { checkSignInAllowed } from '../../sign-in-callback.js';
+import type { Account, AdapterAuthenticator, WebAuthnConfig } from '../../types.js';
 import { finishPasskeySignIn } from './webauthn-answer.js';
 import type { ChallengeState } from './webauthn-challenge.js';
 import { loadWebAuthnServer } from './webauthn-library.js';

@@ -2,10 +2,10 @@
 // short-lived cookie holding the challenge, the ceremony, the provider and whom it is for.
 
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../context.js';
-import { expiredCookie } from '../cookies.js';
-import { decodeJwt, encodeJwt } from '../jwt.js';
-import type { PasskeyAction } from '../types.js';
+import type { RequestContext } from '../../context.js';
+import { expiredCookie } from '../../cookies.js';
+import { decodeJwt, encodeJwt } from '../../jwt.js';
+import type { PasskeyAction } from '../../types.js';
 
 /** What the options route remembers for the callback. */
 export interface ChallengeState {

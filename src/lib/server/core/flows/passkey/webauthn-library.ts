@@ -2,7 +2,7 @@
 // the engine's start-up, never need it installed.
 
 import type * as SimpleWebAuthnServer from '@simplewebauthn/server';
-import { InvalidConfiguration } from '../errors.js';
+import { InvalidConfiguration } from '../../errors.js';
 
 /** The @simplewebauthn/server module. */
 export type WebAuthnServerLibrary = typeof SimpleWebAuthnServer;

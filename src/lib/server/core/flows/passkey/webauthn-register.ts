@@ -2,15 +2,15 @@
 // verification that stores the credential, links a `webauthn` account and signs the user in.
 
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import { isUniqueViolation } from '../unique-violation.js';
-import type { GuardedAdapter } from '../adapter-guard.js';
-import { signedInUser } from '../complete-sign-in.js';
-import type { RequestContext } from '../context.js';
-import { AccessDenied, AuthError, CallbackRouteError, WebAuthnVerificationError } from '../errors.js';
-import { emitEvent } from '../events.js';
-import type { Outcome } from '../outcome.js';
-import { checkSignInAllowed } from '../sign-in-callback.js';
-import type { Account, AdapterAuthenticator, AdapterUser, PasskeyUserInfo, WebAuthnConfig } from '../types.js';
+import { isUniqueViolation } from '../../unique-violation.js';
+import type { GuardedAdapter } from '../../adapter-guard.js';
+import { signedInUser } from '../../complete-sign-in.js';
+import type { RequestContext } from '../../context.js';
+import { AccessDenied, AuthError, CallbackRouteError, WebAuthnVerificationError } from '../../errors.js';
+import { emitEvent } from '../../events.js';
+import type { Outcome } from '../../outcome.js';
+import { checkSignInAllowed } from '../../sign-in-callback.js';
+import type { Account, AdapterAuthenticator, AdapterUser, PasskeyUserInfo, WebAuthnConfig } from '../../types.js';
 import { finishPasskeySignIn } from './webauthn-answer.js';
 import type { ChallengeState } from './webauthn-challenge.js';
 import { loadWebAuthnServer } from './webauthn-library.js';

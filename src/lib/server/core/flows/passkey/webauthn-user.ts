@@ -2,9 +2,9 @@
 // hook (or its default), and the WebAuthn user handle that ties a credential to a user id.
 
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../context.js';
-import { AuthError, CallbackRouteError, InvalidConfiguration, InvalidRequest } from '../errors.js';
-import type { AdapterUser, PasskeyUserInfo, PasskeyUserInfoParams, WebAuthnConfig } from '../types.js';
+import type { RequestContext } from '../../context.js';
+import { AuthError, CallbackRouteError, InvalidConfiguration, InvalidRequest } from '../../errors.js';
+import type { AdapterUser, PasskeyUserInfo, PasskeyUserInfoParams, WebAuthnConfig } from '../../types.js';
 
 /** Longest user handle WebAuthn allows, in bytes. */
 const MAX_USER_HANDLE_BYTES = 64;

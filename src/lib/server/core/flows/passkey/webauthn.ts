@@ -1,17 +1,17 @@
 // WebAuthn (passkey) sign-in with @simplewebauthn/server: options with a challenge kept in an
 // encrypted cookie, and verification of registration and authentication responses.
 
-import { assertAdapterMethods, type AdapterMethod } from '../adapter-guard.js';
-import type { RequestBody } from '../body.js';
-import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
-import { signedInUser } from '../complete-sign-in.js';
-import type { RequestContext } from '../context.js';
-import { sessionMethods } from '../session.js';
-import { AccessDenied, InvalidRequest, RateLimited, WebAuthnVerificationError } from '../errors.js';
-import { takeAttempt } from '../rate-limit.js';
-import type { Outcome } from '../outcome.js';
-import type { PasskeyAction, WebAuthnConfig } from '../types.js';
-import { assertCsrf } from '../request-checks.js';
+import { assertAdapterMethods, type AdapterMethod } from '../../adapter-guard.js';
+import type { RequestBody } from '../../body.js';
+import { resolveCallbackUrl, requestedCallbackUrl } from '../../callback-url.js';
+import { signedInUser } from '../../complete-sign-in.js';
+import type { RequestContext } from '../../context.js';
+import { sessionMethods } from '../../session.js';
+import { AccessDenied, InvalidRequest, RateLimited, WebAuthnVerificationError } from '../../errors.js';
+import { takeAttempt } from '../../rate-limit.js';
+import type { Outcome } from '../../outcome.js';
+import type { PasskeyAction, WebAuthnConfig } from '../../types.js';
+import { assertCsrf } from '../../request-checks.js';
 import { answerWebAuthn } from './webauthn-answer.js';
 import { authenticationOptions, verifyAuthentication } from './webauthn-authenticate.js';
 import { storeChallenge, takeChallenge } from './webauthn-challenge.js';
