@@ -2,9 +2,20 @@
 // endpoint it could not reach, and the rule for when plain http is allowed (loopback only).
 
 import * as oauth from 'oauth4webapi';
+import type { OAuthConfig } from '../../types.js';
 
 /** Default time limit of one request to an identity provider, in milliseconds. */
 export const DEFAULT_IDP_TIMEOUT_MS = 10_000;
+
+/**
+ * The time limit of one request to `provider`, in milliseconds: its `timeout`, else the default.
+ *
+ * @example
+ * idpTimeout({ ...provider, timeout: 3_000 }); // 3000
+ */
+export function idpTimeout(provider: Pick<OAuthConfig, 'timeout'>): number {
+	return typeof provider.timeout === 'number' ? provider.timeout : DEFAULT_IDP_TIMEOUT_MS;
+}
 
 /**
  * The identity provider did not answer: connection refused, DNS failure or time limit reached.

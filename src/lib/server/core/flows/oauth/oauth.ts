@@ -13,7 +13,7 @@ import type { Account, OAuthCheck, OAuthConfig, Profile, TokenSet, User } from '
 import { clearChecks, createChecks, useChecks, type ExpectedChecks } from './oauth-checks.js';
 import { oauthClient } from './oauth-client.js';
 import { describeOAuthError, loggableError, oauthStepError } from './oauth-errors.js';
-import { DEFAULT_IDP_TIMEOUT_MS } from './oauth-http.js';
+import { idpTimeout } from './oauth-http.js';
 import { exchangeCode } from './oauth-code-exchange.js';
 import { authorizationServer, endpointObject } from './oauth-metadata.js';
 import { handleOAuth1Callback, startOAuth1SignIn } from './oauth1.js';
@@ -53,7 +53,7 @@ export async function startOAuthSignIn(
 	if (isOAuth1Provider(provider)) return startOAuth1SignIn(ctx, provider, callbackUrl);
 	let as: oauth.AuthorizationServer;
 	try {
-		as = await authorizationServer(provider, timeoutOf(provider));
+		as = await authorizationServer(provider, idpTimeout(provider));
 	} catch (error) {
 		throw oauthStepError('signin', provider.id, 'loading the authorization server metadata', error);
 	}
@@ -140,7 +140,7 @@ async function signedInIdentity(
 	params: URLSearchParams,
 	expected: ExpectedChecks
 ): Promise<{ profile: Profile; user: User; account: Account }> {
-	const timeout = timeoutOf(provider);
+	const timeout = idpTimeout(provider);
 	let as: oauth.AuthorizationServer;
 	try {
 		as = await authorizationServer(provider, timeout);
@@ -201,9 +201,4 @@ function callbackParams(ctx: RequestContext, body: RequestBody): URLSearchParams
 	const params = new URLSearchParams();
 	for (const [name, value] of Object.entries(body)) if (typeof value === 'string') params.set(name, value);
 	return params;
-}
-
-
-function timeoutOf(provider: OAuthConfig): number {
-	return typeof provider.timeout === 'number' ? provider.timeout : DEFAULT_IDP_TIMEOUT_MS;
 }

@@ -12,7 +12,7 @@ import type { Account, AdapterUser, JWT, OAuthConfig, Provider, TokenSet } from 
 import { withoutUndefined } from '../../without-undefined.js';
 import { clientAuthentication, oauthClient } from './oauth-client.js';
 import { oauthStepError } from './oauth-errors.js';
-import { DEFAULT_IDP_TIMEOUT_MS, idpHttpOptions } from './oauth-http.js';
+import { idpHttpOptions, idpTimeout } from './oauth-http.js';
 import { verifyIdTokenSignature } from './oauth-id-token.js';
 import { authorizationServer } from './oauth-metadata.js';
 import { tokenSetFrom } from './oauth-profile.js';
@@ -196,7 +196,7 @@ async function refreshNow(
 	refreshToken: string,
 	persist?: (tokens: TokenSet) => Promise<void>
 ): Promise<RefreshResult> {
-	const timeout = typeof provider.timeout === 'number' ? provider.timeout : DEFAULT_IDP_TIMEOUT_MS;
+	const timeout = idpTimeout(provider);
 	try {
 		const as = await authorizationServer(provider, timeout);
 		const client = oauthClient(provider);
