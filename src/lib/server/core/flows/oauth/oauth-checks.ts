@@ -1,12 +1,12 @@
-// The values that tie an OAuth callback to the browser that started it (PKCE verifier, state,
-// nonce) and the callback URL: kept in short-lived encrypted cookies, bound to the provider, read once.
+// The values that tie an OAuth callback to the browser that started it (PKCE verifier, state, nonce,
+// OAuth 1.0a's request token) and the callback URL: short-lived encrypted cookies, bound to the provider, read once.
 
 import * as oauth from 'oauth4webapi';
 import type { RequestContext } from '../../context.js';
 import { expiredCookie } from '../../cookies.js';
 import { InvalidCheck } from '../../errors.js';
 import { decodeJwt, encodeJwt } from '../../jwt.js';
-import type { CookieOption, OAuthCheck } from '../../types.js';
+import type { CookieOption, JWT, OAuthCheck } from '../../types.js';
 
 /** Seconds a sign-in may take at the identity provider before its check cookies expire. */
 export const CHECK_MAX_AGE = 15 * 60;
@@ -72,17 +72,10 @@ export async function createChecks(
 		const option = ctx.cookieNames[cookie];
 		const value = values[cookie];
 		if (value !== undefined) {
-			const sealed = await encodeJwt({
-				token: { value, provider: providerId, ...(cookie === 'callbackUrl' && linkUserId ? { user: linkUserId } : {}) },
-				secret: ctx.config.secrets,
-				salt: option.name,
-				maxAge: CHECK_MAX_AGE,
-				now: ctx.now
-			});
-			ctx.setCookies.push({ name: option.name, value: sealed, options: shortLived(option) });
-		} else if (ctx.cookies[option.name] !== undefined) {
+			await sealCheckCookie(ctx, option, providerId, { value, ...(cookie === 'callbackUrl' && linkUserId ? { user: linkUserId } : {}) });
+		} else {
 			// a value left by an earlier attempt with other checks must not be used by this one
-			ctx.setCookies.push(expiredCookie(option.name, option.options));
+			clearCheckCookie(ctx, option);
 		}
 	}
 	return params;
@@ -101,11 +94,11 @@ export async function useChecks(ctx: RequestContext, providerId: string, checks:
 	const values: Partial<Record<CheckCookie, string>> = {};
 	let linkRequestedBy: string | undefined;
 	for (const cookie of CHECK_COOKIES) {
-		const payload = await readCheckCookie(ctx, ctx.cookieNames[cookie], providerId);
-		values[cookie] = payload?.value;
-		if (cookie === 'callbackUrl' && typeof payload?.user === 'string') linkRequestedBy = payload.user;
+		const payload = await takeCheckCookie(ctx, ctx.cookieNames[cookie], providerId);
+		if (typeof payload?.value !== 'string') continue;
+		values[cookie] = payload.value;
+		if (cookie === 'callbackUrl' && typeof payload.user === 'string') linkRequestedBy = payload.user;
 	}
-	clearChecks(ctx);
 
 	const need = (cookie: CheckCookie, label: string): string => {
 		const value = values[cookie];
@@ -134,28 +127,56 @@ export async function useChecks(ctx: RequestContext, providerId: string, checks:
  * clearChecks(ctx); // after a failed callback
  */
 export function clearChecks(ctx: RequestContext): void {
-	for (const cookie of CHECK_COOKIES) {
-		const option = ctx.cookieNames[cookie];
-		const queued = ctx.setCookies.some((c) => c.name === option.name);
-		if (ctx.cookies[option.name] !== undefined && !queued) ctx.setCookies.push(expiredCookie(option.name, option.options));
-	}
+	for (const cookie of CHECK_COOKIES) clearCheckCookie(ctx, ctx.cookieNames[cookie]);
 }
 
-/** What one check cookie holds, when it is valid and was made for `providerId`. */
-async function readCheckCookie(
+/**
+ * Queues `option`'s cookie holding `payload`, encrypted with the secret and bound to `providerId`;
+ * cookie and sealed value live no longer than a sign-in may take (`CHECK_MAX_AGE`).
+ *
+ * @example
+ * await sealCheckCookie(ctx, ctx.cookieNames.state, 'github', { value: state });
+ */
+export async function sealCheckCookie(
 	ctx: RequestContext,
 	option: CookieOption,
-	providerId: string
-): Promise<{ value: string; user?: unknown } | undefined> {
-	const raw = ctx.cookies[option.name];
-	if (!raw) return undefined;
-	const payload = await decodeJwt({ token: raw, secret: ctx.config.secrets, salt: option.name, now: ctx.now });
-	if (!payload || payload.provider !== providerId || typeof payload.value !== 'string') return undefined;
-	return { value: payload.value, user: payload.user };
+	providerId: string,
+	payload: Record<string, unknown>
+): Promise<void> {
+	// the sealed value expires with its cookie: a copy kept past Max-Age is refused too
+	const maxAge = Math.min(option.options.maxAge ?? CHECK_MAX_AGE, CHECK_MAX_AGE);
+	const sealed = await encodeJwt({
+		token: { ...payload, provider: providerId },
+		secret: ctx.config.secrets,
+		salt: option.name,
+		maxAge,
+		now: ctx.now
+	});
+	ctx.setCookies.push({ name: option.name, value: sealed, options: { ...option.options, maxAge } });
 }
 
-/** The cookie's attributes with a lifetime no longer than a sign-in may take. */
-function shortLived(option: CookieOption): CookieOption['options'] {
-	const maxAge = Math.min(option.options.maxAge ?? CHECK_MAX_AGE, CHECK_MAX_AGE);
-	return { ...option.options, maxAge };
+/**
+ * Reads `option`'s cookie once: what it holds when it is valid and was sealed for `providerId`
+ * (else undefined), and its removal is queued either way.
+ *
+ * @example
+ * const payload = await takeCheckCookie(ctx, ctx.cookieNames.state, 'github'); // { value: '…', provider: 'github', … }
+ */
+export async function takeCheckCookie(ctx: RequestContext, option: CookieOption, providerId: string): Promise<JWT | undefined> {
+	const raw = ctx.cookies[option.name];
+	clearCheckCookie(ctx, option);
+	if (!raw) return undefined;
+	const payload = await decodeJwt({ token: raw, secret: ctx.config.secrets, salt: option.name, now: ctx.now });
+	return payload?.provider === providerId ? payload : undefined;
+}
+
+/**
+ * Queues the removal of `option`'s cookie when the request carries it (once).
+ *
+ * @example
+ * clearCheckCookie(ctx, ctx.cookieNames.nonce);
+ */
+export function clearCheckCookie(ctx: RequestContext, option: CookieOption): void {
+	const queued = ctx.setCookies.some((cookie) => cookie.name === option.name);
+	if (ctx.cookies[option.name] !== undefined && !queued) ctx.setCookies.push(expiredCookie(option.name, option.options));
 }
