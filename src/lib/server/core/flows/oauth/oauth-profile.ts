@@ -1,9 +1,9 @@
 // From a validated token response to kitgate's records: the token set (with `expires_at`), the
-// user `profile()` maps, and the token fields stored on the account (`account()`).
+// user `profile()` maps, and the account with the token fields `account()` chooses (OAuth 2 and 1.0a).
 
 import type { TokenEndpointResponse } from 'oauth4webapi';
 import { OAuthCallbackError } from '../../errors.js';
-import type { OAuthConfig, Profile, TokenSet, User } from '../../types.js';
+import type { Account, OAuthConfig, Profile, TokenSet, User } from '../../types.js';
 
 /** Token fields an account keeps when the provider has no `account()` callback. */
 const DEFAULT_ACCOUNT_FIELDS = [
@@ -34,17 +34,22 @@ export function tokenSetFrom(response: TokenEndpointResponse | TokenSet, nowMs: 
 }
 
 /**
- * The user kitgate signs in: the provider's `profile(profile, tokens)`, or the default mapping
- * `{ id: sub ?? id, name: name ?? nickname ?? preferred_username, email, image: picture }`.
+ * The user kitgate signs in: the provider's `profile(profile, tokens)`, or `defaultMapping`
+ * (`defaultUser`: `{ id: sub ?? id, name: name ?? nickname ?? preferred_username, email, image: picture }`).
  * The id becomes the account's `providerAccountId`, so a profile without one is refused.
  *
  * @example
  * await userFromProfile(provider, { sub: "42", email: "ada@example.com" }, tokens); // { id: "42", email: ..., name: null, image: null }
  */
-export async function userFromProfile(provider: OAuthConfig, profile: Profile, tokens: TokenSet): Promise<User> {
+export async function userFromProfile(
+	provider: OAuthConfig,
+	profile: Profile,
+	tokens: TokenSet,
+	defaultMapping: (profile: Profile) => User = defaultUser
+): Promise<User> {
 	let user: User;
 	try {
-		user = provider.profile ? await provider.profile(profile, tokens) : defaultUser(profile);
+		user = provider.profile ? await provider.profile(profile, tokens) : defaultMapping(profile);
 	} catch (error) {
 		throw new OAuthCallbackError(`profile() of provider "${provider.id}" threw.`, { cause: { err: error } });
 	}
@@ -77,19 +82,41 @@ export function defaultUser(profile: Profile): User {
 }
 
 /**
- * The token fields stored on the account: what `account(tokens)` returns, else the defaults
- * (access_token, id_token, refresh_token, expires_at, scope, token_type, session_state).
+ * The account a sign-in stores: the token fields (`accountFields`) with the provider, its type
+ * and the user's id as `providerAccountId`. An `account()` that throws is an `OAuthCallbackError`.
+ *
+ * @example
+ * accountFromTokens(github, tokens, user); // { access_token: "…", provider: "github", type: "oauth", providerAccountId: "42" }
+ */
+export function accountFromTokens(
+	provider: OAuthConfig,
+	tokens: TokenSet,
+	user: User,
+	defaultFields: readonly string[] = DEFAULT_ACCOUNT_FIELDS
+): Account {
+	let fields: TokenSet;
+	try {
+		fields = accountFields(provider, tokens, defaultFields);
+	} catch (error) {
+		throw new OAuthCallbackError(`account() of provider "${provider.id}" threw.`, { cause: { err: error } });
+	}
+	return { ...fields, provider: provider.id, type: provider.type, providerAccountId: user.id as string };
+}
+
+/**
+ * The token fields stored on the account: what `account(tokens)` returns, else `defaultFields`
+ * (OAuth 2's: access_token, id_token, refresh_token, expires_at, scope, token_type, session_state).
  *
  * @example
  * accountFields(provider, tokens); // { access_token: "…", expires_at: 1767225600, token_type: "bearer" }
  */
-export function accountFields(provider: OAuthConfig, tokens: TokenSet): TokenSet {
+export function accountFields(provider: OAuthConfig, tokens: TokenSet, defaultFields: readonly string[] = DEFAULT_ACCOUNT_FIELDS): TokenSet {
 	const chosen = provider.account ? provider.account({ ...tokens }) : undefined;
 	const fields: TokenSet = {};
 	if (chosen && typeof chosen === 'object') {
 		Object.assign(fields, chosen);
 	} else {
-		for (const key of DEFAULT_ACCOUNT_FIELDS) if (tokens[key] !== undefined) (fields as Record<string, unknown>)[key] = tokens[key];
+		for (const key of defaultFields) if (tokens[key] !== undefined) fields[key] = tokens[key];
 	}
 	if (typeof fields.token_type === 'string') fields.token_type = fields.token_type.toLowerCase();
 	return fields;

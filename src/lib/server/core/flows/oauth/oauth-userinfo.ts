@@ -1,5 +1,5 @@
 // Where the profile comes from after the code exchange: ID token claims, the userinfo endpoint
-// (oauth4webapi), or a provider's own `userinfo.request`. Used by the OAuth callback in ./oauth.ts.
+// (oauth4webapi), or a provider's own `userinfo.request`. Used by the OAuth 2 and 1.0a callbacks.
 
 import * as oauth from 'oauth4webapi';
 import type { OAuthConfig, Profile, TokenSet } from '../../types.js';
@@ -60,27 +60,49 @@ async function fetchUserinfo(
 	subject: string | undefined,
 	timeout: number
 ): Promise<Profile> {
-	const userinfo = endpointObject(provider.userinfo);
 	try {
-		if (userinfo.request) {
-			const profile = await userinfo.request({ provider, tokens });
-			if (!profile || typeof profile !== 'object') throw new Error('userinfo.request must return the profile object.');
-			return profile as Profile;
-		}
+		const handled = await profileFromUserinfoRequest(provider, tokens);
+		if (handled) return handled;
 		if (!as.userinfo_endpoint) throw new Error('the provider has no userinfo endpoint; set `userinfo`.');
 		const endpoint = new URL(as.userinfo_endpoint);
-		for (const [name, value] of Object.entries(definedParams(userinfo.params))) endpoint.searchParams.set(name, value);
+		for (const [name, value] of Object.entries(definedParams(endpointObject(provider.userinfo).params))) endpoint.searchParams.set(name, value);
 		const target = { ...as, userinfo_endpoint: endpoint.href };
 		const response = await oauth.userInfoRequest(target, client, tokens.access_token ?? '', idpHttpOptions(endpoint.href, timeout));
 		if (provider.type === 'oidc') {
 			// the userinfo subject must be the ID token's: a swapped response is refused
 			return { ...(await oauth.processUserInfoResponse(target, client, subject ?? oauth.skipSubjectCheck, response)) };
 		}
-		if (!response.ok) throw new Error(`the userinfo endpoint answered ${response.status}`);
-		const body: unknown = await response.json();
-		if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('the userinfo response is not a JSON object');
-		return body as Profile;
+		return await profileFromUserinfoResponse(response);
 	} catch (error) {
 		throw oauthStepError('callback', provider.id, 'the userinfo request', error);
 	}
+}
+
+/**
+ * The profile the provider's own `userinfo.request({ provider, tokens })` returns; undefined when
+ * the provider has no such handler. Throws when the handler returns no object.
+ *
+ * @example
+ * await profileFromUserinfoRequest(provider, tokens); // the handler's profile, or undefined without one
+ */
+export async function profileFromUserinfoRequest(provider: OAuthConfig, tokens: TokenSet): Promise<Profile | undefined> {
+	const { request } = endpointObject(provider.userinfo);
+	if (typeof request !== 'function') return undefined;
+	const profile = await request({ provider, tokens });
+	if (!profile || typeof profile !== 'object') throw new Error('userinfo.request must return the profile object.');
+	return profile as Profile;
+}
+
+/**
+ * The profile in a plain (not OIDC) userinfo response: its JSON object. Throws on an error status
+ * or a body that is not a JSON object.
+ *
+ * @example
+ * const profile = await profileFromUserinfoResponse(await fetchWithTimeout(userinfoUrl, init, 10_000));
+ */
+export async function profileFromUserinfoResponse(response: Response): Promise<Profile> {
+	if (!response.ok) throw new Error(`the userinfo endpoint answered ${response.status}`);
+	const body: unknown = await response.json();
+	if (!body || typeof body !== 'object' || Array.isArray(body)) throw new Error('the userinfo response is not a JSON object');
+	return body as Profile;
 }

@@ -6,10 +6,10 @@ import * as oauth from 'oauth4webapi';
 import type { RequestBody } from '../../body.js';
 import { completeSignIn, signedInUser } from '../../complete-sign-in.js';
 import type { RequestContext } from '../../context.js';
-import { AuthError, InvalidCheck, OAuthCallbackError } from '../../errors.js';
+import { AuthError, InvalidCheck } from '../../errors.js';
 import { failureAnswer } from '../../failure-answer.js';
 import type { Outcome } from '../../outcome.js';
-import type { Account, OAuthCheck, OAuthConfig, Profile, TokenSet, User } from '../../types.js';
+import type { Account, OAuthCheck, OAuthConfig, Profile, User } from '../../types.js';
 import { clearChecks, createChecks, useChecks, type ExpectedChecks } from './oauth-checks.js';
 import { oauthClient } from './oauth-client.js';
 import { describeOAuthError, loggableError, oauthStepError } from './oauth-errors.js';
@@ -19,7 +19,7 @@ import { authorizationServer, endpointObject } from './oauth-metadata.js';
 import { handleOAuth1Callback, startOAuth1SignIn } from './oauth1.js';
 import { isOAuth1Provider } from './oauth1-provider.js';
 import { defaultChecks } from './oauth-provider.js';
-import { accountFields, userFromProfile } from './oauth-profile.js';
+import { accountFromTokens, userFromProfile } from './oauth-profile.js';
 import { readProfile } from './oauth-userinfo.js';
 import { forwardProxiedCallback, proxyState, redirectProxyUrl, redirectUri } from './redirect-proxy.js';
 
@@ -162,14 +162,7 @@ async function signedInIdentity(
 	const { tokens, claims } = await exchangeCode(ctx, provider, as, client, callback, expected, timeout);
 	const profile = await readProfile(provider, as, client, tokens, claims, params, timeout);
 	const user = await userFromProfile(provider, profile, tokens);
-	let fields: TokenSet;
-	try {
-		fields = accountFields(provider, tokens);
-	} catch (error) {
-		throw new OAuthCallbackError(`account() of provider "${provider.id}" threw.`, { cause: { err: error } });
-	}
-	const account: Account = { ...fields, provider: provider.id, type: provider.type, providerAccountId: user.id as string };
-	return { profile, user, account };
+	return { profile, user, account: accountFromTokens(provider, tokens, user) };
 }
 
 /** Logs the failure and answers with the error redirect; the check cookies are cleared all the same. */
