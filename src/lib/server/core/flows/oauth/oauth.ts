@@ -6,11 +6,11 @@ import * as oauth from 'oauth4webapi';
 import type { RequestBody } from '../../body.js';
 import { completeSignIn, signedInUser } from '../../complete-sign-in.js';
 import type { RequestContext } from '../../context.js';
-import { AuthError, InvalidCheck } from '../../errors.js';
-import { failureAnswer } from '../../failure-answer.js';
+import { InvalidCheck } from '../../errors.js';
 import type { Outcome } from '../../outcome.js';
 import type { Account, OAuthCheck, OAuthConfig, Profile, User } from '../../types.js';
 import { clearChecks, createChecks, useChecks, type ExpectedChecks } from './oauth-checks.js';
+import { answerFailedCallback } from './oauth-callback-failure.js';
 import { oauthClient } from './oauth-client.js';
 import { describeOAuthError, loggableError, oauthStepError } from './oauth-errors.js';
 import { idpTimeout } from './oauth-http.js';
@@ -105,7 +105,7 @@ export async function handleOAuthCallback(ctx: RequestContext, provider: OAuthCo
 		const { profile, user, account } = await signedInIdentity(ctx, provider, params, expected);
 		return await completeSignIn(ctx, { provider, profile, user, account, callbackUrl, linkRequestedBy: expected.linkRequestedBy });
 	} catch (error) {
-		return failedCallback(ctx, provider, error, callbackUrl);
+		return answerFailedCallback(ctx, provider, error, callbackUrl, clearChecks);
 	}
 }
 
@@ -163,15 +163,6 @@ async function signedInIdentity(
 	const profile = await readProfile(provider, as, client, tokens, claims, params, timeout);
 	const user = await userFromProfile(provider, profile, tokens);
 	return { profile, user, account: accountFromTokens(provider, tokens, user) };
-}
-
-/** Logs the failure and answers with the error redirect; the check cookies are cleared all the same. */
-function failedCallback(ctx: RequestContext, provider: OAuthConfig, error: unknown, callbackUrl: string | undefined): Outcome {
-	const authError = error instanceof AuthError ? error : oauthStepError('callback', provider.id, 'the sign-in', error);
-	// nothing of a failed sign-in is kept, except the CSRF cookie and the removal of the check cookies
-	const answer = failureAnswer(ctx, authError, { callbackUrl });
-	clearChecks(ctx);
-	return answer;
 }
 
 /**
