@@ -1,18 +1,20 @@
 // OAuth 1.0a sign-in (RFC 5849 with the 1.0a verifier): request token → authorize redirect →
-// access token → signed profile request, then the shared end of every flow (`completeSignIn`).
+// access token → signed profile request; check cookie, errors, user and account as in OAuth 2.
 
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { completeSignIn } from '../../complete-sign-in.js';
 import type { RequestContext } from '../../context.js';
-import { expiredCookie } from '../../cookies.js';
-import { AuthError, InvalidCheck, OAuthCallbackError, OAuthSignin } from '../../errors.js';
-import { decodeJwt, encodeJwt } from '../../jwt.js';
-import { failureAnswer } from '../../failure-answer.js';
+import { safeEqual } from '../../csrf.js';
+import { InvalidCheck, OAuthCallbackError } from '../../errors.js';
 import type { Outcome } from '../../outcome.js';
 import type { Account, CookieOption, EndpointOption, OAuthConfig, Profile, TokenSet, User } from '../../types.js';
-import { CHECK_MAX_AGE } from './oauth-checks.js';
-import { userFromProfile } from './oauth-profile.js';
-import { DEFAULT_IDP_TIMEOUT_MS, fetchWithTimeout, isAllowedEndpoint } from './oauth-http.js';
+import { answerFailedCallback } from './oauth-callback-failure.js';
+import { clearCheckCookie, sealCheckCookie, takeCheckCookie } from './oauth-checks.js';
+import { oauthStepError } from './oauth-errors.js';
+import { fetchWithTimeout, idpTimeout, isAllowedEndpoint } from './oauth-http.js';
+import { definedParams, endpointObject, endpointUrl } from './oauth-metadata.js';
+import { accountFromTokens, defaultUser, userFromProfile } from './oauth-profile.js';
+import { profileFromUserinfoRequest, profileFromUserinfoResponse } from './oauth-userinfo.js';
 import { signOAuth1Request } from './oauth1-signature.js';
 import { forwardProxiedCallback, proxyState, redirectProxyUrl, redirectUri } from './redirect-proxy.js';
 
@@ -36,17 +38,18 @@ export interface OAuth1Tokens extends TokenSet {
 
 /** What the request-token cookie holds between the redirect and the callback. */
 interface PendingAuthorization {
-	provider: string;
 	token: string;
 	secret: string;
 	callbackUrl: string;
 }
 
-/** The encrypted cookie holding the request token and its secret: `<state cookie>.oauth1`. */
+/** Token fields an account keeps when the provider has no `account()` callback. */
+const DEFAULT_ACCOUNT_FIELDS = ['oauth_token', 'oauth_token_secret'] as const;
+
+/** The check cookie of OAuth 1.0a, holding the request token and its secret: `<state cookie>.oauth1`. */
 function requestTokenCookie(ctx: RequestContext): CookieOption {
 	const state = ctx.cookieNames.state;
-	const maxAge = Math.min(state.options.maxAge ?? CHECK_MAX_AGE, CHECK_MAX_AGE);
-	return { name: `${state.name}.oauth1`, options: { ...state.options, maxAge } };
+	return { name: `${state.name}.oauth1`, options: state.options };
 }
 
 /**
@@ -60,41 +63,13 @@ function requestTokenCookie(ctx: RequestContext): CookieOption {
  */
 export async function startOAuth1SignIn(ctx: RequestContext, provider: OAuthConfig, callbackUrl: string): Promise<Outcome> {
 	try {
-		const consumer = consumerOf(provider, OAuthSignin);
-		const requestTokenUrl = endpointWithParams(provider.requestToken as EndpointOption | undefined, 'requestToken', provider, OAuthSignin);
-		const authorizationUrl = endpointWithParams(provider.authorization, 'authorization', provider, OAuthSignin);
-
-		const response = await signedFetch(ctx, provider, {
-			method: 'POST',
-			url: requestTokenUrl,
-			...consumer,
-			extraProtocolParams: { oauth_callback: await oauthCallback(ctx, provider) }
-		});
-		const answer = await formResponse(response, `${provider.name} request token`, OAuthSignin);
-		const token = answer.get('oauth_token');
-		const secret = answer.get('oauth_token_secret');
-		if (!token || !secret) throw new OAuthSignin(`${provider.name}: the request token response has no oauth_token/oauth_token_secret.`);
-		// RFC 5849 §2.1: a server that did not take our callback would send the user elsewhere
-		if (answer.get('oauth_callback_confirmed') !== 'true') {
-			throw new OAuthSignin(`${provider.name}: the request token response did not confirm oauth_callback.`);
-		}
-
-		const cookie = requestTokenCookie(ctx);
-		const pending: PendingAuthorization = { provider: provider.id, token, secret, callbackUrl };
-		const sealed = await encodeJwt({
-			token: { ...pending },
-			secret: ctx.config.secrets,
-			salt: cookie.name,
-			maxAge: cookie.options.maxAge ?? CHECK_MAX_AGE,
-			now: ctx.now
-		});
-		ctx.setCookies.push({ name: cookie.name, value: sealed, options: cookie.options });
-
-		const redirect = new URL(authorizationUrl);
+		const redirect = new URL(endpointWithParams(provider.authorization, 'authorization'));
+		const { token, secret } = await requestTemporaryCredentials(ctx, provider);
+		await sealCheckCookie(ctx, requestTokenCookie(ctx), provider.id, { token, secret, callbackUrl } satisfies PendingAuthorization);
 		redirect.searchParams.set('oauth_token', token);
 		return { type: 'redirect', url: redirect.href };
 	} catch (error) {
-		throw asAuthError(error, OAuthSignin, `${provider.name}: could not start the OAuth 1.0a sign-in.`);
+		throw oauthStepError('signin', provider.id, 'starting the sign-in', error);
 	}
 }
 
@@ -120,7 +95,7 @@ export async function handleOAuth1Callback(ctx: RequestContext, provider: OAuthC
 		const identity = await signedInIdentity(ctx, provider, pending);
 		return await completeSignIn(ctx, { ...identity, provider, callbackUrl: identity.callbackUrl });
 	} catch (error) {
-		return failedCallback(ctx, provider, error, callbackUrl);
+		return answerFailedCallback(ctx, provider, error, callbackUrl, (failed) => clearCheckCookie(failed, requestTokenCookie(failed)));
 	}
 }
 
@@ -141,43 +116,27 @@ async function signedInIdentity(
 		);
 	}
 	const returnedToken = query.get('oauth_token');
-	if (!returnedToken || !sameToken(returnedToken, pending.token)) {
+	if (!returnedToken || !safeEqual(returnedToken, pending.token)) {
 		throw new InvalidCheck(`${provider.name}: the oauth_token in the callback is not the one this sign-in requested.`);
 	}
 	const verifier = query.get('oauth_verifier');
 	if (!verifier) throw new OAuthCallbackError(`${provider.name}: the callback has no oauth_verifier.`);
 
 	let tokens: OAuth1Tokens;
-	let profile: Profile;
 	try {
 		tokens = await requestAccessToken(ctx, provider, pending, verifier);
-		profile = await fetchProfile(ctx, provider, tokens);
 	} catch (error) {
-		throw asAuthError(error, OAuthCallbackError, `${provider.name}: the OAuth 1.0a callback failed.`);
+		throw oauthStepError('callback', provider.id, 'the access token request', error);
 	}
-	// the shared mapping rules (a user without an id is refused); OAuth 1.0a's default mapping knows `id_str`
-	const user = await userFromProfile({ ...provider, profile: provider.profile ?? defaultProfile }, profile, tokens);
-
-	let stored: TokenSet | undefined | void;
+	let profile: Profile;
 	try {
-		stored = provider.account ? provider.account({ ...tokens }) : undefined;
+		profile = (await profileFromUserinfoRequest(provider, tokens)) ?? (await fetchProfile(ctx, provider, tokens));
 	} catch (error) {
-		throw new OAuthCallbackError(`account() of provider "${provider.id}" threw.`, { cause: { err: error } });
+		throw oauthStepError('callback', provider.id, 'the profile request', error);
 	}
-	const account: Account = {
-		...(stored ?? { oauth_token: tokens.oauth_token, oauth_token_secret: tokens.oauth_token_secret }),
-		provider: provider.id,
-		type: provider.type,
-		providerAccountId: user.id as string
-	};
+	const user = await userFromProfile(provider, profile, tokens, defaultOAuth1User);
+	const account = accountFromTokens(provider, tokens, user, DEFAULT_ACCOUNT_FIELDS);
 	return { profile, user, account, callbackUrl: pending.callbackUrl };
-}
-
-/** Logs the failure and answers with the error redirect; only the CSRF cookie and the token cookie's removal are kept. */
-function failedCallback(ctx: RequestContext, provider: OAuthConfig, error: unknown, callbackUrl: string | undefined): Outcome {
-	const authError = asAuthError(error, OAuthCallbackError, `${provider.name}: the OAuth 1.0a callback failed.`);
-	const cookie = requestTokenCookie(ctx);
-	return failureAnswer(ctx, authError, { callbackUrl, keep: (c) => c.name === cookie.name });
 }
 
 /**
@@ -193,17 +152,29 @@ async function oauthCallback(ctx: RequestContext, provider: OAuthConfig): Promis
 	return url.href;
 }
 
+/** Obtains temporary credentials (RFC 5849 §2.1), which the provider must confirm were issued for our callback. */
+async function requestTemporaryCredentials(ctx: RequestContext, provider: OAuthConfig): Promise<{ token: string; secret: string }> {
+	const response = await signedFetch(ctx, provider, {
+		method: 'POST',
+		url: endpointWithParams(provider.requestToken as EndpointOption | undefined, 'requestToken'),
+		...consumerOf(provider),
+		extraProtocolParams: { oauth_callback: await oauthCallback(ctx, provider) }
+	});
+	const answer = await formResponse(response, 'request token');
+	const token = answer.get('oauth_token');
+	const secret = answer.get('oauth_token_secret');
+	if (!token || !secret) throw new Error('the request token response has no oauth_token/oauth_token_secret.');
+	// a server that did not take our callback would send the user elsewhere
+	if (answer.get('oauth_callback_confirmed') !== 'true') throw new Error('the request token response did not confirm oauth_callback.');
+	return { token, secret };
+}
+
 /** Reads and clears the request-token cookie; undefined when absent, invalid or for another provider. */
 async function takePendingAuthorization(ctx: RequestContext, provider: OAuthConfig): Promise<PendingAuthorization | undefined> {
-	const cookie = requestTokenCookie(ctx);
-	const raw = ctx.cookies[cookie.name];
-	if (raw === undefined) return undefined;
-	ctx.setCookies.push(expiredCookie(cookie.name, cookie.options));
-	const payload = await decodeJwt({ token: raw, secret: ctx.config.secrets, salt: cookie.name, now: ctx.now });
-	if (!payload || payload.provider !== provider.id) return undefined;
-	const { token, secret, callbackUrl } = payload;
+	const payload = await takeCheckCookie(ctx, requestTokenCookie(ctx), provider.id);
+	const { token, secret, callbackUrl } = payload ?? {};
 	if (typeof token !== 'string' || typeof secret !== 'string' || typeof callbackUrl !== 'string') return undefined;
-	return { provider: provider.id, token, secret, callbackUrl };
+	return { token, secret, callbackUrl };
 }
 
 /** Exchanges the authorized request token and the verifier for token credentials (RFC 5849 §2.3). */
@@ -215,118 +186,69 @@ async function requestAccessToken(
 ): Promise<OAuth1Tokens> {
 	const response = await signedFetch(ctx, provider, {
 		method: 'POST',
-		url: endpointWithParams(provider.token, 'token', provider, OAuthCallbackError),
-		...consumerOf(provider, OAuthCallbackError),
+		url: endpointWithParams(provider.token, 'token'),
+		...consumerOf(provider),
 		token: pending.token,
 		tokenSecret: pending.secret,
 		extraProtocolParams: { oauth_verifier: verifier }
 	});
-	const answer = await formResponse(response, `${provider.name} access token`, OAuthCallbackError);
-	const tokens = Object.fromEntries(answer) as Partial<OAuth1Tokens>;
+	const tokens = Object.fromEntries(await formResponse(response, 'access token')) as Partial<OAuth1Tokens>;
 	if (!tokens.oauth_token || !tokens.oauth_token_secret) {
-		throw new OAuthCallbackError(`${provider.name}: the access token response has no oauth_token/oauth_token_secret.`);
+		throw new Error('the access token response has no oauth_token/oauth_token_secret.');
 	}
 	return tokens as OAuth1Tokens;
 }
 
-/** The profile: the provider's `userinfo.request` handler, else a signed GET of the userinfo URL. */
+/** The profile at the userinfo URL, asked for with a signed GET. */
 async function fetchProfile(ctx: RequestContext, provider: OAuthConfig, tokens: OAuth1Tokens): Promise<Profile> {
-	const userinfo = provider.userinfo;
-	if (typeof userinfo === 'object' && typeof userinfo.request === 'function') {
-		const handled = await userinfo.request({ provider, tokens });
-		if (!handled || typeof handled !== 'object') throw new OAuthCallbackError(`${provider.name}: userinfo.request must return the profile object.`);
-		return handled as Profile;
-	}
 	const response = await signedFetch(ctx, provider, {
 		method: 'GET',
-		url: endpointWithParams(userinfo, 'userinfo', provider, OAuthCallbackError),
-		...consumerOf(provider, OAuthCallbackError),
+		url: endpointWithParams(provider.userinfo, 'userinfo'),
+		...consumerOf(provider),
 		token: tokens.oauth_token,
 		tokenSecret: tokens.oauth_token_secret
 	});
-	const text = await response.text();
-	if (!response.ok) {
-		throw new OAuthCallbackError(`${provider.name}: the profile request answered ${response.status}: ${text.slice(0, 300)}`);
-	}
-	try {
-		const parsed: unknown = JSON.parse(text);
-		if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Profile;
-	} catch {
-		// reported below
-	}
-	throw new OAuthCallbackError(`${provider.name}: the profile response is not a JSON object.`);
+	return profileFromUserinfoResponse(response);
 }
 
-/** Profile mapping for OAuth 1.0a providers without `profile()`: the common field names. */
-function defaultProfile(profile: Profile): User {
-	const id = profile.id_str ?? profile.id ?? profile.sub;
-	return {
-		id: id === undefined || id === null ? undefined : String(id),
-		name: (profile.name as string | undefined) ?? (profile.screen_name as string | undefined) ?? null,
-		email: profile.email ?? null,
-		image: typeof profile.picture === 'string' ? profile.picture : null
-	};
+/** The default mapping for OAuth 1.0a profiles, which (like X's) carry the id as `id_str` and the handle as `screen_name`. */
+function defaultOAuth1User(profile: Profile): User {
+	const id = (profile.id_str ?? profile.id ?? profile.sub) as string | null | undefined;
+	return defaultUser({ ...profile, sub: id, nickname: profile.screen_name as string | undefined, preferred_username: undefined });
 }
 
-type ErrorClass = new (message?: string, options?: ErrorOptions) => AuthError;
-
-function consumerOf(provider: OAuthConfig, Failure: ErrorClass): { consumerKey: string; consumerSecret: string } {
+/** The consumer key and secret (checked at start-up; a provider passed in directly may lack them). */
+function consumerOf(provider: OAuthConfig): { consumerKey: string; consumerSecret: string } {
 	if (!provider.clientId || !provider.clientSecret) {
-		throw new Failure(
-			`OAuth 1.0a provider "${provider.id}" needs \`clientId\` (consumer key) and \`clientSecret\` (consumer secret).`
-		);
+		throw new Error('an OAuth 1.0a provider needs `clientId` (consumer key) and `clientSecret` (consumer secret).');
 	}
 	return { consumerKey: provider.clientId, consumerSecret: provider.clientSecret };
 }
 
 /** The endpoint's URL with its `params` in the query (query parameters are signed too). */
-function endpointWithParams(
-	option: EndpointOption | undefined,
-	name: string,
-	provider: OAuthConfig,
-	Failure: ErrorClass
-): string {
-	const raw = typeof option === 'string' ? option : option?.url;
+function endpointWithParams(option: EndpointOption | undefined, name: string): string {
+	const raw = endpointUrl(option);
 	const url = raw ? URL.parse(raw) : null;
-	if (!url) throw new Failure(`OAuth 1.0a provider "${provider.id}" needs a \`${name}\` URL.`);
-	if (!isAllowedEndpoint(url)) {
-		throw new Failure(`OAuth 1.0a provider "${provider.id}": \`${name}\` must use https (plain http only on loopback).`);
-	}
-	const params = typeof option === 'object' ? option.params : undefined;
-	for (const [key, value] of Object.entries(params ?? {})) if (value !== undefined) url.searchParams.set(key, value);
+	if (!url) throw new Error(`the provider needs a \`${name}\` URL.`);
+	if (!isAllowedEndpoint(url)) throw new Error(`\`${name}\` must use https (plain http only on loopback).`);
+	for (const [key, value] of Object.entries(definedParams(endpointObject(option).params))) url.searchParams.set(key, value);
 	return url.href;
 }
 
-/** A request signed with HMAC-SHA1 (header authorization), with the engine's clock and a time limit. */
+/** A request signed with HMAC-SHA1 (header authorization), with the engine's clock and the provider's time limit. */
 async function signedFetch(
 	ctx: RequestContext,
 	provider: OAuthConfig,
 	request: Parameters<typeof signOAuth1Request>[0] & { method: 'GET' | 'POST' }
 ): Promise<Response> {
 	const { authorization } = signOAuth1Request({ ...request, timestamp: Math.floor(ctx.now / 1000) });
-	return fetchWithTimeout(
-		String(request.url),
-		{ method: request.method, headers: { authorization, accept: 'application/json, application/x-www-form-urlencoded' }, redirect: 'manual' },
-		typeof provider.timeout === 'number' ? provider.timeout : DEFAULT_IDP_TIMEOUT_MS
-	);
+	const headers = { authorization, accept: 'application/json, application/x-www-form-urlencoded' };
+	return fetchWithTimeout(String(request.url), { method: request.method, headers, redirect: 'manual' }, idpTimeout(provider));
 }
 
-/** A form-encoded token response, or the error class with the status and (truncated) body. */
-async function formResponse(response: Response, what: string, Failure: ErrorClass): Promise<URLSearchParams> {
+/** A form-encoded token response; an error status is reported with the (truncated) body. */
+async function formResponse(response: Response, endpoint: string): Promise<URLSearchParams> {
 	const text = await response.text();
-	if (!response.ok) throw new Failure(`${what} request answered ${response.status}: ${text.slice(0, 300)}`);
+	if (!response.ok) throw new Error(`the ${endpoint} endpoint answered ${response.status}: ${text.slice(0, 300)}`);
 	return new URLSearchParams(text);
-}
-
-function sameToken(a: string, b: string): boolean {
-	const left = Buffer.from(a);
-	const right = Buffer.from(b);
-	return left.length === right.length && timingSafeEqual(left, right);
-}
-
-/** Keeps kitgate errors as they are; wraps anything else (network, handler bugs) with its cause. */
-function asAuthError(error: unknown, Failure: ErrorClass, message: string): AuthError {
-	if (error instanceof AuthError) return error;
-	const detail = error instanceof Error ? `${message} ${error.message}` : message;
-	return new Failure(detail, { cause: { err: error } } as ErrorOptions);
 }
