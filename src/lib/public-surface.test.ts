@@ -93,10 +93,10 @@ describe('package.json exports', () => {
 		for (const helper of INTERNAL_PROVIDER_MODULES) expect(modules('providers')).toContain(helper);
 	});
 
-	test('one entry per adapter module of src/lib/server/adapters (adapters, the rate-limit store, errors)', () => {
+	test('one entry per adapter module of src/lib/server/adapters (adapters, the rate-limit stores, errors)', () => {
 		const adapters = modules('adapters').filter((name) => !INTERNAL_ADAPTER_MODULES.includes(name));
 		expect(listed('adapters')).toEqual(adapters);
-		expect(adapters).toEqual(['errors', 'memory', 'postgres', 'rate-limit-store', 'sqlite']);
+		expect(adapters).toEqual(['errors', 'memory', 'postgres', 'rate-limit-store', 'redis', 'sqlite']);
 	});
 
 	test('each provider and adapter entry points at its own module: types and JavaScript, no other condition', () => {
@@ -144,6 +144,15 @@ describe('package.json exports', () => {
 			expect(resolution(`${pkg.name}/${specifier}`)).toBe('not exported');
 		}
 		expect(resolution(`${pkg.name}/testing`)).toBe('exported');
+	});
+});
+
+describe('kitgate/adapters/redis', () => {
+	test('takes the app\'s own client: redis is an optional peer dependency and a pinned dev dependency, never a dependency', () => {
+		expect(pkg.peerDependencies?.redis).toBeDefined();
+		expect(pkg.peerDependenciesMeta?.redis?.optional).toBe(true);
+		expect(pkg.dependencies?.redis).toBeUndefined();
+		expect((pkg as { devDependencies?: Record<string, string> }).devDependencies?.redis).toMatch(/^\d+\.\d+\.\d+$/);
 	});
 });
 

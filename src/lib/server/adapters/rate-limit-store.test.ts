@@ -1,17 +1,20 @@
-// The rate-limit and revocation stores: the same behaviour in memory, SQLite and PostgreSQL, atomic
-// under concurrency, shared between two adapters on one database (two servers), expired rows swept.
+// The rate-limit and revocation stores: the same behaviour in memory, SQLite, PostgreSQL and Redis,
+// atomic under concurrency, shared between two connections to one database (two servers), expired rows swept.
 
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, test } from 'vitest';
+import { createClient } from 'redis';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { MemoryRateLimitStore } from '../core/memory-rate-limit-store.js';
 import type { RateLimitStore, RevocationStore } from '../core/types.js';
 import { PostgresAdapter } from './postgres.js';
 import { SqlRateLimitStore } from './rate-limit-store.js';
+import { RedisRateLimitStore, type RedisScriptClient } from './redis.js';
 import { SQLiteAdapter } from './sqlite.js';
+import { startRedisServer, type RedisServer } from './test/redis-server.js';
 
 const T0 = Date.UTC(2031, 2, 3, 4, 5, 6, 789);
 const directory = mkdtempSync(join(tmpdir(), 'kitgate-ratelimit-'));
@@ -73,13 +76,45 @@ function memoryPair(): Pair {
 	return { a: store, b: store };
 }
 
-const kinds: [string, () => Pair][] = [
-	['memory', memoryPair],
-	['SQLite', sqlitePair],
-	['PostgreSQL', postgresPair]
+/** A kind of store: pairs of it, and what it needs running around the file's tests of it. */
+interface Kind {
+	setUp?: () => Promise<void>;
+	tearDown?: () => Promise<void>;
+	pair: () => Pair;
+}
+
+/** Redis: a redis-server of this file, two clients (two servers); each pair under a prefix of its own. */
+function redisKind(): Kind {
+	let server: RedisServer | undefined;
+	let clients: (RedisScriptClient & { close(): Promise<void> })[] = [];
+	return {
+		async setUp() {
+			server = await startRedisServer();
+			const url = server.url;
+			clients = await Promise.all([1, 2].map(() => createClient({ url }).connect()));
+		},
+		async tearDown() {
+			for (const client of clients) await client.close();
+			await server?.stop();
+		},
+		pair() {
+			const prefix = `t-${randomBytes(4).toString('hex')}:`;
+			return { a: RedisRateLimitStore(clients[0], { prefix }), b: RedisRateLimitStore(clients[1], { prefix }) };
+		}
+	};
+}
+
+const kinds: [string, Kind][] = [
+	['memory', { pair: memoryPair }],
+	['SQLite', { pair: sqlitePair }],
+	['PostgreSQL', { pair: postgresPair }],
+	['Redis', redisKind()]
 ];
 
-describe.each(kinds)('%s store', (_name, makePair) => {
+describe.each(kinds)('%s store', (_name, kind) => {
+	beforeAll(async () => kind.setUp?.());
+	afterAll(async () => kind.tearDown?.());
+	const makePair = kind.pair;
 	const key = () => `k-${randomBytes(6).toString('hex')}`;
 
 	test('counts hits in a fixed window, then opens a new one', async () => {

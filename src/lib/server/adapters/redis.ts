@@ -1,0 +1,165 @@
+// Rate-limit counters and JWT session revocations in Redis, so a fleet of servers shares them.
+// Export path: `kitgate/adapters/redis`. The app creates and connects the client (node-redis).
+import { createHash } from 'node:crypto';
+import { InvalidConfiguration } from '../core/errors.js';
+import type { RateLimitCount, RateLimitStore, RevocationStore } from '../core/types.js';
+
+/**
+ * What the store needs of a Redis client: node-redis's `eval` and `evalSha`. A client from
+ * `createClient()` or a cluster from `createCluster()` of the `redis` package (5 or 6) has both.
+ *
+ * @example
+ * import { createClient } from 'redis';
+ * const client: RedisScriptClient = await createClient({ url: process.env.REDIS_URL }).connect();
+ */
+export interface RedisScriptClient {
+	/** Runs a Lua script (Redis `EVAL`). */
+	eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+	/** Runs a Lua script the server has cached by its SHA-1 (Redis `EVALSHA`). */
+	evalSha(sha1: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+/**
+ * Options of {@link RedisRateLimitStore}.
+ *
+ * @example
+ * const options: RedisRateLimitStoreOptions = { prefix: 'shop:auth:' };
+ */
+export interface RedisRateLimitStoreOptions {
+	/**
+	 * Put before every key the store writes (default `"kitgate:"`): counters are
+	 * `<prefix>rate:<key>`, revocations `<prefix>revoked:<userId>`.
+	 */
+	prefix?: string;
+}
+
+/**
+ * A store in Redis: both a {@link RateLimitStore} and a {@link RevocationStore}.
+ *
+ * @example
+ * const store: RedisRateLimitStore = RedisRateLimitStore(client);
+ */
+export type RedisRateLimitStore = RateLimitStore & RevocationStore;
+
+// Each script reads and writes one key (KEYS[1]): atomic, and routable on Redis Cluster.
+// Times are the caller's clock (ms), passed as strings; PEXPIRE lets Redis drop what has ended.
+
+/** ARGV: now, resetAt of a new window, window length (ms). Returns { count, resetAt }. */
+const INCREMENT = luaScript(`local resetAt = tonumber(redis.call('HGET', KEYS[1], 'resetAt'))
+if resetAt and resetAt > tonumber(ARGV[1]) then
+	return { redis.call('HINCRBY', KEYS[1], 'count', 1), resetAt }
+end
+redis.call('HSET', KEYS[1], 'count', 1, 'resetAt', ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return { 1, tonumber(ARGV[2]) }`);
+
+/** ARGV: now. Takes one hit back from an open window with hits; never opens one. */
+const DECREMENT = luaScript(`local entry = redis.call('HMGET', KEYS[1], 'count', 'resetAt')
+local count, resetAt = tonumber(entry[1]), tonumber(entry[2])
+if count and resetAt and resetAt > tonumber(ARGV[1]) and count > 0 then
+	redis.call('HINCRBY', KEYS[1], 'count', -1)
+end
+return 0`);
+
+const RESET = luaScript(`return redis.call('DEL', KEYS[1])`);
+
+/** ARGV: now. Returns the revocation time, or nil when there is none or it has expired. */
+const REVOKED_AT = luaScript(`local entry = redis.call('HMGET', KEYS[1], 'at', 'keepUntil')
+local keepUntil = tonumber(entry[2])
+if keepUntil and keepUntil > tonumber(ARGV[1]) then return tonumber(entry[1]) end
+return false`);
+
+/** ARGV: at, keepUntil, keep (ms). Each field only grows; the key lives at least `keep` more. */
+const REVOKE = luaScript(`local entry = redis.call('HMGET', KEYS[1], 'at', 'keepUntil')
+local at, keepUntil = tonumber(entry[1]), tonumber(entry[2])
+if not at or tonumber(ARGV[1]) > at then redis.call('HSET', KEYS[1], 'at', ARGV[1]) end
+if not keepUntil or tonumber(ARGV[2]) > keepUntil then redis.call('HSET', KEYS[1], 'keepUntil', ARGV[2]) end
+if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
+return 0`);
+
+/**
+ * Keeps rate-limit counters and JWT revocations in Redis, through a client your app created and
+ * connected (kitgate never opens or closes it): every server using that Redis shares limits and
+ * revocations. Each call is one Lua script on one key, so concurrent hits from any number of
+ * processes are counted exactly; Redis expires counters when their window ends and revocations
+ * when every token they revoke has expired. When Redis is out of memory (`maxmemory` with
+ * `noeviction`), a hit is answered `refused` rather than left uncounted.
+ *
+ * @example
+ * import { createClient } from 'redis';
+ * import { RedisRateLimitStore } from 'kitgate/adapters/redis';
+ *
+ * const client = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const store = RedisRateLimitStore(client, { prefix: 'shop:' });
+ * const config = { providers, rateLimit: { store } }; // JWT revocations use it too
+ */
+export function RedisRateLimitStore(client: RedisScriptClient, options: RedisRateLimitStoreOptions = {}): RedisRateLimitStore {
+	if (typeof client?.eval !== 'function' || typeof client.evalSha !== 'function') {
+		throw new InvalidConfiguration("RedisRateLimitStore needs a connected node-redis client: `await createClient({ url }).connect()` from 'redis'.");
+	}
+	const prefix = options.prefix ?? 'kitgate:';
+	if (typeof prefix !== 'string') throw new InvalidConfiguration('RedisRateLimitStore: prefix must be a string such as "kitgate:".');
+	const run = scriptRunner(client);
+
+	return {
+		async increment(key, windowSeconds, now): Promise<RateLimitCount> {
+			const windowMs = windowSeconds * 1000;
+			try {
+				const [count, resetAt] = (await run(INCREMENT, `${prefix}rate:${key}`, [now, now + windowMs, Math.ceil(windowMs)])) as [number, number];
+				return { count: Number(count), resetAt: Number(resetAt) };
+			} catch (error) {
+				// a full Redis cannot count: refuse the attempt, as the contract asks, instead of letting it through
+				if (isOutOfMemory(error)) return { count: 0, resetAt: now + windowMs, refused: true };
+				throw error;
+			}
+		},
+
+		async decrement(key, now) {
+			await run(DECREMENT, `${prefix}rate:${key}`, [now]);
+		},
+
+		async reset(key) {
+			await run(RESET, `${prefix}rate:${key}`, []);
+		},
+
+		async revokedAt(userId, now) {
+			const at = await run(REVOKED_AT, `${prefix}revoked:${userId}`, [now]);
+			return at === null || at === undefined ? null : Number(at);
+		},
+
+		async revoke(userId, at, keepSeconds) {
+			const keepMs = keepSeconds * 1000;
+			await run(REVOKE, `${prefix}revoked:${userId}`, [at, at + keepMs, Math.ceil(keepMs)]);
+		}
+	};
+}
+
+/** A Lua script and the SHA-1 Redis caches it under. */
+interface LuaScript {
+	source: string;
+	sha1: string;
+}
+
+function luaScript(source: string): LuaScript {
+	return { source, sha1: createHash('sha1').update(source).digest('hex') };
+}
+
+type ScriptRunner = (script: LuaScript, key: string, args: number[]) => Promise<unknown>;
+
+/** Runs scripts by their SHA-1 (a few bytes per call), sending the whole script only when the server lacks it. */
+function scriptRunner(client: RedisScriptClient): ScriptRunner {
+	return async (script, key, args) => {
+		const call = { keys: [key], arguments: args.map(String) };
+		try {
+			return await client.evalSha(script.sha1, call);
+		} catch (error) {
+			// first use, or a restarted or flushed server: EVAL runs the script and caches it again
+			if (!String((error as Error)?.message).startsWith('NOSCRIPT')) throw error;
+			return client.eval(script.source, call);
+		}
+	};
+}
+
+function isOutOfMemory(error: unknown): boolean {
+	return String((error as Error)?.message).startsWith('OOM');
+}
