@@ -26,6 +26,12 @@ export interface AdapterTestOptions {
 	name?: string;
 	/** How many concurrent `linkAccount` calls race for one provider account (default 50). */
 	concurrentLinks?: number;
+	/**
+	 * Whether the adapter stores passkeys (default `true`). `false` for one whose database has no
+	 * table for them: the suite then checks that each authenticator method is absent or rejects,
+	 * instead of checking what it stores.
+	 */
+	authenticators?: boolean;
 }
 
 const adapterMethods = [
@@ -50,6 +56,13 @@ const adapterMethods = [
 	'updateAuthenticatorCounter'
 ] as const satisfies readonly (keyof Adapter)[];
 
+const authenticatorMethods = [
+	'createAuthenticator',
+	'getAuthenticator',
+	'listAuthenticatorsByUserId',
+	'updateAuthenticatorCounter'
+] as const satisfies readonly (keyof Adapter)[];
+
 /**
  * Registers the conformance tests for an adapter: every method of the Adapter interface, not-found
  * cases, single-use tokens, cascading deletes, time-zone-safe dates and unique-key races. The
@@ -65,6 +78,10 @@ const adapterMethods = [
  */
 export function runAdapterTests(options: AdapterTestOptions): void {
 	const concurrentLinks = options.concurrentLinks ?? 50;
+	const storesPasskeys = options.authenticators ?? true;
+	const requiredMethods = adapterMethods.filter(
+		(method) => storesPasskeys || !(authenticatorMethods as readonly string[]).includes(method)
+	);
 
 	describe(`${options.name ?? 'adapter'} conformance`, () => {
 		let raw: Adapter;
@@ -90,12 +107,12 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 			const session = { sessionToken: randomUUID(), userId: user.id, expires: inOneDay() };
 			await adapter.createSession(session);
 			const authenticator = newAuthenticator(user.id);
-			await adapter.createAuthenticator(authenticator);
+			if (storesPasskeys) await adapter.createAuthenticator(authenticator);
 			return { user, account, session, authenticator };
 		}
 
 		test('implements every adapter method', () => {
-			const missing = adapterMethods.filter((method) => typeof raw[method] !== 'function');
+			const missing = requiredMethods.filter((method) => typeof raw[method] !== 'function');
 			expect(missing, 'missing adapter methods').toEqual([]);
 		});
 
@@ -176,12 +193,14 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				expect(await adapter.getSessionAndUser(doomed.session.sessionToken)).toBeNull();
 				expect(await adapter.getAccount(doomed.account.providerAccountId, doomed.account.provider)).toBeNull();
 				expect(await adapter.getUserByAccount(doomed.account)).toBeNull();
-				expect(await adapter.getAuthenticator(doomed.authenticator.credentialID)).toBeNull();
-				expect(await adapter.listAuthenticatorsByUserId(doomed.user.id)).toEqual([]);
+				if (storesPasskeys) {
+					expect(await adapter.getAuthenticator(doomed.authenticator.credentialID)).toBeNull();
+					expect(await adapter.listAuthenticatorsByUserId(doomed.user.id)).toEqual([]);
+				}
 
 				expect(await adapter.getSessionAndUser(kept.session.sessionToken)).not.toBeNull();
 				expect(await adapter.getAccount(kept.account.providerAccountId, kept.account.provider)).not.toBeNull();
-				expect(await adapter.getAuthenticator(kept.authenticator.credentialID)).not.toBeNull();
+				if (storesPasskeys) expect(await adapter.getAuthenticator(kept.authenticator.credentialID)).not.toBeNull();
 			});
 
 			test('deleteUser of an unknown id resolves without a user', async () => {
@@ -198,7 +217,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				getSessionAndUser: (a) => a.getSessionAndUser(randomUUID()),
 				useVerificationToken: (a) =>
 					a.useVerificationToken({ identifier: `${randomUUID()}@example.com`, token: randomUUID() }),
-				getAuthenticator: (a) => a.getAuthenticator(randomUUID())
+				...(storesPasskeys ? { getAuthenticator: (a: Required<Adapter>) => a.getAuthenticator(randomUUID()) } : {})
 			};
 			for (const [method, lookup] of Object.entries(lookups)) {
 				test(method, async () => {
@@ -362,7 +381,26 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 			});
 		});
 
-		describe('authenticators', () => {
+		describe.runIf(!storesPasskeys)('without passkey storage', () => {
+			test('every authenticator method is absent or rejects, and a refused createAuthenticator leaves the user as it was', async () => {
+				const user = await createUser();
+				const authenticator = newAuthenticator(user.id);
+				const calls: Record<(typeof authenticatorMethods)[number], () => unknown> = {
+					createAuthenticator: () => raw.createAuthenticator?.(authenticator),
+					getAuthenticator: () => raw.getAuthenticator?.(authenticator.credentialID),
+					listAuthenticatorsByUserId: () => raw.listAuthenticatorsByUserId?.(user.id),
+					updateAuthenticatorCounter: () => raw.updateAuthenticatorCounter?.(authenticator.credentialID, 4)
+				};
+				for (const method of authenticatorMethods) {
+					if (typeof raw[method] !== 'function') continue;
+					// a synchronous throw counts as a rejection too
+					expect(await rejection(Promise.resolve().then(calls[method])), `${method} should reject`).toBeInstanceOf(Error);
+				}
+				expect(await adapter.getUser(user.id)).toEqual(user);
+			});
+		});
+
+		describe.runIf(storesPasskeys)('authenticators', () => {
 			test('createAuthenticator returns it; getAuthenticator and listAuthenticatorsByUserId read it', async () => {
 				const user = await createUser();
 				const backedUp = { ...newAuthenticator(user.id), credentialBackedUp: true, transports: 'internal,hybrid' };
