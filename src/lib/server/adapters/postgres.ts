@@ -5,11 +5,13 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import { InvalidConfiguration } from '../core/errors.js';
 import { createSqlAdapter, migrateOnce, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
-import { runMigrations } from './sql/migrate.js';
-import { postgresEncoding } from './sql/rows.js';
+import { runMigrations, type MigrationTables } from './sql/migrate.js';
+import { kitgatePostgresTables, resolveTableMapping, type TableMapping } from './sql/table-mapping.js';
 import type { KitgateTables } from './sql/tables.js';
 
 export type { SqlAdapter } from './sql/adapter.js';
+export type { MappedColumn, OptionalAccountColumn, TableMapping } from './sql/table-mapping.js';
+export { authjsDrizzlePostgresTables, authjsPgAdapterTables } from './sql/authjs-tables.js';
 
 /**
  * Options of {@link PostgresAdapter}.
@@ -30,6 +32,13 @@ export interface PostgresAdapterOptions {
 	schema?: string;
 	/** Apply pending migrations before the first query (default `true`). */
 	autoMigrate?: boolean;
+	/**
+	 * The tables to use instead of kitgate's own, e.g. {@link authjsPgAdapterTables} or
+	 * {@link authjsDrizzlePostgresTables} for an Auth.js database; they are looked up in `schema`.
+	 * kitgate reads and writes them as they are; its migrations then create only kitgate's own
+	 * tables beside them.
+	 */
+	tables?: TableMapping;
 }
 
 /**
@@ -46,9 +55,11 @@ export interface PostgresAdapter extends SqlAdapter {
 	readonly schema: string;
 }
 
-/** One pool, the Kysely instance scoped to a schema, and that schema's migration state. */
-interface Connection extends SqlConnection {
+/** One pool, the Kysely instance scoped to a schema, and that schema's migration state (one run per kind of auth tables). */
+interface Connection {
 	pool: pg.Pool;
+	db: SqlConnection['db'];
+	migrate: (tables: MigrationTables) => SqlConnection['migrate'];
 	closed: boolean;
 }
 
@@ -84,6 +95,8 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 		throw new InvalidConfiguration('PostgresAdapter: pass `pool` or `connectionString`, or set DATABASE_URL');
 	}
 	const schema = options.schema ?? 'public';
+	const mapping = resolveTableMapping(options.tables ?? kitgatePostgresTables, 'postgres', 'PostgresAdapter');
+	const tables: MigrationTables = mapping.isOwnSchema ? 'kitgate-tables' : 'table-mapping';
 	let attached: Connection | undefined;
 	let connection: () => Connection;
 	let close: () => Promise<void>;
@@ -121,8 +134,12 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 	}
 
 	const adapter = createSqlAdapter({
-		connection,
-		encoding: postgresEncoding,
+		adapterName: 'PostgresAdapter',
+		connection: () => {
+			const current = connection();
+			return { db: current.db, migrate: current.migrate(tables) };
+		},
+		mapping,
 		autoMigrate: options.autoMigrate ?? true,
 		close
 	});
@@ -134,12 +151,13 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 
 function connect(pool: pg.Pool, schema: string): Connection {
 	const base = new Kysely<KitgateTables>({ dialect: new PostgresDialect({ pool }) });
-	return {
-		pool,
-		db: base.withSchema(schema),
-		migrate: migrateOnce(() => runMigrations(base, { dialect: 'postgres', schema })),
-		closed: false
+	const runs = new Map<MigrationTables, SqlConnection['migrate']>();
+	const migrate = (tables: MigrationTables) => {
+		let run = runs.get(tables);
+		if (!run) runs.set(tables, (run = migrateOnce(() => runMigrations(base, { dialect: 'postgres', schema, tables }))));
+		return run;
 	};
+	return { pool, db: base.withSchema(schema), migrate, closed: false };
 }
 
 /**

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { sql } from 'kysely';
 import { afterAll, describe, expect, test } from 'vitest';
 import { InvalidConfiguration } from '../core/errors.js';
 import type { AdapterAccount } from '../core/types.js';
@@ -72,7 +73,7 @@ describe('SQLiteAdapter', () => {
 			.execute(async (trx) => {
 				closing = adapter.close();
 				await new Promise((resolve) => setTimeout(resolve, 20));
-				await trx.insertInto('users').values({ id: 'u1', email: 'late@example.com', email_verified: null, name: null, image: null }).execute();
+				await sql`insert into users (id, email) values ('u1', 'late@example.com')`.execute(trx);
 			});
 		await closing;
 		const check = new Database(filename, { readonly: true });

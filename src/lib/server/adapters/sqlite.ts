@@ -7,11 +7,13 @@ import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { InvalidConfiguration } from '../core/errors.js';
 import { createSqlAdapter, migrateOnce, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
-import { runMigrations } from './sql/migrate.js';
-import { sqliteEncoding } from './sql/rows.js';
+import { runMigrations, type MigrationTables } from './sql/migrate.js';
+import { kitgateSqliteTables, resolveTableMapping, type TableMapping } from './sql/table-mapping.js';
 import type { KitgateTables } from './sql/tables.js';
 
 export type { SqlAdapter } from './sql/adapter.js';
+export type { MappedColumn, OptionalAccountColumn, TableMapping } from './sql/table-mapping.js';
+export { authjsDrizzleSqliteTables } from './sql/authjs-tables.js';
 
 /**
  * The file used when neither `filename` nor `database` is given, relative to the working directory.
@@ -44,6 +46,12 @@ export interface SQLiteAdapterOptions {
 	database?: Database.Database;
 	/** Apply pending migrations before the first query (default `true`). */
 	autoMigrate?: boolean;
+	/**
+	 * The tables to use instead of kitgate's own, e.g. {@link authjsDrizzleSqliteTables} for the
+	 * tables of an Auth.js Drizzle app. kitgate reads and writes them as they are; its migrations
+	 * then create only kitgate's own tables beside them.
+	 */
+	tables?: TableMapping;
 }
 
 /**
@@ -61,9 +69,11 @@ export interface SQLiteAdapter extends SqlAdapter {
 	readonly database: Database.Database;
 }
 
-/** One open database and its migration state. */
-interface Connection extends SqlConnection {
+/** One open database and its migration state (one run per kind of auth tables). */
+interface Connection {
 	database: Database.Database;
+	db: SqlConnection['db'];
+	migrate: (tables: MigrationTables) => SqlConnection['migrate'];
 	closed: boolean;
 }
 
@@ -93,6 +103,8 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter
 	if (options.database && options.filename !== undefined) {
 		throw new InvalidConfiguration('SQLiteAdapter: pass either `filename` or `database`, not both');
 	}
+	const mapping = resolveTableMapping(options.tables ?? kitgateSqliteTables, 'sqlite', 'SQLiteAdapter');
+	const tables: MigrationTables = mapping.isOwnSchema ? 'kitgate-tables' : 'table-mapping';
 	let attached: Connection | undefined;
 	let connection: () => Connection;
 	let close: () => Promise<void>;
@@ -133,8 +145,12 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter
 	}
 
 	const adapter = createSqlAdapter({
-		connection,
-		encoding: sqliteEncoding,
+		adapterName: 'SQLiteAdapter',
+		connection: () => {
+			const current = connection();
+			return { db: current.db, migrate: current.migrate(tables) };
+		},
+		mapping,
 		autoMigrate: options.autoMigrate ?? true,
 		close
 	});
@@ -148,7 +164,13 @@ function connect(database: Database.Database): Connection {
 	// Cascading deletes need this, and SQLite turns it off on every new connection.
 	database.pragma('foreign_keys = ON');
 	const db = new Kysely<KitgateTables>({ dialect: new SqliteDialect({ database }) });
-	return { database, db, migrate: migrateOnce(() => runMigrations(db, { dialect: 'sqlite' })), closed: false };
+	const runs = new Map<MigrationTables, SqlConnection['migrate']>();
+	const migrate = (tables: MigrationTables) => {
+		let run = runs.get(tables);
+		if (!run) runs.set(tables, (run = migrateOnce(() => runMigrations(db, { dialect: 'sqlite', tables }))));
+		return run;
+	};
+	return { database, db, migrate, closed: false };
 }
 
 /** Closes a connection once the query or transaction holding it (Kysely hands SQLite's one connection out in turn) is done. */

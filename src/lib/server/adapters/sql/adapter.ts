@@ -1,10 +1,12 @@
-// The adapter methods shared by the SQLite and PostgreSQL adapters: one Kysely implementation,
-// with the few differences between the databases passed in. Internal; see `../sqlite.ts`, `../postgres.ts`.
+// The adapter methods shared by the SQLite and PostgreSQL adapters: one Kysely implementation over the
+// tables of a table mapping (kitgate's own, or Auth.js's). Internal; see `../sqlite.ts`, `../postgres.ts`.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Updateable } from 'kysely';
-import { AdapterError } from '../../core/errors.js';
+import type { Kysely, Transaction } from 'kysely';
+import { AdapterError, MissingAdapterMethod } from '../../core/errors.js';
 import { withUniqueViolations } from '../errors.js';
 import type { Adapter, AdapterAccount, AdapterUser } from '../../core/types.js';
+import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constraints.js';
+import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
 import {
 	accountFromRow,
 	accountToRow,
@@ -13,12 +15,14 @@ import {
 	emailToColumn,
 	sessionFromRow,
 	toDate,
+	toJson,
 	userFromRow,
 	userToRow,
-	verificationTokenFromRow,
-	type ValueEncoding
+	valueCodec,
+	verificationTokenFromRow
 } from './rows.js';
-import type { KitgateTables, SessionsTable, UsersTable } from './tables.js';
+import type { ResolvedTableMapping } from './table-mapping.js';
+import type { AccountRow, AuthenticatorRow, KitgateTables, SessionRow, UserRow, VerificationTokenRow } from './tables.js';
 
 /**
  * Where a SQL adapter keeps the accessor of its Kysely instance, for stores that live in the same
@@ -38,7 +42,8 @@ export interface SqlAdapter extends Required<Adapter> {
 	/**
 	 * Applies pending migrations. Runs once per database connection, which every adapter of the same
 	 * database in this process shares (methods call it before their first query unless `autoMigrate`
-	 * is false); resolves to the migration names that run applied.
+	 * is false); resolves to the migration names that run applied. With a table mapping (`tables`),
+	 * only kitgate's own tables are created.
 	 */
 	migrate(): Promise<string[]>;
 	/**
@@ -68,12 +73,15 @@ export interface SqlConnection {
  * What a SQL adapter module hands to {@link createSqlAdapter}.
  *
  * @example
- * const parts: SqlAdapterParts = { connection: () => shared, encoding: sqliteEncoding, autoMigrate: true, close };
+ * const parts: SqlAdapterParts = { adapterName: 'SQLiteAdapter', connection: () => shared, mapping, autoMigrate: true, close };
  */
 export interface SqlAdapterParts {
+	/** Names the adapter in error messages. */
+	adapterName: string;
 	/** The connection the next query uses, opened on the first call (and again after a close). */
 	connection: () => SqlConnection;
-	encoding: ValueEncoding;
+	/** The tables the adapter reads and writes. */
+	mapping: ResolvedTableMapping;
 	/** Run migrations before the first query (default true). */
 	autoMigrate: boolean;
 	/** Releases what the adapter opened. */
@@ -96,14 +104,29 @@ export function migrateOnce(run: () => Promise<string[]>): () => Promise<string[
 		}));
 }
 
+type Db = Kysely<KitgateTables> | Transaction<KitgateTables>;
+
+/** The same connection or transaction, seen through the mapping's run-time table names. */
+const auth = (db: Db) => db as unknown as AuthTablesDb;
+
 /**
  * Builds the adapter methods on a connection that is opened on first use.
  *
  * @example
- * const adapter = createSqlAdapter({ connection: () => shared, encoding: sqliteEncoding, autoMigrate: true, close });
+ * const adapter = createSqlAdapter({ adapterName: 'SQLiteAdapter', connection: () => shared, mapping, autoMigrate: true, close });
  */
 export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
-	const { encoding } = parts;
+	const { mapping } = parts;
+	const values = valueCodec(mapping);
+	const users = mappedTable(mapping, 'users') as MappedTable;
+	const accounts = mappedTable(mapping, 'accounts') as MappedTable;
+	const sessions = mappedTable(mapping, 'sessions') as MappedTable;
+	const tokens = mappedTable(mapping, 'verificationTokens') as MappedTable;
+	const passkeys = mappedTable(mapping, 'authenticators');
+	// fields without a column: in the accounts table's `extra` column, or in kitgate's own table beside it
+	const sideTable = !values.hasColumn.extra;
+	// tables without unique or foreign keys: every write that needs one is a checked transaction
+	const checked = mapping.constraints === 'kitgate';
 	const migrate = () => parts.connection().migrate();
 
 	async function ready(): Promise<Kysely<KitgateTables>> {
@@ -112,9 +135,79 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		return connection.db;
 	}
 
-	async function findUser(id: string): Promise<AdapterUser | null> {
-		const row = await (await ready()).selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-		return row ? userFromRow(row) : null;
+	function authenticators(): MappedTable {
+		if (passkeys) return passkeys;
+		throw new MissingAdapterMethod(
+			`${parts.adapterName}: the table mapping "${mapping.name}" has no authenticator table, so passkeys cannot be stored. ` +
+				`Create one (docs/adapters.md, "Using an existing Auth.js database") and name it in the mapping: ` +
+				`tables: { ...${mapping.name}, tables: { ...${mapping.name}.tables, authenticators: 'authenticator' } }`
+		);
+	}
+
+	function newRowId(): { id?: string } {
+		return mapping.types.rowIds === 'uuid' ? { id: randomUUID() } : {};
+	}
+
+	async function findUser(db: Db, id: string): Promise<AdapterUser | null> {
+		const userId = values.userId(id);
+		if (userId === null) return null;
+		const row = await auth(db)
+			.selectFrom(users.name)
+			.select(users.selection())
+			.where(users.column('id'), '=', userId)
+			.executeTakeFirst();
+		return row ? userFromRow(row as unknown as UserRow) : null;
+	}
+
+	/** A user id as stored, or an AdapterError when no user can have it. */
+	function storedUserId(id: string, method: string): string | number {
+		const userId = values.userId(id);
+		if (userId === null) throw new AdapterError(`${method}: no user with id ${id}`);
+		return userId;
+	}
+
+	function selectAccounts(db: Db) {
+		const query = auth(db).selectFrom(`${accounts.name} as a`).select(accounts.selection('a'));
+		if (!sideTable) return query;
+		return query
+			.leftJoin('kitgate_account_fields as f', (join) =>
+				join
+					.onRef('f.provider', '=', accounts.column('provider', 'a'))
+					.onRef('f.provider_account_id', '=', accounts.column('providerAccountId', 'a'))
+			)
+			.select('f.fields as side_fields');
+	}
+
+	function readAccount(row: unknown): AdapterAccount {
+		const side = (row as { side_fields?: string | null }).side_fields ?? null;
+		return accountFromRow(row as AccountRow, values, side);
+	}
+
+	async function findAccount(db: Db, provider: string, providerAccountId: string): Promise<AdapterAccount | null> {
+		const row = await selectAccounts(db)
+			.where(accounts.column('provider', 'a'), '=', provider)
+			.where(accounts.column('providerAccountId', 'a'), '=', providerAccountId)
+			.executeTakeFirst();
+		return row ? readAccount(row) : null;
+	}
+
+	/** Replaces the side-table fields of an account (a row left by another library's delete included). */
+	async function writeSideFields(trx: Transaction<KitgateTables>, provider: string, providerAccountId: string, extra: Record<string, unknown> | null) {
+		if (!sideTable) return;
+		await trx.deleteFrom('kitgate_account_fields').where('provider', '=', provider).where('provider_account_id', '=', providerAccountId).execute();
+		if (extra) {
+			await trx
+				.insertInto('kitgate_account_fields')
+				.values({ provider, provider_account_id: providerAccountId, fields: toJson(extra, 'extra account fields') })
+				.execute();
+		}
+	}
+
+	/** The account's columns, with the user id encoded and the extra fields in `extra` where the table has it. */
+	function accountColumns(account: AdapterAccount, method: string) {
+		const { row, extra } = accountToRow(account, values);
+		const columns = { ...row, userId: storedUserId(account.userId, method), ...(sideTable ? {} : { extra: extra && toJson(extra, 'extra account fields') }) };
+		return { columns: accounts.values(columns), extra };
 	}
 
 	// the drivers' unique violations become the engine's UniqueViolationError
@@ -124,261 +217,327 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		[sqlCore]: () => parts.connection().db,
 
 		async createUser(user) {
-			const row = await (await ready())
-				.insertInto('users')
-				.values(userToRow(user, user.id || randomUUID(), encoding))
-				.returningAll()
-				.executeTakeFirstOrThrow();
-			return userFromRow(row);
+			const row = { ...userToRow(user, values), ...(mapping.types.userId === 'text' ? { id: user.id || randomUUID() } : {}) };
+			const insert = async (db: Db) =>
+				userFromRow(
+					(await auth(db).insertInto(users.name).values(users.values(row)).returning(users.selection()).executeTakeFirstOrThrow()) as unknown as UserRow
+				);
+			const db = await ready();
+			if (!checked || row.email === null) return insert(db);
+			const email = row.email;
+			return db.transaction().execute(async (trx) => {
+				await lockUniqueKey(auth(trx), 'users.email', email);
+				await refuseDuplicate(auth(trx), users, [[users.column('email'), email]], `${users.name}_email_key`);
+				return insert(trx);
+			});
 		},
 
-		getUser: findUser,
+		async getUser(id) {
+			return findUser(await ready(), id);
+		},
 
 		async getUserByEmail(email) {
 			if (!email) return null;
-			const row = await (await ready())
-				.selectFrom('users')
-				.selectAll()
-				.where('email', '=', email)
+			const row = await auth(await ready())
+				.selectFrom(users.name)
+				.select(users.selection())
+				.where(users.column('email'), '=', email)
 				.executeTakeFirst();
-			return row ? userFromRow(row) : null;
+			return row ? userFromRow(row as unknown as UserRow) : null;
 		},
 
 		async getUserByAccount({ provider, providerAccountId }) {
-			const row = await (await ready())
-				.selectFrom('accounts')
-				.innerJoin('users', 'users.id', 'accounts.user_id')
-				.selectAll('users')
-				.where('accounts.provider', '=', provider)
-				.where('accounts.provider_account_id', '=', providerAccountId)
+			const row = await auth(await ready())
+				.selectFrom(`${accounts.name} as a`)
+				.innerJoin(`${users.name} as u`, users.column('id', 'u'), accounts.column('userId', 'a'))
+				.select(users.selection('u'))
+				.where(accounts.column('provider', 'a'), '=', provider)
+				.where(accounts.column('providerAccountId', 'a'), '=', providerAccountId)
 				.executeTakeFirst();
-			return row ? userFromRow(row) : null;
+			return row ? userFromRow(row as unknown as UserRow) : null;
 		},
 
 		async updateUser(user) {
-			const changes: Updateable<UsersTable> = {};
+			const changes: Record<string, unknown> = {};
 			if (user.name !== undefined) changes.name = user.name;
 			if (user.email !== undefined) changes.email = emailToColumn(user.email);
 			if (user.image !== undefined) changes.image = user.image;
 			if (user.emailVerified !== undefined) {
-				changes.email_verified =
-					user.emailVerified === null ? null : encoding.date(toDate(user.emailVerified, 'emailVerified'));
+				changes.emailVerified = user.emailVerified === null ? null : values.date(toDate(user.emailVerified, 'emailVerified'));
 			}
-			if (Object.keys(changes).length === 0) {
-				const unchanged = await findUser(user.id);
-				if (!unchanged) throw new AdapterError(`updateUser: no user with id ${user.id}`);
-				return unchanged;
-			}
-			const row = await (await ready())
-				.updateTable('users')
-				.set(changes)
-				.where('id', '=', user.id)
-				.returningAll()
-				.executeTakeFirst();
-			if (!row) throw new AdapterError(`updateUser: no user with id ${user.id}`);
-			return userFromRow(row);
+			const userId = storedUserId(user.id, 'updateUser');
+			const update = async (db: Db) => {
+				if (Object.keys(changes).length === 0) return findUser(db, user.id);
+				const row = await auth(db)
+					.updateTable(users.name)
+					.set(users.values(changes))
+					.where(users.column('id'), '=', userId)
+					.returning(users.selection())
+					.executeTakeFirst();
+				return row ? userFromRow(row as unknown as UserRow) : null;
+			};
+			const db = await ready();
+			const email = changes.email;
+			const updated =
+				checked && typeof email === 'string'
+					? await db.transaction().execute(async (trx) => {
+							await lockUniqueKey(auth(trx), 'users.email', email);
+							await refuseDuplicate(auth(trx), users, [[users.column('email'), email]], `${users.name}_email_key`, [users.column('id'), userId]);
+							return update(trx);
+						})
+					: await update(db);
+			if (!updated) throw new AdapterError(`updateUser: no user with id ${user.id}`);
+			return updated;
 		},
 
-		async deleteUser(userId) {
-			// Explicit deletes as well as ON DELETE CASCADE: a SQLite connection without
-			// PRAGMA foreign_keys would otherwise leave the user's sessions behind.
+		async deleteUser(id) {
+			const userId = values.userId(id);
+			if (userId === null) return null;
+			// Explicit deletes as well as ON DELETE CASCADE: a SQLite connection without PRAGMA
+			// foreign_keys (or tables without foreign keys) would otherwise leave rows behind.
 			return (await ready()).transaction().execute(async (trx) => {
-				await trx.deleteFrom('sessions').where('user_id', '=', userId).execute();
-				await trx.deleteFrom('accounts').where('user_id', '=', userId).execute();
-				await trx.deleteFrom('authenticators').where('user_id', '=', userId).execute();
-				const row = await trx.deleteFrom('users').where('id', '=', userId).returningAll().executeTakeFirst();
-				return row ? userFromRow(row) : null;
+				const db = auth(trx);
+				let lookup = db.selectFrom(users.name).select(users.selection()).where(users.column('id'), '=', userId);
+				// without foreign keys, the row lock keeps a concurrent link or session from slipping in
+				if (checked) lookup = lookup.forUpdate();
+				const row = await lookup.executeTakeFirst();
+				if (sideTable) {
+					const linked = await db
+						.selectFrom(accounts.name)
+						.select([accounts.column('provider'), accounts.column('providerAccountId')])
+						.where(accounts.column('userId'), '=', userId)
+						.execute();
+					for (const account of linked) {
+						const provider = account[accounts.column('provider')] as string;
+						await writeSideFields(trx, provider, account[accounts.column('providerAccountId')] as string, null);
+					}
+				}
+				await db.deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
+				await db.deleteFrom(accounts.name).where(accounts.column('userId'), '=', userId).execute();
+				if (passkeys) await db.deleteFrom(passkeys.name).where(passkeys.column('userId'), '=', userId).execute();
+				await db.deleteFrom(users.name).where(users.column('id'), '=', userId).execute();
+				return row ? userFromRow(row as unknown as UserRow) : null;
 			});
 		},
 
 		async linkAccount(account) {
-			const row = await (await ready())
-				.insertInto('accounts')
-				.values(accountToRow(account, randomUUID()))
-				.returningAll()
-				.executeTakeFirstOrThrow();
-			return accountFromRow(row);
+			const { columns, extra } = accountColumns(account, 'linkAccount');
+			return (await ready()).transaction().execute(async (trx) => {
+				const db = auth(trx);
+				if (checked) {
+					await lockUniqueKey(db, 'accounts', account.provider, account.providerAccountId);
+					const key: [string, unknown][] = [
+						[accounts.column('provider'), account.provider],
+						[accounts.column('providerAccountId'), account.providerAccountId]
+					];
+					await refuseDuplicate(db, accounts, key, `${accounts.name}_provider_account_key`);
+					await requireUser(db, users, columns[accounts.column('userId')], 'linkAccount');
+				}
+				await db.insertInto(accounts.name).values({ ...columns, ...newRowId() }).execute();
+				await writeSideFields(trx, account.provider, account.providerAccountId, extra);
+				return (await findAccount(trx, account.provider, account.providerAccountId)) as AdapterAccount;
+			});
 		},
 
 		async updateAccount(changes) {
-			// read, merge and rewrite in one transaction: `extra` holds fields without a column
+			// read, merge and rewrite in one transaction: the extra fields live beside the columns
 			return (await ready()).transaction().execute(async (trx) => {
-				const current = await trx
-					.selectFrom('accounts')
-					.selectAll()
-					.where('provider', '=', changes.provider)
-					.where('provider_account_id', '=', changes.providerAccountId)
-					.executeTakeFirst();
+				const current = await findAccount(trx, changes.provider, changes.providerAccountId);
 				if (!current) return null;
-				const merged = { ...accountFromRow(current), ...changes, userId: current.user_id, type: current.type as AdapterAccount['type'] };
-				const { id: _id, ...columns } = accountToRow(merged, current.id);
-				const row = await trx.updateTable('accounts').set(columns).where('id', '=', current.id).returningAll().executeTakeFirstOrThrow();
-				return accountFromRow(row);
+				// an undefined field keeps its value; the owner and type never change
+				const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+				const merged: AdapterAccount = { ...current, ...given, userId: current.userId, type: current.type };
+				const { columns, extra } = accountColumns(merged, 'updateAccount');
+				await auth(trx)
+					.updateTable(accounts.name)
+					.set(columns)
+					.where(accounts.column('provider'), '=', changes.provider)
+					.where(accounts.column('providerAccountId'), '=', changes.providerAccountId)
+					.execute();
+				await writeSideFields(trx, changes.provider, changes.providerAccountId, extra);
+				return findAccount(trx, changes.provider, changes.providerAccountId);
 			});
 		},
 
 		async unlinkAccount({ provider, providerAccountId }) {
-			const row = await (await ready())
-				.deleteFrom('accounts')
-				.where('provider', '=', provider)
-				.where('provider_account_id', '=', providerAccountId)
-				.returningAll()
-				.executeTakeFirst();
-			return row ? accountFromRow(row) : undefined;
+			return (await ready()).transaction().execute(async (trx) => {
+				const account = await findAccount(trx, provider, providerAccountId);
+				if (!account) return undefined;
+				await auth(trx)
+					.deleteFrom(accounts.name)
+					.where(accounts.column('provider'), '=', provider)
+					.where(accounts.column('providerAccountId'), '=', providerAccountId)
+					.execute();
+				await writeSideFields(trx, provider, providerAccountId, null);
+				return account;
+			});
 		},
 
 		async getAccount(providerAccountId, provider) {
-			const row = await (await ready())
-				.selectFrom('accounts')
-				.selectAll()
-				.where('provider', '=', provider)
-				.where('provider_account_id', '=', providerAccountId)
-				.executeTakeFirst();
-			return row ? accountFromRow(row) : null;
+			return findAccount(await ready(), provider, providerAccountId);
 		},
 
-		async listAccountsByUserId(userId) {
-			const rows = await (await ready()).selectFrom('accounts').selectAll().where('user_id', '=', userId).orderBy('id').execute();
-			return rows.map(accountFromRow);
+		async listAccountsByUserId(id) {
+			const userId = values.userId(id);
+			if (userId === null) return [];
+			const rows = await selectAccounts(await ready())
+				.where(accounts.column('userId', 'a'), '=', userId)
+				.orderBy(accounts.column('provider', 'a'))
+				.orderBy(accounts.column('providerAccountId', 'a'))
+				.execute();
+			return rows.map(readAccount);
 		},
 
 		async createSession(session) {
-			const row = await (await ready())
-				.insertInto('sessions')
-				.values({
-					id: randomUUID(),
-					session_token: session.sessionToken,
-					user_id: session.userId,
-					expires: encoding.date(toDate(session.expires, 'expires'))
-				})
-				.returningAll()
-				.executeTakeFirstOrThrow();
-			return sessionFromRow(row);
+			const row = sessions.values({
+				sessionToken: session.sessionToken,
+				userId: storedUserId(session.userId, 'createSession'),
+				expires: values.date(toDate(session.expires, 'expires'))
+			});
+			const insert = async (db: Db) =>
+				sessionFromRow(
+					(await auth(db)
+						.insertInto(sessions.name)
+						.values({ ...row, ...newRowId() })
+						.returning(sessions.selection())
+						.executeTakeFirstOrThrow()) as unknown as SessionRow
+				);
+			const db = await ready();
+			if (!checked) return insert(db);
+			return db.transaction().execute(async (trx) => {
+				await requireUser(auth(trx), users, row[sessions.column('userId')], 'createSession');
+				return insert(trx);
+			});
 		},
 
 		async getSessionAndUser(sessionToken) {
-			const row = await (await ready())
-				.selectFrom('sessions')
-				.innerJoin('users', 'users.id', 'sessions.user_id')
-				.select([
-					'sessions.session_token',
-					'sessions.user_id',
-					'sessions.expires',
-					'users.id',
-					'users.name',
-					'users.email',
-					'users.email_verified',
-					'users.image'
-				])
-				.where('sessions.session_token', '=', sessionToken)
+			const row = await auth(await ready())
+				.selectFrom(`${sessions.name} as s`)
+				.innerJoin(`${users.name} as u`, users.column('id', 'u'), sessions.column('userId', 's'))
+				.select([...sessions.selection('s'), ...users.selection('u')])
+				.where(sessions.column('sessionToken', 's'), '=', sessionToken)
 				.executeTakeFirst();
-			return row ? { session: sessionFromRow(row), user: userFromRow(row) } : null;
+			if (!row) return null;
+			return { session: sessionFromRow(row as unknown as SessionRow), user: userFromRow(row as unknown as UserRow) };
 		},
 
 		async updateSession(session) {
-			const changes: Updateable<SessionsTable> = {};
-			if (session.expires !== undefined) changes.expires = encoding.date(toDate(session.expires, 'expires'));
-			if (session.userId !== undefined) changes.user_id = session.userId;
-			const database = await ready();
+			const changes: Record<string, unknown> = {};
+			if (session.expires !== undefined) changes.expires = values.date(toDate(session.expires, 'expires'));
+			if (session.userId !== undefined) changes.userId = storedUserId(session.userId, 'updateSession');
+			const db = auth(await ready());
 			const row =
 				Object.keys(changes).length === 0
-					? await database
-							.selectFrom('sessions')
-							.selectAll()
-							.where('session_token', '=', session.sessionToken)
+					? await db
+							.selectFrom(sessions.name)
+							.select(sessions.selection())
+							.where(sessions.column('sessionToken'), '=', session.sessionToken)
 							.executeTakeFirst()
-					: await database
-							.updateTable('sessions')
-							.set(changes)
-							.where('session_token', '=', session.sessionToken)
-							.returningAll()
+					: await db
+							.updateTable(sessions.name)
+							.set(sessions.values(changes))
+							.where(sessions.column('sessionToken'), '=', session.sessionToken)
+							.returning(sessions.selection())
 							.executeTakeFirst();
-			return row ? sessionFromRow(row) : null;
+			return row ? sessionFromRow(row as unknown as SessionRow) : null;
 		},
 
 		async deleteSession(sessionToken) {
-			const row = await (await ready())
-				.deleteFrom('sessions')
-				.where('session_token', '=', sessionToken)
-				.returningAll()
+			const row = await auth(await ready())
+				.deleteFrom(sessions.name)
+				.where(sessions.column('sessionToken'), '=', sessionToken)
+				.returning(sessions.selection())
 				.executeTakeFirst();
-			return row ? sessionFromRow(row) : null;
+			return row ? sessionFromRow(row as unknown as SessionRow) : null;
 		},
 
-		async deleteSessionsByUserId(userId) {
-			await (await ready()).deleteFrom('sessions').where('user_id', '=', userId).execute();
+		async deleteSessionsByUserId(id) {
+			const userId = values.userId(id);
+			if (userId === null) return;
+			await auth(await ready()).deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
 		},
 
 		async createVerificationToken(token) {
-			const row = await (await ready())
-				.insertInto('verification_tokens')
-				.values({
-					identifier: token.identifier,
-					token: token.token,
-					expires: encoding.date(toDate(token.expires, 'expires'))
-				})
-				.returningAll()
+			const row = await auth(await ready())
+				.insertInto(tokens.name)
+				.values(tokens.values({ identifier: token.identifier, token: token.token, expires: values.date(toDate(token.expires, 'expires')) }))
+				.returning(tokens.selection())
 				.executeTakeFirstOrThrow();
-			return verificationTokenFromRow(row);
+			return verificationTokenFromRow(row as unknown as VerificationTokenRow);
 		},
 
 		async useVerificationToken({ identifier, token }) {
 			// One DELETE … RETURNING: of two concurrent uses, only one gets the row.
-			const row = await (await ready())
-				.deleteFrom('verification_tokens')
-				.where('identifier', '=', identifier)
-				.where('token', '=', token)
-				.returningAll()
+			const row = await auth(await ready())
+				.deleteFrom(tokens.name)
+				.where(tokens.column('identifier'), '=', identifier)
+				.where(tokens.column('token'), '=', token)
+				.returning(tokens.selection())
 				.executeTakeFirst();
-			return row ? verificationTokenFromRow(row) : null;
+			return row ? verificationTokenFromRow(row as unknown as VerificationTokenRow) : null;
 		},
 
 		async createAuthenticator(authenticator) {
-			const row = await (await ready())
-				.insertInto('authenticators')
-				.values(authenticatorToRow(authenticator, encoding))
-				.returningAll()
-				.executeTakeFirstOrThrow();
-			return authenticatorFromRow(row);
+			const table = authenticators();
+			const row = table.values(authenticatorToRow(authenticator, storedUserId(authenticator.userId, 'createAuthenticator'), values));
+			const insert = async (db: Db) =>
+				authenticatorFromRow(
+					(await auth(db).insertInto(table.name).values(row).returning(table.selection()).executeTakeFirstOrThrow()) as unknown as AuthenticatorRow,
+					values
+				);
+			const db = await ready();
+			if (!checked) return insert(db);
+			return db.transaction().execute(async (trx) => {
+				await lockUniqueKey(auth(trx), 'authenticators', authenticator.credentialID);
+				await refuseDuplicate(auth(trx), table, [[table.column('credentialID'), authenticator.credentialID]], `${table.name}_credential_id_key`);
+				await requireUser(auth(trx), users, row[table.column('userId')], 'createAuthenticator');
+				return insert(trx);
+			});
 		},
 
 		async getAuthenticator(credentialID) {
-			const row = await (await ready())
-				.selectFrom('authenticators')
-				.selectAll()
-				.where('credential_id', '=', credentialID)
+			const table = authenticators();
+			const row = await auth(await ready())
+				.selectFrom(table.name)
+				.select(table.selection())
+				.where(table.column('credentialID'), '=', credentialID)
 				.executeTakeFirst();
-			return row ? authenticatorFromRow(row) : null;
+			return row ? authenticatorFromRow(row as unknown as AuthenticatorRow, values) : null;
 		},
 
-		async listAuthenticatorsByUserId(userId) {
-			const rows = await (await ready())
-				.selectFrom('authenticators')
-				.selectAll()
-				.where('user_id', '=', userId)
-				.orderBy('credential_id')
+		async listAuthenticatorsByUserId(id) {
+			const table = authenticators();
+			const userId = values.userId(id);
+			if (userId === null) return [];
+			const rows = await auth(await ready())
+				.selectFrom(table.name)
+				.select(table.selection())
+				.where(table.column('userId'), '=', userId)
+				.orderBy(table.column('credentialID'))
 				.execute();
-			return rows.map(authenticatorFromRow);
+			return rows.map((row) => authenticatorFromRow(row as unknown as AuthenticatorRow, values));
 		},
 
 		async updateAuthenticatorCounter(credentialID, newCounter) {
-			const row = await (await ready())
-				.updateTable('authenticators')
-				.set({ counter: newCounter })
-				.where('credential_id', '=', credentialID)
-				.returningAll()
+			const table = authenticators();
+			const row = await auth(await ready())
+				.updateTable(table.name)
+				.set(table.values({ counter: values.counter(newCounter) }))
+				.where(table.column('credentialID'), '=', credentialID)
+				.returning(table.selection())
 				.executeTakeFirst();
 			if (!row) throw new AdapterError(`updateAuthenticatorCounter: no authenticator with credential ID ${credentialID}`);
-			return authenticatorFromRow(row);
+			return authenticatorFromRow(row as unknown as AuthenticatorRow, values);
 		},
 
 		async deleteAuthenticator(credentialID) {
-			const row = await (await ready())
-				.deleteFrom('authenticators')
-				.where('credential_id', '=', credentialID)
-				.returningAll()
+			const table = authenticators();
+			const row = await auth(await ready())
+				.deleteFrom(table.name)
+				.where(table.column('credentialID'), '=', credentialID)
+				.returning(table.selection())
 				.executeTakeFirst();
-			return row ? authenticatorFromRow(row) : null;
+			return row ? authenticatorFromRow(row as unknown as AuthenticatorRow, values) : null;
 		}
 	});
 }

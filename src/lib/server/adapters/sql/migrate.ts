@@ -13,15 +13,27 @@ import { sqliteMigrations } from './sqlite-migrations.js';
 export interface Migration {
 	name: string;
 	sql: string;
+	/** Applies only to kitgate's own auth tables, or only beside a table mapping; absent: to both. */
+	onlyWith?: MigrationTables;
 }
 
 /**
- * Where migrations go: a SQLite database, or one schema of a PostgreSQL database.
+ * Whose auth tables the database has: kitgate's (migration 0001 creates them), or another
+ * library's, reached through a table mapping (kitgate creates only its own tables beside them).
  *
  * @example
- * const target: MigrationTarget = { dialect: 'postgres', schema: 'auth' };
+ * const tables: MigrationTables = 'table-mapping';
  */
-export type MigrationTarget = { dialect: 'sqlite' } | { dialect: 'postgres'; schema: string };
+export type MigrationTables = 'kitgate-tables' | 'table-mapping';
+
+/**
+ * Where migrations go: a SQLite database, or one schema of a PostgreSQL database; and whose auth
+ * tables it has (default `kitgate-tables`).
+ *
+ * @example
+ * const target: MigrationTarget = { dialect: 'postgres', schema: 'auth', tables: 'table-mapping' };
+ */
+export type MigrationTarget = ({ dialect: 'sqlite' } | { dialect: 'postgres'; schema: string }) & { tables?: MigrationTables };
 
 // First key of the two-key advisory lock; the second is a hash of the schema name, so
 // migrations of different schemas do not wait for each other.
@@ -73,8 +85,10 @@ async function applyPending<DB>(connection: Kysely<DB>, target: MigrationTarget)
 	const seen = new Set(done.rows.map((row) => row.name));
 
 	const applied: string[] = [];
-	for (const migration of postgres ? postgresMigrations : sqliteMigrations) {
-		if (seen.has(migration.name)) continue;
+	const tables = target.tables ?? 'kitgate-tables';
+	const migrations: readonly Migration[] = postgres ? postgresMigrations : sqliteMigrations;
+	for (const migration of migrations) {
+		if (seen.has(migration.name) || (migration.onlyWith && migration.onlyWith !== tables)) continue;
 		for (const statement of splitStatements(migration.sql)) {
 			await sql.raw(statement).execute(connection);
 		}

@@ -85,14 +85,27 @@ CREATE TABLE IF NOT EXISTS session_revocations (
 CREATE INDEX IF NOT EXISTS session_revocations_keep_until_idx ON session_revocations (keep_until);
 `;
 
+const accountFields = `-- kitgate schema 0003 (PostgreSQL), applied only with a table mapping (the \`tables\` option), beside
+-- tables another library created: the account fields those tables have no column for, as JSON. No foreign key:
+-- kitgate never alters the accounts table, and deletes these rows itself with the account.
+CREATE TABLE IF NOT EXISTS kitgate_account_fields (
+	provider text NOT NULL,
+	provider_account_id text NOT NULL,
+	fields text NOT NULL,
+	CONSTRAINT kitgate_account_fields_pkey PRIMARY KEY (provider, provider_account_id)
+);
+`;
+
 /**
- * PostgreSQL migrations in the order they apply. Names never change once released.
+ * PostgreSQL migrations in the order they apply. Names never change once released. `onlyWith` limits a migration to kitgate's own
+ * auth tables (`kitgate-tables`) or to a table mapping (`table-mapping`); the others apply to both.
  *
- * @type {readonly { name: string; sql: string }[]}
+ * @type {readonly { name: string; sql: string; onlyWith?: 'kitgate-tables' | 'table-mapping' }[]}
  * @example
  * for (const { name, sql } of postgresMigrations) console.log(name, sql.length);
  */
 export const postgresMigrations = [
-	{ name: '0001_initial', sql: initial },
-	{ name: '0002_rate_limits', sql: rateLimits }
+	{ name: '0001_initial', sql: initial, onlyWith: 'kitgate-tables' },
+	{ name: '0002_rate_limits', sql: rateLimits },
+	{ name: '0003_account_fields', sql: accountFields, onlyWith: 'table-mapping' }
 ];

@@ -1,97 +1,96 @@
-// Row types of the SQL adapters' tables, as Kysely sees them. Internal; the schema itself is in
-// `sqlite-migrations.js` and `postgres-migrations.js`.
+// Row types of the SQL adapters: the auth tables' rows as the queries return them (named after the
+// fields, whatever the columns are called), and kitgate's own tables as Kysely sees them. Internal.
 import type { ColumnType } from 'kysely';
 
-/** A date column: epoch milliseconds in SQLite, `timestamptz` in PostgreSQL. */
-type DateColumn = ColumnType<Date | number | string, Date | number, Date | number>;
+/** A date as a driver returns it: a Date (PostgreSQL), epoch milliseconds (SQLite), or text. */
+export type StoredDate = Date | number | string | bigint;
 
-/** An integer column that PostgreSQL returns as a string when it is a `bigint`. */
-type BigIntColumn = ColumnType<number | string | bigint, number, number>;
-
-/** A boolean column: INTEGER 0/1 in SQLite, `boolean` in PostgreSQL. */
-type BooleanColumn = ColumnType<boolean | number | bigint, boolean | number, boolean | number>;
+/** An integer as a driver returns it: PostgreSQL's `bigint` comes back as a string. */
+export type StoredInteger = number | string | bigint;
 
 /**
- * A row of `users`.
+ * A users row, columns aliased to the user's fields.
  *
  * @example
- * type Row = Selectable<UsersTable>;
+ * const row: UserRow = { id: 7, name: null, email: 'a@example.com', emailVerified: null, image: null };
  */
-export interface UsersTable {
-	id: string;
+export interface UserRow {
+	/** Text, or a number when the database numbers users. */
+	id: string | number;
 	name: string | null;
 	email: string | null;
-	email_verified: DateColumn | null;
+	emailVerified: StoredDate | null;
 	image: string | null;
 }
 
 /**
- * A row of `accounts`: the identity columns, the token columns and `extra`.
+ * An accounts row, columns aliased to the account's fields; the optional columns are absent when
+ * the schema lacks them.
  *
  * @example
- * type Row = Selectable<AccountsTable>;
+ * const row: AccountRow = { userId: 'u1', type: 'oidc', provider: 'github', providerAccountId: '42', … };
  */
-export interface AccountsTable {
-	id: string;
-	user_id: string;
+export interface AccountRow {
+	userId: string | number;
 	type: string;
 	provider: string;
-	provider_account_id: string;
+	providerAccountId: string;
 	access_token: string | null;
 	id_token: string | null;
 	refresh_token: string | null;
-	expires_at: BigIntColumn | null;
+	expires_at: StoredInteger | null;
 	scope: string | null;
 	token_type: string | null;
-	/** JSON text. */
 	session_state: string | null;
-	oauth_token: string | null;
-	oauth_token_secret: string | null;
+	oauth_token?: string | null;
+	oauth_token_secret?: string | null;
 	/** JSON text of the fields that have no column of their own. */
-	extra: string | null;
+	extra?: string | null;
 }
 
 /**
- * A row of `sessions`.
+ * A sessions row, columns aliased to the session's fields.
  *
  * @example
- * type Row = Selectable<SessionsTable>;
+ * const row: SessionRow = { sessionToken: 't', userId: 'u1', expires: new Date() };
  */
-export interface SessionsTable {
-	id: string;
-	session_token: string;
-	user_id: string;
-	expires: DateColumn;
+export interface SessionRow {
+	sessionToken: string;
+	userId: string | number;
+	expires: StoredDate;
 }
 
 /**
- * A row of `verification_tokens`.
+ * A verification tokens row.
  *
  * @example
- * type Row = Selectable<VerificationTokensTable>;
+ * const row: VerificationTokenRow = { identifier: 'a@example.com', token: 'hashed', expires: new Date() };
  */
-export interface VerificationTokensTable {
+export interface VerificationTokenRow {
 	identifier: string;
 	token: string;
-	expires: DateColumn;
+	expires: StoredDate;
 }
 
 /**
- * A row of `authenticators`.
+ * An authenticators row, columns aliased to the credential's fields.
  *
  * @example
- * type Row = Selectable<AuthenticatorsTable>;
+ * const counter = Number((row as AuthenticatorRow).counter);
  */
-export interface AuthenticatorsTable {
-	credential_id: string;
-	user_id: string;
-	provider_account_id: string;
-	credential_public_key: string;
-	counter: BigIntColumn;
-	credential_device_type: string;
-	credential_backed_up: BooleanColumn;
+export interface AuthenticatorRow {
+	credentialID: string;
+	userId: string | number;
+	providerAccountId: string;
+	credentialPublicKey: string;
+	counter: StoredInteger;
+	credentialDeviceType: string;
+	credentialBackedUp: boolean | number | bigint;
 	transports: string | null;
 }
+
+/** An integer column that PostgreSQL returns as a string when it is a `bigint`. */
+type BigIntColumn = ColumnType<number | string | bigint, number, number>;
 
 /**
  * A row of `rate_limits`: one fixed window of a rate-limit counter (migration 0002).
@@ -122,17 +121,28 @@ export interface SessionRevocationsTable {
 }
 
 /**
- * The tables the SQL adapters read and write.
+ * A row of `kitgate_account_fields` (migration 0003, mapped tables only): the fields of an account
+ * that its table has no column for, as JSON. Keyed by the account; no foreign key, because the
+ * accounts table is not kitgate's to alter.
  *
  * @example
- * const db = new Kysely<KitgateTables>({ dialect });
+ * type Row = Selectable<AccountFieldsTable>;
+ */
+export interface AccountFieldsTable {
+	provider: string;
+	provider_account_id: string;
+	/** JSON object text. */
+	fields: string;
+}
+
+/**
+ * kitgate's own tables, which it creates in every database: through the adapter's Kysely instance.
+ *
+ * @example
+ * const db = adapter[sqlCore](); // Kysely<KitgateTables>
  */
 export interface KitgateTables {
-	users: UsersTable;
-	accounts: AccountsTable;
-	sessions: SessionsTable;
-	verification_tokens: VerificationTokensTable;
-	authenticators: AuthenticatorsTable;
 	rate_limits: RateLimitsTable;
 	session_revocations: SessionRevocationsTable;
+	kitgate_account_fields: AccountFieldsTable;
 }
