@@ -23,6 +23,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/{review-race-email-oidc,review-redirect-proxy,review-sveltekit-hooks}.test.ts',
 	'src/lib/server/core/test/attacks/{unknown-provider,unverified-identities}.test.ts',
 	'src/lib/server/core/test/attacks/{review2-action-csrf,review2-action-fields,review2-action-outcomes}.test.ts',
+	'src/lib/server/core/test/attacks/{review2-failure-answers,review2-session-read}.test.ts',
 	'src/lib/server/express/express.test.ts',
 	'src/lib/server/sveltekit/actions.test.ts'
 ];
