@@ -33,17 +33,10 @@ module.exports = {
 		},
 		{
 			name: 'pages-are-a-leaf',
-			comment: 'The engine renders the pages; pages read only their props, the failure table and the messages (and the public types of core/types.ts).',
+			comment: 'The engine renders the pages; pages read only their props, the failure table and the messages, and import nothing above them (not even types).',
 			severity: 'error',
 			from: { path: '^src/lib/server/pages/', pathNot: notShipped },
-			to: { path: '^src/lib/(server/(core|adapters|providers|sveltekit|express)|components|client|testing)/', pathNot: '^src/lib/server/core/types\\.ts$' }
-		},
-		{
-			name: 'pages-use-core-types-only',
-			comment: 'Public types of core/types.ts are shared with the pages; no code of the engine is.',
-			severity: 'error',
-			from: { path: '^src/lib/server/pages/', pathNot: notShipped },
-			to: { path: '^src/lib/server/core/types\\.ts$', dependencyTypesNot: ['type-only'] }
+			to: { path: '^src/lib/(server/(core|adapters|providers|sveltekit|express)|components|client|testing)/' }
 		},
 		{
 			name: 'neutral-modules-stay-neutral',

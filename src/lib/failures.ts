@@ -108,6 +108,11 @@ export const failures = {
 		defaultMessage: 'Invalid session token',
 		meaning: 'The session token could not be encoded (a custom `jwt.encode` threw).'
 	},
+	MethodNotAllowed: {
+		status: 405, page: 'error', message: 'UnknownAction', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'Method not allowed',
+		meaning: 'The route exists but not for this HTTP method (the answer\'s `Allow` header lists the methods it takes).'
+	},
 	MissingAdapter: {
 		status: 503, page: 'error', message: 'Configuration', retry: false, log: 'error', startup: true,
 		defaultMessage: 'Missing adapter',
@@ -142,6 +147,11 @@ export const failures = {
 		status: 400, page: 'signIn', message: 'OAuthSignin', retry: true, log: 'error', startup: false,
 		defaultMessage: 'OAuth sign-in failed',
 		meaning: 'Starting an OAuth sign-in failed (discovery, request token, or the authorization URL).'
+	},
+	PayloadTooLarge: {
+		status: 413, page: 'error', message: 'InvalidRequest', retry: true, log: 'warn', startup: false,
+		defaultMessage: 'Request body too large',
+		meaning: 'The request body is larger than kitgate reads (64 KB); sign-in forms and passkey responses are far smaller.'
 	},
 	RateLimited: {
 		status: 429, page: 'signIn', message: 'RateLimited', retry: true, log: 'warn', startup: false,

@@ -19,7 +19,7 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 };
 
 /** Modules of src/lib/server/providers that other provider modules use; not providers themselves. */
-const INTERNAL_PROVIDER_MODULES = ['logo', 'oauth-user-config', 'self-hosted-oidc', 'upstream-json'];
+const INTERNAL_PROVIDER_MODULES = ['email-message', 'logo', 'oauth-user-config', 'self-hosted-oidc', 'upstream-json'];
 /** Modules of src/lib/server/adapters that are not adapters users import (none today; sql/ and test/ are folders). */
 const INTERNAL_ADAPTER_MODULES: string[] = [];
 

@@ -13,8 +13,8 @@ export const logo =
 /** Every provider type the sign-in page shows, in configuration order. */
 export const everyProvider: PageProvider[] = [
 	{ id: 'github', name: 'GitHub', type: 'oauth', style: { brandColor: '#24292f', logo }, action: '/auth/signin/github' },
-	{ id: 'gitlab', name: 'GitLab', type: 'oidc', style: { brandColor: '#fca326' }, action: '/auth/signin/gitlab' },
-	{ id: 'keycloak', name: 'Keycloak', type: 'oidc', action: '/auth/signin/keycloak' },
+	{ id: 'gitlab', name: 'GitLab', type: 'oauth', style: { brandColor: '#fca326' }, action: '/auth/signin/gitlab' },
+	{ id: 'keycloak', name: 'Keycloak', type: 'oauth', action: '/auth/signin/keycloak' },
 	{ id: 'email', name: 'Email', type: 'email', action: '/auth/signin/email' },
 	{
 		id: 'credentials',

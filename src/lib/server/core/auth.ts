@@ -5,7 +5,7 @@ import { readBody, type RequestBody } from './body.js';
 import { resolveConfig, type ResolvedConfig } from './config.js';
 import { createContext, type RequestContext, type RequestOptions } from './context.js';
 import type { OutgoingCookie } from './cookies.js';
-import { AuthError, failures, UnknownAction } from './errors.js';
+import { AuthError, failures, MethodNotAllowed, UnknownAction } from './errors.js';
 import { asAuthError, failureAnswer, logFailure } from './failure-answer.js';
 import { processEnv } from './env.js';
 import { createLogger } from './logger.js';
@@ -116,7 +116,7 @@ async function handleRequest(ctx: RequestContext): Promise<Outcome> {
 	const handler = route[method as 'GET' | 'POST'];
 	if (!handler) {
 		const allow = (['GET', 'POST'] as const).filter((m) => route[m]).join(', ');
-		return { type: 'json', status: 405, body: { error: 'UnknownAction' }, headers: { allow } };
+		return failureAnswer(ctx, new MethodNotAllowed(`${method} ${ctx.url.pathname}: the route takes ${allow}.`), { json: true, headers: { allow } });
 	}
 	// a passkey callback is posted by script and answers JSON too
 	const isJson = JSON_ROUTES.has(parsed.action) || (parsed.action === 'callback' && isWebAuthnProvider(ctx, parsed.providerId));

@@ -1,6 +1,6 @@
 import { describe, test, expect } from 'vitest';
 import { MAX_BODY_BYTES, readBody, readableRequest, stringField } from './body.js';
-import { InvalidRequest } from './errors.js';
+import { InvalidRequest, PayloadTooLarge } from './errors.js';
 
 const URL_ = 'http://localhost:3000/auth/signin/credentials';
 
@@ -78,30 +78,30 @@ describe('readBody', () => {
 		expect(await readBody(put)).toEqual({});
 	});
 
-	test('a body declared larger than MAX_BODY_BYTES is InvalidRequest', async () => {
+	test('a body declared larger than MAX_BODY_BYTES is PayloadTooLarge', async () => {
 		const request = post('a=b', {
 			'content-type': 'application/x-www-form-urlencoded',
 			'content-length': String(MAX_BODY_BYTES + 1)
 		});
 		const error = await readBody(request).catch((caught: unknown) => caught);
-		expect(error).toBeInstanceOf(InvalidRequest);
-		expect((error as Error).message).toContain('too large');
+		expect(error).toBeInstanceOf(PayloadTooLarge);
+		expect((error as Error).message).toContain(`larger than ${MAX_BODY_BYTES} bytes`);
 	});
 
-	test('a body actually larger than MAX_BODY_BYTES is InvalidRequest, whatever the declared length', async () => {
+	test('a body actually larger than MAX_BODY_BYTES is PayloadTooLarge, whatever the declared length', async () => {
 		const big = `a=${'x'.repeat(MAX_BODY_BYTES)}`;
 		const undeclared = post(big, { 'content-type': 'application/x-www-form-urlencoded' });
-		await expect(readBody(undeclared)).rejects.toBeInstanceOf(InvalidRequest);
+		await expect(readBody(undeclared)).rejects.toBeInstanceOf(PayloadTooLarge);
 		const understated = post(big, { 'content-type': 'application/x-www-form-urlencoded', 'content-length': '3' });
-		await expect(readBody(understated)).rejects.toBeInstanceOf(InvalidRequest);
+		await expect(readBody(understated)).rejects.toBeInstanceOf(PayloadTooLarge);
 		const json = post(JSON.stringify({ a: 'x'.repeat(MAX_BODY_BYTES) }), { 'content-type': 'application/json' });
-		await expect(readBody(json)).rejects.toBeInstanceOf(InvalidRequest);
+		await expect(readBody(json)).rejects.toBeInstanceOf(PayloadTooLarge);
 	});
 
-	test('a multipart body larger than MAX_BODY_BYTES is InvalidRequest', async () => {
+	test('a multipart body larger than MAX_BODY_BYTES is PayloadTooLarge', async () => {
 		const form = new FormData();
 		form.append('field', 'x'.repeat(MAX_BODY_BYTES + 10));
-		await expect(readBody(post(form))).rejects.toBeInstanceOf(InvalidRequest);
+		await expect(readBody(post(form))).rejects.toBeInstanceOf(PayloadTooLarge);
 	});
 
 	test('a body of exactly MAX_BODY_BYTES is read', async () => {

@@ -1,7 +1,7 @@
 // Reads a request body (urlencoded, multipart form or JSON) into a flat map of string fields.
 // Oversized or malformed bodies become `InvalidRequest`, never an exception that escapes as a 500.
 
-import { InvalidRequest } from './errors.js';
+import { InvalidRequest, PayloadTooLarge } from './errors.js';
 
 /** Largest body kitgate reads; sign-in forms are tiny, passkey responses a few KB. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -26,28 +26,30 @@ export function readableRequest(request: Request): Request {
 export async function readBody(request: Request): Promise<RequestBody> {
 	if (request.method !== 'POST' || !request.body) return {};
 	const declared = Number(request.headers.get('content-length') ?? '0');
-	if (declared > MAX_BODY_BYTES) throw new InvalidRequest('The request body is too large.');
+	if (declared > MAX_BODY_BYTES) throw new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 	const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
 	let bytes: Uint8Array;
 	try {
 		bytes = new Uint8Array(await request.arrayBuffer());
 	} catch (error) {
+		// a framework's own body limit (SvelteKit's BODY_SIZE_LIMIT) says 413
+		if ((error as { status?: unknown } | null)?.status === 413) throw new PayloadTooLarge(`The request body is larger than the server reads.`);
 		throw new InvalidRequest('The request body could not be read.', { cause: error });
 	}
-	if (bytes.byteLength > MAX_BODY_BYTES) throw new InvalidRequest('The request body is too large.');
+	if (bytes.byteLength > MAX_BODY_BYTES) throw new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 	bodies.set(request, bytes);
 	if (type === 'multipart/form-data') {
 		try {
 			// the bytes are already read: parse them with the request's own boundary
 			const contentType = request.headers.get('content-type') ?? '';
-			return formToObject(await new Response(bytes as BodyInit, { headers: { 'content-type': contentType } }).formData());
+			return firstValues(await new Response(bytes as BodyInit, { headers: { 'content-type': contentType } }).formData());
 		} catch (error) {
 			throw new InvalidRequest('The multipart body could not be read.', { cause: error });
 		}
 	}
 	const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
 	if (type === 'application/x-www-form-urlencoded') {
-		return Object.fromEntries(new URLSearchParams(text));
+		return firstValues(new URLSearchParams(text));
 	}
 	if (type === 'application/json') {
 		try {
@@ -61,9 +63,18 @@ export async function readBody(request: Request): Promise<RequestBody> {
 	return {};
 }
 
-function formToObject(form: FormData): RequestBody {
+/**
+ * The string fields of a form, the first value of a field sent twice: what the app's own
+ * `FormData.get()` reads, so an app that checks a field before calling kitgate checks the value
+ * kitgate acts on, whatever the encoding.
+ */
+function firstValues(form: Iterable<[string, FormDataEntryValue]>): RequestBody {
 	const result: RequestBody = {};
-	for (const [key, value] of form) if (typeof value === 'string' && !(key in result)) result[key] = value;
+	for (const [key, value] of form) {
+		if (typeof value !== 'string' || Object.hasOwn(result, key)) continue;
+		// defined, not assigned: a field named __proto__ is a field like any other
+		Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+	}
 	return result;
 }
 

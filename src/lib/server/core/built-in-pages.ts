@@ -17,7 +17,8 @@ export function pageProviders(ctx: RequestContext): PageProvider[] {
 	return ctx.config.providers.map((provider) => ({
 		id: provider.id,
 		name: provider.name,
-		type: provider.type,
+		// OAuth and OIDC providers look the same on the page
+		type: provider.type === 'oidc' ? 'oauth' : provider.type,
 		style: provider.style,
 		credentials: provider.type === 'credentials' ? provider.credentials : undefined,
 		// passkey responses and credentials go straight to the callback; other flows start at signin

@@ -20,7 +20,7 @@ import { guardAdapter, type GuardedAdapter } from './adapter-guard.js';
 import { normalizeEmailProvider } from './flows/email/email-provider.js';
 import { normalizeOAuthProvider } from './flows/oauth/oauth-provider.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
-import { resolveRateLimit, type ResolvedRateLimit } from './rate-limit.js';
+import { resolveRateLimit, type ResolvedRateLimit } from './rate-limit-rules.js';
 import { skipCSRFCheck } from './types.js';
 import type {
 	Adapter,

@@ -45,3 +45,15 @@ export function csrfState(cookieValue: string | undefined, secrets: string[]): C
 export function isCsrfValid(state: CsrfState, submitted: unknown): boolean {
 	return state.fromCookie && typeof submitted === 'string' && safeEqual(submitted, state.token);
 }
+
+/**
+ * True when a form post says it comes from \`origin\` itself: its \`Origin\` header is that origin,
+ * or, without one, \`Sec-Fetch-Site\` says same-origin. Pure. Browsers send both on every form post.
+ *
+ * @example isSameOriginPost(new Headers({ origin: 'https://evil.example' }), 'https://app.example') // false
+ */
+export function isSameOriginPost(headers: { get(name: string): string | null }, origin: string): boolean {
+	const sent = headers.get('origin');
+	if (sent !== null) return sent === origin;
+	return headers.get('sec-fetch-site') === 'same-origin';
+}

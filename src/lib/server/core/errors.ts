@@ -82,6 +82,10 @@ export class Verification extends errorClass('Verification') {}
 /** A passkey response did not verify: challenge, origin, RP ID, signature, counter or credential. */
 export class WebAuthnVerificationError extends errorClass('WebAuthnVerificationError') {}
 
+/** The route does not take this HTTP method. */
+export class MethodNotAllowed extends errorClass('MethodNotAllowed') {}
+/** The request body is larger than kitgate reads. */
+export class PayloadTooLarge extends errorClass('PayloadTooLarge') {}
 /** Too many sign-in attempts or email links for this identifier or client address; retry later. */
 export class RateLimited extends errorClass('RateLimited') {}
 /** The request needs a signed-in user and carries no session. */
@@ -137,6 +141,7 @@ export const errorClasses = {
 	InvalidProvider,
 	InvalidRequest,
 	JWTSessionError,
+	MethodNotAllowed,
 	MissingAdapter,
 	MissingAdapterMethod,
 	MissingCSRF,
@@ -144,6 +149,7 @@ export const errorClasses = {
 	OAuthAccountNotLinked,
 	OAuthCallbackError,
 	OAuthSignin,
+	PayloadTooLarge,
 	RateLimited,
 	SessionRequired,
 	UnknownAction,

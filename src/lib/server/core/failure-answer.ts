@@ -18,8 +18,8 @@ export interface FailureOptions {
 	callbackUrl?: string;
 	/** Queued cookies to keep besides the fresh CSRF token (for example removals of check cookies). */
 	keep?: (cookie: OutgoingCookie) => boolean;
-	/** Seconds until a rate-limited client may retry (`Retry-After`). */
-	retryAfter?: number;
+	/** Headers the failure's answer carries (`Retry-After` of a rate limit, `Allow` of a wrong method). */
+	headers?: Record<string, string>;
 }
 
 /**
@@ -68,7 +68,7 @@ export function failureAnswer(ctx: RequestContext, error: unknown, options: Fail
 	const type = authError.type;
 	const { status } = failures[type];
 	const failure = { type, code: authError instanceof CredentialsSignin ? authError.code : undefined };
-	const headers = options.retryAfter === undefined ? undefined : { 'retry-after': String(options.retryAfter) };
+	const { headers } = options;
 	if (options.json) return { type: 'json', status, body: { error: type }, headers, failure };
 	const url = failurePageUrl(ctx, authError, options.callbackUrl, options.params);
 	if (isScriptCaller(ctx.request)) return { type: 'json', status, body: { error: type, url }, headers, failure };

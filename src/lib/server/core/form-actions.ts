@@ -6,6 +6,7 @@ import { readBody, type RequestBody } from './body.js';
 import { requestedCallbackUrl } from './callback-url.js';
 import { resolveConfig } from './config.js';
 import { createContext, type RequestContext, type RequestOptions } from './context.js';
+import { isSameOriginPost } from './csrf.js';
 import type { OutgoingCookie } from './cookies.js';
 import type { ErrorType } from './errors.js';
 import { asAuthError, failureAnswer, logFailure } from './failure-answer.js';
@@ -69,6 +70,9 @@ async function runFormAction(
 	}
 	// the page's query belongs to the app, not to the sign-in
 	ctx.query = new URLSearchParams();
+	// the framework's origin check may be off (vite dev, checkOrigin: false, trustedOrigins):
+	// without a same-origin post to show for it, kitgate's own CSRF token is asked for
+	if (ctx.csrfChecked && !isSameOriginPost(request.headers, ctx.origin)) ctx.csrfChecked = false;
 	let outcome: Outcome;
 	try {
 		outcome = await run(ctx, await readBody(request));

@@ -5,7 +5,7 @@ import type { RequestContext } from './context.js';
 import { keepToken } from './default-callbacks.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
 import type { AdapterMethod } from './adapter-guard.js';
-import { AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
+import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
 import { revocationState } from './revocation.js';
@@ -274,6 +274,12 @@ export async function endSession(ctx: RequestContext): Promise<void> {
 		await emitEvent(ctx, 'signOut', { token });
 		return;
 	}
-	const session = await config.adapter!.deleteSession(raw);
+	let session: Awaited<ReturnType<NonNullable<typeof config.adapter>['deleteSession']>> = null;
+	try {
+		session = await config.adapter!.deleteSession(raw);
+	} catch (error) {
+		// the browser is signed out all the same (its cookie is cleared above); the row expires on its own
+		ctx.config.logger.error(new AdapterError('Deleting the session row failed; the browser was signed out anyway.', { cause: { err: error } }));
+	}
 	await emitEvent(ctx, 'signOut', { session });
 }

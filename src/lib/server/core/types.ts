@@ -2,6 +2,10 @@
 // Re-exported from the root entry `kitgate`.
 
 import type { CryptoKey, JWK } from 'jose';
+// the look of the pages is declared with the pages (they import nothing of the engine); public here
+import type { CredentialInput, ProviderStyle, Theme } from '../pages/types.js';
+
+export type { CredentialInput, ProviderStyle, Theme };
 
 /** A value or a promise of it. */
 export type Awaitable<T> = T | PromiseLike<T>;
@@ -221,16 +225,6 @@ export interface Adapter {
 	deleteSessionsByUserId?(userId: string): Awaitable<void>;
 }
 
-/** Look of a provider's button on the sign-in page. */
-export interface ProviderStyle {
-	brandColor?: string;
-	logo?: string;
-	/** @deprecated use `brandColor`. */
-	bg?: string;
-	/** @deprecated text colour is chosen for contrast. */
-	text?: string;
-}
-
 /** Fields every provider has. */
 export interface CommonProviderOptions {
 	/** Unique id: part of the URL and the argument of `signIn()`. */
@@ -239,15 +233,6 @@ export interface CommonProviderOptions {
 	name: string;
 	type: ProviderType;
 	style?: ProviderStyle;
-}
-
-/** One field of the credentials form on the built-in sign-in page. */
-export interface CredentialInput {
-	label?: string;
-	type?: string;
-	placeholder?: string;
-	required?: boolean;
-	autocomplete?: string;
 }
 
 /** A provider that checks submitted credentials (e.g. username and password) itself. */
@@ -458,16 +443,6 @@ export interface WebAuthnConfig extends CommonProviderOptions {
 
 /** Any provider object. */
 export type Provider = CredentialsConfig | OAuthConfig | EmailConfig | WebAuthnConfig;
-
-/** Look of the built-in pages. */
-export interface Theme {
-	colorScheme?: 'auto' | 'light' | 'dark';
-	brandColor?: string;
-	/** Absolute URL or path of a logo shown above the card. */
-	logo?: string;
-	/** Colour of text on brand-coloured buttons. */
-	buttonText?: string;
-}
 
 /** Paths of user-built pages that replace the built-in ones. */
 export interface PagesOptions {

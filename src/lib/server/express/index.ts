@@ -6,7 +6,7 @@ import { runAuthRaw } from '../core/auth.js';
 import type { RawResponse } from '../core/outcome.js';
 import { resolveConfig } from '../core/config.js';
 import { MAX_BODY_BYTES } from '../core/body.js';
-import { failures, InvalidRequest } from '../core/errors.js';
+import { failures, InvalidRequest, PayloadTooLarge } from '../core/errors.js';
 import { isValidHost } from '../core/origin.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import type { AuthConfig, Session } from '../core/types.js';
@@ -61,7 +61,7 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 			try {
 				request = await toWebRequest(req, true);
 			} catch (error) {
-				if (error instanceof BodyTooLarge) return refuseLargeBody(req, res);
+				if (error instanceof PayloadTooLarge) return refuseLargeBody(req, res);
 				// a body that broke off or failed to read: the client gets a 400, never a 500
 				if (error instanceof InvalidRequest) return refuseBody(res);
 				throw error;
@@ -139,12 +139,6 @@ export async function toWebRequest(req: ExpressRequestLike, withBody: boolean): 
 	return new Request(url, init);
 }
 
-/** A body over MAX_BODY_BYTES: refused before the rest of it is read. */
-class BodyTooLarge extends InvalidRequest {
-	constructor() {
-		super(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-	}
-}
 
 /** The body bytes: re-encoded when a body parser already consumed the stream, else read raw. */
 async function requestBody(req: ExpressRequestLike, headers: Headers): Promise<string | Uint8Array> {
@@ -160,11 +154,11 @@ async function requestBody(req: ExpressRequestLike, headers: Headers): Promise<s
 	}
 	if (typeof req.body === 'string' || req.body instanceof Uint8Array) return req.body;
 	// refused on the declared length before a byte is read
-	if (Number(header(req, 'content-length') ?? 0) > MAX_BODY_BYTES) throw new BodyTooLarge();
+	if (Number(header(req, 'content-length') ?? 0) > MAX_BODY_BYTES) throw new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 	return readRawBody(req);
 }
 
-/** Reads the stream up to MAX_BODY_BYTES; past that it stops reading and throws `BodyTooLarge`. */
+/** Reads the stream up to MAX_BODY_BYTES; past that it stops reading and throws `PayloadTooLarge`. */
 function readRawBody(req: ExpressRequestLike): Promise<Uint8Array> {
 	return new Promise((resolve, reject) => {
 		if (req.readableEnded) return resolve(new Uint8Array(0));
@@ -185,7 +179,7 @@ function readRawBody(req: ExpressRequestLike): Promise<Uint8Array> {
 			if (size <= MAX_BODY_BYTES) return void chunks.push(bytes);
 			// stop reading here; the socket stays open until the 413 is written (see refuseLargeBody)
 			req.pause();
-			settle(new BodyTooLarge());
+			settle(new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`));
 		};
 		const onEnd = () => settle();
 		const onError = (error: Error) => settle(error);
@@ -211,7 +205,7 @@ const LINGER_MS = 2000;
 const LINGER_BYTES = 1024 * 1024;
 
 /**
- * Answers 413 to a body over the limit, with the engine's code for it (`InvalidRequest`) and
+ * Answers 413 to a body over the limit, with the failure table's code for it (`PayloadTooLarge`) and
  * `Connection: close`; the rest of the body is never stored. Closing while the client still sends
  * would reset the connection and could lose the answer (RFC 9112 §9.6), so the answer is written
  * whole first and `end()`, after which Node closes the socket, waits until the client closes, at
@@ -219,8 +213,8 @@ const LINGER_BYTES = 1024 * 1024;
  * stalls the client's upload until it reads the answer.
  */
 function refuseLargeBody(req: ExpressRequestLike, res: ExpressResponseLike): void {
-	const body = JSON.stringify({ error: 'InvalidRequest' });
-	res.writeHead(413, {
+	const body = JSON.stringify({ error: 'PayloadTooLarge' });
+	res.writeHead(failures.PayloadTooLarge.status, {
 		'content-type': 'application/json',
 		'content-length': Buffer.byteLength(body),
 		'cache-control': 'no-store',

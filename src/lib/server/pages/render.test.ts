@@ -12,7 +12,7 @@ const common = { theme: {}, messages: resolveMessages('en'), lang: 'en' };
 const XSS = '<script>alert(1)</script>"><img src=x onerror=alert(2)>';
 
 const providers: PageProvider[] = [
-	{ id: 'idp', name: 'Demo IdP', type: 'oidc', style: { brandColor: '#0f766e' }, action: '/auth/signin/idp' },
+	{ id: 'idp', name: 'Demo IdP', type: 'oauth', style: { brandColor: '#0f766e' }, action: '/auth/signin/idp' },
 	{ id: 'email', name: 'Email', type: 'email', action: '/auth/signin/email' },
 	{
 		id: 'credentials',

@@ -1,7 +1,7 @@
 // The stylesheet of the built-in pages: design tokens (light, dark or both) from `theme`, then the
 // page CSS built by Tailwind (src/styles/pages.tailwind.css). Users change it through `theme`.
 
-import type { Theme } from '../core/types.js';
+import type { Theme } from './types.js';
 import { defaultPalettes, tokenDeclarations, type Palette } from '../../styles/tokens.js';
 import { contrastText, sanitizeColor } from './colors.js';
 import { PAGE_CSS } from './compiled/page-css.js';

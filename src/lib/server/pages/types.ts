@@ -1,13 +1,44 @@
-// Props of the built-in pages. The engine builds these; the Svelte pages only display them.
-// Internal to kitgate (the page components are rendered by `renderPage`).
+// Props of the built-in pages, and the display types they share with the config (Theme,
+// ProviderStyle, CredentialInput: public through `kitgate`). The engine builds the props; the pages
+// only display them and import nothing of the engine.
 
-import type { CredentialInput, ProviderStyle, ProviderType, Theme } from '../core/types.js';
+/** Look of a provider's button on the sign-in page. */
+export interface ProviderStyle {
+	brandColor?: string;
+	logo?: string;
+	/** @deprecated use `brandColor`. */
+	bg?: string;
+	/** @deprecated text colour is chosen for contrast. */
+	text?: string;
+}
+
+/** One field of the credentials form on the built-in sign-in page. */
+export interface CredentialInput {
+	label?: string;
+	type?: string;
+	placeholder?: string;
+	required?: boolean;
+	autocomplete?: string;
+}
+
+/** Look of the built-in pages. */
+export interface Theme {
+	colorScheme?: 'auto' | 'light' | 'dark';
+	brandColor?: string;
+	/** Absolute URL or path of a logo shown above the card. */
+	logo?: string;
+	/** Colour of text on brand-coloured buttons. */
+	buttonText?: string;
+}
+
+/** How the sign-in page shows a provider: a button (OAuth and OIDC), the email form, the credentials form, the passkey button. */
+export type PageProviderKind = 'oauth' | 'email' | 'credentials' | 'webauthn';
 
 /** A provider as the sign-in page shows it. */
 export interface PageProvider {
 	id: string;
 	name: string;
-	type: ProviderType;
+	type: PageProviderKind;
 	style?: ProviderStyle;
 	/** Credentials providers: the form fields. */
 	credentials?: Record<string, CredentialInput>;

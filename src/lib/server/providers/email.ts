@@ -8,10 +8,10 @@ import { DEFAULT_EMAIL_MAX_AGE } from '../core/flows/email/email-provider.js';
 import { normalizeEmailIdentifier } from '../core/flows/email/email-identifier.js';
 import { randomVerificationToken } from '../core/flows/email/email-token.js';
 import type { EmailConfig, ProviderStyle, SendVerificationRequestParams } from '../core/types.js';
-import { renderVerificationEmail } from '../pages/email-message.js';
+import { renderVerificationEmail } from './email-message.js';
 
 export { normalizeEmailIdentifier } from '../core/flows/email/email-identifier.js';
-export { renderVerificationEmail, type VerificationEmail, type VerificationEmailInput } from '../pages/email-message.js';
+export { renderVerificationEmail, type VerificationEmail, type VerificationEmailInput } from './email-message.js';
 
 /**
  * SMTP settings as nodemailer's `createTransport` takes them (the common fields are typed here;

@@ -139,15 +139,24 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	// SvelteKit refuses cross-site posts to form actions, so the engine's CSRF token is not asked for
 	const actionOptions = (event: RequestEvent) => ({ ...options, csrfChecked: true, clientAddress: clientAddressOf(event) });
 
+	// a per-request config that cannot work: SvelteKit's 503, as for pages that read the session
+	const actionConfig = async (event: RequestEvent) => {
+		try {
+			return await configOf(event);
+		} catch (failure) {
+			return unavailable(failure);
+		}
+	};
+
 	const signIn: Action = async (event) => {
-		const result = await signInFromForm(event.request, await configOf(event), actionOptions(event));
+		const result = await signInFromForm(event.request, await actionConfig(event), actionOptions(event));
 		for (const cookie of result.cookies) setEventCookie(event, cookie);
 		if (result.failure?.type === 'CredentialsSignin') credentialsFailure(result.failure.code ?? 'credentials');
 		redirect(303, result.redirect);
 	};
 
 	const signOut: Action = async (event) => {
-		const result = await signOutFromForm(event.request, await configOf(event), actionOptions(event));
+		const result = await signOutFromForm(event.request, await actionConfig(event), actionOptions(event));
 		for (const cookie of result.cookies) setEventCookie(event, cookie);
 		redirect(303, result.redirect);
 	};
@@ -172,10 +181,14 @@ function misconfigured(
 		const raw = configurationErrorAnswer(config ?? ({} as AuthConfig), failure, { detail: dev, json });
 		return new Response(raw.body, { status: raw.status, headers: raw.headers });
 	}
-	const message = dev && failure instanceof Error ? failure.message : 'Sign-in is not configured on this server.';
-	const unavailable = () => error(503, { message });
-	event.locals.auth = Object.assign(unavailable, { update: unavailable }) as unknown as LocalsAuth;
+	const refuse = () => unavailable(failure);
+	event.locals.auth = Object.assign(refuse, { update: refuse }) as unknown as LocalsAuth;
 	return resolve(event);
+}
+
+/** SvelteKit's 503 for a configuration that cannot work (what to change, in development only). */
+function unavailable(failure: unknown): never {
+	error(503, { message: dev && failure instanceof Error ? failure.message : 'Sign-in is not configured on this server.' });
 }
 
 /**

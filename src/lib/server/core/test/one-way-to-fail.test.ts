@@ -116,3 +116,20 @@ describe('server-side failures are 503 with their code, wherever they happen', (
 		}
 	});
 });
+
+describe('transport-level failures have codes of their own', () => {
+	test('a body over 64 KB is 413 PayloadTooLarge from the engine, as from the Express integration', async () => {
+		const client = testClient(config());
+		const csrfToken = await client.csrfToken();
+		const response = await client.request('/auth/callback/credentials', { form: { csrfToken, username: 'ada', password: 'x'.repeat(70_000) }, headers: SCRIPT });
+		expect(response.status).toBe(413);
+		expect(((await response.json()) as { error: string }).error).toBe('PayloadTooLarge');
+	});
+
+	test('a route called with a method it does not take is 405 MethodNotAllowed with Allow', async () => {
+		const response = await testClient(config()).request('/auth/csrf', { method: 'POST', form: {} });
+		expect(response.status).toBe(405);
+		expect(response.headers.get('allow')).toBe('GET');
+		expect(await response.json()).toEqual({ error: 'MethodNotAllowed' });
+	});
+});

@@ -12,7 +12,8 @@ import { CallbackRouteError, CredentialsSignin, AuthError, InvalidRequest } from
 import { emitEvent } from '../../events.js';
 import { failureAnswer } from '../../failure-answer.js';
 import type { Outcome } from '../../outcome.js';
-import { identifierField, normalizeIdentifier, rateLimitedOutcome, takeAttempt } from '../../rate-limit.js';
+import { rateLimitedOutcome, takeAttempt } from '../../rate-limit.js';
+import { identifierField, normalizeIdentifier } from '../../rate-limit-rules.js';
 import { establishSession } from '../../session.js';
 import { checkSignInAllowed } from '../../sign-in-callback.js';
 import type { Account, AdapterUser, CredentialsConfig, User } from '../../types.js';

@@ -31,7 +31,9 @@ const DEFAULT_OIDC_SCOPE = 'openid profile email';
 
 /** Authorization parameters a sign-in request's query may not replace: they carry the protections. */
 const PROTECTED_PARAMS = new Set([
-	'response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'nonce', 'callbackUrl'
+	'response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'nonce', 'callbackUrl',
+	// a request object (RFC 9101) would carry its own redirect_uri, state, nonce and code_challenge
+	'request', 'request_uri'
 ]);
 
 /**

@@ -7,8 +7,8 @@ import { resolveCallbackUrl, requestedCallbackUrl } from '../../callback-url.js'
 import { signedInUser } from '../../complete-sign-in.js';
 import type { RequestContext } from '../../context.js';
 import { sessionMethods } from '../../session.js';
-import { AccessDenied, InvalidRequest, RateLimited, WebAuthnVerificationError } from '../../errors.js';
-import { takeAttempt } from '../../rate-limit.js';
+import { AccessDenied, InvalidRequest, WebAuthnVerificationError } from '../../errors.js';
+import { rateLimitedOutcome, takeAttempt } from '../../rate-limit.js';
 import type { Outcome } from '../../outcome.js';
 import type { PasskeyAction, WebAuthnConfig } from '../../types.js';
 import { assertCsrf } from '../../request-checks.js';
@@ -41,7 +41,7 @@ export async function webAuthnOptions(ctx: RequestContext, provider: WebAuthnCon
 		const rp = relyingPartyOf(ctx, provider);
 		// every ceremony started counts against the client address, like other sign-in requests
 		const attempt = await takeAttempt(ctx, 'passkey', undefined);
-		if (attempt.limited) throw new RateLimited(`Too many passkey ceremonies from this address; retry in ${attempt.retryAfter} s.`);
+		if (attempt.limited) return rateLimitedOutcome(ctx, attempt, undefined, { json: true });
 
 		if (action === 'register') {
 			const info = await passkeyUserInfo(ctx, provider, email, signedIn);

@@ -142,7 +142,7 @@ describe('Express in a child process', () => {
 	test.each([
 		['a declared Content-Length of 50 MB', false],
 		['a chunked body of 50 MB', true]
-	])('%s is answered 413 InvalidRequest without reading it; memory stays flat', async (_name, chunked) => {
+	])('%s is answered 413 PayloadTooLarge without reading it; memory stays flat', async (_name, chunked) => {
 		const { rss, held, bytesRead, answer } = await measured(() => postHuge(`${origin}/auth/callback/credentials`, { total: HUGE, chunked }));
 		console.info(
 			`express, ${chunked ? 'chunked' : 'Content-Length'}: peak growth RSS ${mb(rss)}, heap + Buffers ${mb(held)}; ` +
@@ -150,7 +150,7 @@ describe('Express in a child process', () => {
 		);
 		expect(answer.status).toBe(413);
 		expect(answer.headers['content-type']).toMatch(/^application\/json/);
-		expect(JSON.parse(answer.body)).toEqual({ error: 'InvalidRequest' });
+		expect(JSON.parse(answer.body)).toEqual({ error: 'PayloadTooLarge' });
 		expect(answer.headers.connection).toBe('close');
 		expect(answer.headers['set-cookie']).toBeUndefined();
 		// answered long before the client could send it all, from what the server read off the wire
@@ -180,7 +180,7 @@ describe('Express in a child process', () => {
 		if (!chunked) headers['content-length'] = String(HUGE);
 		const response = await fetch(`${origin}/auth/callback/credentials`, { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit);
 		expect(response.status).toBe(413);
-		expect(await response.json()).toEqual({ error: 'InvalidRequest' });
+		expect(await response.json()).toEqual({ error: 'PayloadTooLarge' });
 		expect(sent).toBeLessThan(HUGE);
 	});
 
@@ -195,7 +195,7 @@ describe('Express in a child process', () => {
 	test('a body just over the limit is refused the same way; one at the limit is read', async () => {
 		const over = await postHuge(`${origin}/auth/callback/credentials`, { total: MAX_BODY_BYTES + 1, chunked: true });
 		expect(over.status).toBe(413);
-		expect(JSON.parse(over.body)).toEqual({ error: 'InvalidRequest' });
+		expect(JSON.parse(over.body)).toEqual({ error: 'PayloadTooLarge' });
 		const declared = await postHuge(`${origin}/auth/callback/credentials`, { total: MAX_BODY_BYTES + 1, chunked: false });
 		expect(declared.status).toBe(413);
 		// a body of exactly the limit reaches the engine (no CSRF token in it: the sign-in page says so)
@@ -221,7 +221,7 @@ describe('SvelteKit (adapter-node)', () => {
 	test.each([
 		['a declared Content-Length of 50 MB', false],
 		['a chunked body of 50 MB', true]
-	])('%s is refused: the page route redirects to the InvalidRequest error page, the JSON route answers 400', async (_name, chunked) => {
+	])('%s is refused as PayloadTooLarge, as on Express: the page route redirects to its error page (413), the JSON route answers 413', async (_name, chunked) => {
 		const app = apps.sveltekit;
 		const page = await postHuge(`${app.origin}/auth/callback/credentials`, { total: HUGE, chunked, headers: { origin: app.origin } });
 		const json = await postHuge(`${app.origin}/auth/session`, { total: HUGE, chunked, headers: { origin: app.origin, 'content-type': 'application/json' } });
@@ -232,10 +232,10 @@ describe('SvelteKit (adapter-node)', () => {
 		}
 		expect(page.status).toBe(302);
 		const errorPage = new URL(page.headers.location as string, app.origin);
-		expect(`${errorPage.pathname}${errorPage.search}`).toBe('/auth/error?error=InvalidRequest');
-		expect((await fetch(errorPage)).status).toBe(400);
-		expect(json.status).toBe(400);
-		expect(JSON.parse(json.body)).toEqual({ error: 'InvalidRequest' });
+		expect(`${errorPage.pathname}${errorPage.search}`).toBe('/auth/error?error=PayloadTooLarge');
+		expect((await fetch(errorPage)).status).toBe(413);
+		expect(json.status).toBe(413);
+		expect(JSON.parse(json.body)).toEqual({ error: 'PayloadTooLarge' });
 		// and the app still signs in
 		const browser = new Browser();
 		const csrfToken = await browser.csrfToken(app.origin);

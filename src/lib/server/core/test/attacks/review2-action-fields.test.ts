@@ -5,7 +5,7 @@
 // HOLDS: the page's query is not the sign-in's; authorizationParams.* / -* cannot replace the
 // parameters that tie the callback to the browser; odd provider ids are InvalidProvider; oversized
 // bodies are InvalidRequest; callback URLs of OAuth and email sign-ins started here stay on site.
-// BREAKS:
+// BROKE (each fixed since, the test kept):
 // - `request` / `request_uri` pass as authorization parameters: at a provider that supports
 //   request objects (RFC 9101: it then uses the object's parameters only; Keycloak accepts
 //   unsigned ones unless the client pins an algorithm) they replace redirect_uri, state, nonce and
@@ -117,7 +117,7 @@ describe('authorizationParams fields', () => {
 		expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
 	});
 
-	test('cannot smuggle a request object (request, request_uri) that replaces them at the provider (fails before the fix)', async () => {
+	test('cannot smuggle a request object (request, request_uri) that replaces them at the provider', async () => {
 		app.use(config());
 		// an unsigned request object (alg "none") naming the attacker's state, nonce and PKCE challenge
 		const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -154,7 +154,7 @@ describe('providerId', () => {
 });
 
 describe('fields sent twice', () => {
-	test('a repeated email or providerId is not resolved differently from the app\'s own FormData.get() (fails before the fix)', async () => {
+	test('a repeated email or providerId is not resolved differently from the app\'s own FormData.get()', async () => {
 		app.use(config());
 		mail.length = 0;
 		// what an app action wrapping `signIn` reads to allow only its own domain
@@ -172,7 +172,7 @@ describe('fields sent twice', () => {
 		expect(sessionCookies(answer), 'the app saw providerId "idp"; kitgate signed in with the credentials provider').toEqual([]);
 	});
 
-	test('multipart and urlencoded bodies of the same form pick the same value (fails before the fix)', async () => {
+	test('multipart and urlencoded bodies of the same form pick the same value', async () => {
 		app.use(config());
 		mail.length = 0;
 		await postRaw('/signin', 'providerId=email&email=first%40example.com&email=second%40example.com');
@@ -188,7 +188,7 @@ describe('fields sent twice', () => {
 });
 
 describe('bodies', () => {
-	test('an oversized body is InvalidRequest, before any flow runs: no cookie, no mail', async () => {
+	test('an oversized body is PayloadTooLarge, before any flow runs: no cookie, no mail', async () => {
 		app.use(config());
 		mail.length = 0;
 		const answer = await new Browser().request(`${app.origin}/signin`, {
@@ -196,7 +196,7 @@ describe('bodies', () => {
 			headers: page
 		});
 		expect(answer.status).toBe(303);
-		expect(locationOf(answer).href).toBe(`${app.origin}/auth/error?error=InvalidRequest`);
+		expect(locationOf(answer).href).toBe(`${app.origin}/auth/error?error=PayloadTooLarge`);
 		expect(answer.headers.getSetCookie()).toEqual([]);
 		expect(mail).toEqual([]);
 	});

@@ -5,7 +5,7 @@
 // in it, the same for an unknown user and a wrong password; the browser's existing session is not
 // touched; per-address limits count the socket's address (no header moves it) and are shared with
 // POST /auth/callback/credentials.
-// BREAKS: with a per-request config that cannot work (a missing secret), every page that uses auth
+// BROKE (fixed since): with a per-request config that cannot work (a missing secret), every page that uses auth
 // and every auth route answers 503, but the two actions throw the configuration error out of the
 // action: SvelteKit's bare 500.
 
@@ -105,7 +105,7 @@ describe('rate limits through the action', () => {
 });
 
 describe('a per-request config that cannot work (no secret)', () => {
-	test('the actions answer 503 as the auth routes and pages do, never a bare 500 (fails before the fix)', async () => {
+	test('the actions answer 503 as the auth routes and pages do, never a bare 500', async () => {
 		app.use({ ...config(), secret: undefined });
 		// the routes and a page reading the session: 503 (attacks/broken-config.test.ts)
 		expect((await new Browser().request(`${app.origin}/auth/session`)).status).toBe(503);

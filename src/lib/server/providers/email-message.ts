@@ -4,11 +4,11 @@
 import { render } from 'svelte/server';
 import type { Component } from 'svelte';
 import type { SendVerificationRequestParams, Theme } from '../core/types.js';
-import EmailMessage from './compiled/EmailMessage.js';
-import { describeDuration } from './duration.js';
-import { resolveMessages, text } from './messages.js';
-import { contrastText, defaultPalettes, sanitizeColor } from './theme.js';
-import type { EmailColors, EmailMessageProps } from './types.js';
+import EmailMessage from '../pages/compiled/EmailMessage.js';
+import { describeDuration } from '../pages/duration.js';
+import { resolveMessages, text } from '../pages/messages.js';
+import { contrastText, defaultPalettes, sanitizeColor } from '../pages/theme.js';
+import type { EmailColors, EmailMessageProps } from '../pages/types.js';
 
 /**
  * A rendered sign-in email.

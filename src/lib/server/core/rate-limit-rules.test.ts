@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { MemoryRateLimitStore } from './memory-rate-limit-store.js';
-import { DEFAULT_LIMITS, identifierField, isOverLimit, isRefused, limitKey, normalizeIdentifier, resolveRateLimit, retryAfterSeconds } from './rate-limit.js';
+import { DEFAULT_LIMITS, identifierField, isOverLimit, isRefused, limitKey, normalizeIdentifier, resolveRateLimit, retryAfterSeconds } from './rate-limit-rules.js';
 
 const T0 = Date.UTC(2030, 0, 1);
 

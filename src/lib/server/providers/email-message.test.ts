@@ -2,9 +2,9 @@
 // the link is secret, colours are sanitised, and the text says when the link expires.
 
 import { describe, expect, test } from 'vitest';
-import { describeDuration } from './duration.js';
+import { describeDuration } from '../pages/duration.js';
 import { renderVerificationEmail } from './email-message.js';
-import { resolveMessages } from './messages.js';
+import { resolveMessages } from '../pages/messages.js';
 
 const url = 'https://app.example.com/auth/callback/email?token=0123abcd&email=ada%40example.com&callbackUrl=https%3A%2F%2Fapp.example.com%2F';
 const base = { url, expires: new Date(Date.now() + 86400_000), theme: {}, provider: { id: 'email', name: 'Email', type: 'email' as const, maxAge: 86400, sendVerificationRequest: () => {} } };
