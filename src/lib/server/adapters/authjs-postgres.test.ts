@@ -23,6 +23,8 @@ async function authjsDatabase(schema: AuthjsSchema, tables: TableMapping) {
 	const { connectionString, drop } = await postgresFromDdl(serverUrl, schema);
 	const adapter = PostgresAdapter({ connectionString, tables });
 	const raw = new pg.Pool({ connectionString, max: 2 });
+	// pool.end() resolves before its connections have closed; the forced DROP DATABASE may end one first
+	raw.on('error', () => undefined);
 	cleanups.push(async () => {
 		await adapter.close();
 		await raw.end();

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import type { AdapterAuthenticator } from '../core/types.js';
 import { everyAdapter } from './test/every-adapter.js';
 
-const adapters = everyAdapter('delete-authenticator');
+const adapters = everyAdapter('delete-authenticator', { authjsTables: 'with-passkeys' });
 
 function authenticatorOf(userId: string): AdapterAuthenticator {
 	const credentialID = randomBytes(16).toString('base64url');

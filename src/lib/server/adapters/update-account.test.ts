@@ -4,7 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { everyAdapter } from './test/every-adapter.js';
 
-const adapters = everyAdapter('update-account');
+const adapters = everyAdapter('update-account', { authjsTables: 'all' });
 
 describe.each(adapters)('updateAccount (%s)', (_name, make) => {
 	test('merges new token fields, keeps the others, and returns the account', async () => {
