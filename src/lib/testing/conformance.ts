@@ -381,7 +381,8 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 			});
 		});
 
-		describe.runIf(!storesPasskeys)('without passkey storage', () => {
+		// registered only when they apply: a suite that cannot apply is not a skipped test
+		if (!storesPasskeys) describe('without passkey storage', () => {
 			test('every authenticator method is absent or rejects, and a refused createAuthenticator leaves the user as it was', async () => {
 				const user = await createUser();
 				const authenticator = newAuthenticator(user.id);
@@ -400,7 +401,7 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 			});
 		});
 
-		describe.runIf(storesPasskeys)('authenticators', () => {
+		if (storesPasskeys) describe('authenticators', () => {
 			test('createAuthenticator returns it; getAuthenticator and listAuthenticatorsByUserId read it', async () => {
 				const user = await createUser();
 				const backedUp = { ...newAuthenticator(user.id), credentialBackedUp: true, transports: 'internal,hybrid' };

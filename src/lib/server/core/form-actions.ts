@@ -3,7 +3,7 @@
 // {basePath}/signout`, and the answer comes back as values: where to go, the cookies, the failure.
 
 import { readBody, type RequestBody } from './body.js';
-import { requestedCallbackUrl } from './callback-url.js';
+import { requestedCallbackUrl, resolveCallbackUrl } from './callback-url.js';
 import { resolveConfig } from './config.js';
 import { createContext, type RequestContext, type RequestOptions } from './context.js';
 import { isSameOriginPost } from './csrf.js';
@@ -34,10 +34,12 @@ export interface FormActionResult {
  * const result = await signInFromForm(event.request, config, { csrfChecked: true });
  */
 export function signInFromForm(request: Request, config: AuthConfig, options: RequestOptions = {}): Promise<FormActionResult> {
-	return runFormAction(request, config, options, (ctx, body) => {
+	return runFormAction(request, config, options, async (ctx, body) => {
 		const providerId = stringField(body.providerId) ?? stringField(body.provider);
-		if (!providerId) return { type: 'redirect', url: pageUrl(ctx, 'signIn', { callbackUrl: requestedCallbackUrl(ctx, body) }) };
-		return startSignIn(ctx, providerId, body);
+		if (providerId) return startSignIn(ctx, providerId, body);
+		// the sign-in page, coming back where the form said (the site's home by default)
+		const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
+		return { type: 'redirect', url: pageUrl(ctx, 'signIn', { callbackUrl }) };
 	});
 }
 

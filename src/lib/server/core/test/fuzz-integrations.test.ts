@@ -238,7 +238,8 @@ describe('SvelteKit under hostile requests', () => {
 				}
 				const request = new Request(`${FUZZ_ORIGIN}/${which === 'signIn' ? 'signin' : 'signout'}`, {
 					method: 'POST',
-					headers: cookieJunk ? { cookie: `kitgate.session-token=${encodeURIComponent(cookieJunk)}` } : {},
+					// a same-origin form post, as SvelteKit hands it to an action
+					headers: { origin: FUZZ_ORIGIN, ...(cookieJunk ? { cookie: `kitgate.session-token=${encodeURIComponent(cookieJunk)}` } : {}) },
 					body
 				});
 				const setCookies: string[] = [];

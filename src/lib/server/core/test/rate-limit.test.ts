@@ -411,7 +411,12 @@ describe('the integrations pass the client address', () => {
 		const { config } = credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 1 } });
 		const { signIn } = SvelteKitAuth({ ...config, basePath: '/auth' });
 		const act = async (address: string): Promise<unknown> => {
-			const request = new Request(`${ORIGIN}/signin`, { method: 'POST', body: new URLSearchParams({ providerId: 'credentials', username: 'ada', password: 'wrong' }) });
+			// as SvelteKit hands it over: a browser's same-origin form post carries its Origin
+			const request = new Request(`${ORIGIN}/signin`, {
+				method: 'POST',
+				headers: { origin: ORIGIN },
+				body: new URLSearchParams({ providerId: 'credentials', username: 'ada', password: 'wrong' })
+			});
 			const event = { request, url: new URL(request.url), locals: {}, getClientAddress: () => address, cookies: { set: () => {} } } as unknown as RequestEvent;
 			try {
 				await signIn(event as never);
