@@ -10,7 +10,7 @@ import { signInFromForm, signOutFromForm } from '../core/form-actions.js';
 import { resolveConfig } from '../core/config.js';
 import type { OutgoingCookie } from '../core/cookies.js';
 import type { AuthEnv } from '../core/env.js';
-import { CREDENTIALS_FAILURE, CredentialsSignin } from '../core/errors.js';
+import { CREDENTIALS_FAILURE, CredentialsSignin, failures } from '../core/errors.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import type { AuthConfig, Session } from '../core/types.js';
 
@@ -188,7 +188,7 @@ function misconfigured(
 
 /** SvelteKit's 503 for a configuration that cannot work (what to change, in development only). */
 function unavailable(failure: unknown): never {
-	error(503, { message: dev && failure instanceof Error ? failure.message : 'Sign-in is not configured on this server.' });
+	error(failures.Configuration.status, { message: dev && failure instanceof Error ? failure.message : 'Sign-in is not configured on this server.' });
 }
 
 /**
@@ -198,7 +198,7 @@ function unavailable(failure: unknown): never {
  */
 function credentialsFailure(code: string): never {
 	try {
-		error(401, { message: 'Invalid credentials' });
+		error(failures.CredentialsSignin.status, { message: failures.CredentialsSignin.defaultMessage });
 	} catch (thrown) {
 		if (isHttpError(thrown)) Object.assign(thrown, { [CREDENTIALS_FAILURE]: true, code, type: 'CredentialsSignin' });
 		throw thrown;
