@@ -5,24 +5,50 @@ import { hkdfSync, createHash } from 'node:crypto';
 import { decryptJweSync, encryptJweSync, readJweHeader } from './jwe-sync.js';
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from './types.js';
 
-interface DerivedKey {
+/** A session key and the `kid` kitgate writes in the JWE header of tokens made with it. */
+export interface DerivedKey {
 	key: Uint8Array;
 	kid: string;
 }
 
 /** Seconds of clock skew accepted on `exp`/`iat`. */
 const CLOCK_TOLERANCE = 15;
-const keyCache = new Map<string, DerivedKey>();
 
-/** The 64-byte key for `secret` and `salt` (the cookie name), derived once and cached. */
-export function deriveKey(secret: string, salt: string): DerivedKey {
+/** Session keys of one kind: the HKDF `info` label they are derived under (before the salt), and their cache. */
+export interface KeyFamily {
+	label: string;
+	cache: Map<string, DerivedKey>;
+}
+
+/**
+ * A family of session keys derived under `label`: kitgate's own, or another library's (Auth.js's
+ * in authjs-cookies.ts).
+ *
+ * @example
+ * const authjsKeys = keyFamily('Auth.js Generated Encryption Key');
+ */
+export function keyFamily(label: string): KeyFamily {
+	return { label, cache: new Map() };
+}
+
+/** kitgate's own session keys. */
+export const kitgateKeys = keyFamily('kitgate session encryption key');
+
+/**
+ * The 64-byte key for `secret` and `salt` (the cookie name), derived once and cached:
+ * HKDF-SHA256(secret, salt, info = `<family label> (<salt>)`).
+ *
+ * @example
+ * const { key, kid } = deriveKey(secret, 'kitgate.session-token');
+ */
+export function deriveKey(secret: string, salt: string, family: KeyFamily = kitgateKeys): DerivedKey {
 	const cacheKey = `${salt}\u0000${secret}`;
-	let derived = keyCache.get(cacheKey);
+	let derived = family.cache.get(cacheKey);
 	if (!derived) {
-		const key = new Uint8Array(hkdfSync('sha256', secret, salt, `kitgate session encryption key (${salt})`, 64));
+		const key = new Uint8Array(hkdfSync('sha256', secret, salt, `${family.label} (${salt})`, 64));
 		const kid = createHash('sha256').update(key).digest('base64url').slice(0, 22);
 		derived = { key, kid };
-		keyCache.set(cacheKey, derived);
+		family.cache.set(cacheKey, derived);
 	}
 	return derived;
 }
@@ -60,13 +86,19 @@ export async function decodeJwt(params: JWTDecodeParams): Promise<JWT | null> {
 	return decodeJwtSync(params);
 }
 
-/** The synchronous body of `decodeJwt`. */
-export function decodeJwtSync(params: JWTDecodeParams): JWT | null {
+/**
+ * The synchronous body of `decodeJwt`; `family` says whose keys to try (kitgate's by default,
+ * Auth.js's for its cookies).
+ *
+ * @example
+ * const token = decodeJwtSync({ token: cookie, secret: secrets, salt: 'kitgate.session-token' });
+ */
+export function decodeJwtSync(params: JWTDecodeParams, family: KeyFamily = kitgateKeys): JWT | null {
 	if (!params.token || typeof params.token !== 'string') return null;
 	const header = readJweHeader(params.token);
 	if (!header) return null;
 	const secrets = Array.isArray(params.secret) ? params.secret : [params.secret];
-	const keys = secrets.map((secret) => deriveKey(secret, params.salt));
+	const keys = secrets.map((secret) => deriveKey(secret, params.salt, family));
 	// try the key the header names first; older tokens may carry no kid
 	if (header.kid) keys.sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid));
 	const nowSeconds = Math.floor((params.now ?? Date.now()) / 1000);
