@@ -14,6 +14,7 @@ import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix, type AuthEnv } from '
 import { createLogger } from './logger.js';
 import { defaultCookies, type CookieSet } from './cookies.js';
 import { decodeJwt, encodeJwt } from './jwt.js';
+import { authjsSessionCookieName } from './authjs-cookies.js';
 import { defaultRedirect } from './redirect.js';
 import { keepToken } from './default-callbacks.js';
 import { guardAdapter, type GuardedAdapter } from './adapter-guard.js';
@@ -67,6 +68,8 @@ export interface ResolvedConfig {
 	rateLimit: ResolvedRateLimit;
 	/** Where JWT session revocations are kept, and when they are checked. */
 	revocation: { store: RevocationStore; check: 'refresh' | 'always' };
+	/** Whose session cookies are taken over (`migrateSessionsFrom`); undefined when none are. */
+	migrateSessionsFrom?: 'authjs';
 }
 
 export type { AuthEnv } from './env.js';
@@ -111,6 +114,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 	}
 
 	const adapter = config.adapter ? guardAdapter(config.adapter) : undefined;
+	const migrateSessionsFrom = resolveSessionMigration(config.migrateSessionsFrom);
 	const strategy = config.session?.strategy ?? (adapter ? 'database' : 'jwt');
 	if (strategy !== 'jwt' && strategy !== 'database') {
 		throw new UnsupportedStrategy(`session.strategy must be "jwt" or "database", not ${JSON.stringify(strategy)}.`);
@@ -130,6 +134,11 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 	const providers = resolveProviders(config, adapter, env);
 	checkEmailLinkOrigin(providers, { authUrl, explicitTrust: trust.explicit, production: env.NODE_ENV === 'production', logger });
 	const rateLimit = resolveRateLimit(config.rateLimit);
+	const cookies = {
+		secure: mergeCookies(defaultCookies(true), config.cookies),
+		insecure: mergeCookies(defaultCookies(false), config.cookies)
+	};
+	if (migrateSessionsFrom) checkCookiesApart(cookies);
 	const experimental = { enableWebAuthn: config.experimental?.enableWebAuthn === true };
 	if (experimental.enableWebAuthn && !webAuthnWarningShown) {
 		webAuthnWarningShown = true;
@@ -157,10 +166,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 			jwt: config.callbacks?.jwt ?? keepToken
 		},
 		events: config.events ?? {},
-		cookies: {
-			secure: mergeCookies(defaultCookies(true), config.cookies),
-			insecure: mergeCookies(defaultCookies(false), config.cookies)
-		},
+		cookies,
 		useSecureCookies: config.useSecureCookies,
 		pages: config.pages ?? {},
 		theme: config.theme ?? {},
@@ -174,8 +180,34 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		debug: config.debug ?? false,
 		now: config.now ?? Date.now,
 		rateLimit,
-		revocation: resolveRevocation(config.session, rateLimit)
+		revocation: resolveRevocation(config.session, rateLimit),
+		migrateSessionsFrom
 	};
+}
+
+/** `migrateSessionsFrom`: the one library whose session cookies kitgate reads, or none. */
+function resolveSessionMigration(value: unknown): 'authjs' | undefined {
+	if (value === undefined) return undefined;
+	if (value !== 'authjs') {
+		throw new InvalidConfiguration(`migrateSessionsFrom must be "authjs" (or left out), not ${JSON.stringify(value)}.`);
+	}
+	return value;
+}
+
+/**
+ * With `migrateSessionsFrom`, kitgate's session cookie cannot carry Auth.js's name: kitgate would
+ * read each Auth.js cookie as its own, fail to decrypt it, and sign everyone out.
+ */
+function checkCookiesApart(cookies: ResolvedConfig['cookies']): void {
+	for (const secure of [true, false]) {
+		const { name } = (secure ? cookies.secure : cookies.insecure).sessionToken;
+		if (name === authjsSessionCookieName(secure) || name === authjsSessionCookieName(!secure)) {
+			throw new InvalidConfiguration(
+				`cookies.sessionToken.name is "${name}", the name of Auth.js's session cookie, which migrateSessionsFrom reads: ` +
+					'leave kitgate\'s default name (or choose another one).'
+			);
+		}
+	}
 }
 
 /** The revocation store and check: `session.revocationStore`, else a given `rateLimit.store` that can keep them, else process memory. */

@@ -3,6 +3,7 @@
 
 import type { RequestContext } from './context.js';
 import { keepToken } from './default-callbacks.js';
+import { authjsSessionCookieValue, clearAuthjsSessionCookie, decodeAuthjsSessionToken } from './authjs-cookies.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
 import type { AdapterMethod } from './adapter-guard.js';
 import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
@@ -41,19 +42,31 @@ export function isWellFormedSessionValue(value: string, strategy: 'jwt' | 'datab
 	return /^[\x21-\x7e]+$/.test(value);
 }
 
+/** The request's session cookie as sent: kitgate's own, else (with `migrateSessionsFrom`) an Auth.js one. */
+function rawSessionCookie(ctx: RequestContext): string | undefined {
+	const own = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name);
+	return own === undefined && ctx.config.migrateSessionsFrom ? authjsSessionCookieValue(ctx) : own;
+}
+
+/** True when the request's session is read from an Auth.js cookie, which kitgate's then replaces (authjs-cookies.ts). */
+function isAuthjsSession(ctx: RequestContext): boolean {
+	return ctx.config.migrateSessionsFrom !== undefined && authjsSessionCookieValue(ctx) !== undefined;
+}
+
 /** The request's session cookie value, when it is present and well formed. */
 export function sessionCookieValue(ctx: RequestContext): string | undefined {
-	const raw = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name);
+	const raw = rawSessionCookie(ctx);
 	return raw && isWellFormedSessionValue(raw, ctx.config.session.strategy) ? raw : undefined;
 }
 
 /** True when the request carries a session cookie, well formed or not (to clear a bad one). */
 function hasSessionCookie(ctx: RequestContext): boolean {
-	return readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name) !== undefined;
+	return rawSessionCookie(ctx) !== undefined;
 }
 
 function clearSessionCookie(ctx: RequestContext): void {
 	ctx.setCookies.push(...clearChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken));
+	if (ctx.config.migrateSessionsFrom) clearAuthjsSessionCookie(ctx);
 }
 
 function writeSessionCookie(ctx: RequestContext, value: string, expires: number): void {
@@ -71,6 +84,8 @@ function writeSessionCookie(ctx: RequestContext, value: string, expires: number)
 	ctx.setCookies.push(
 		...writeChunkedCookie(ctx.cookies, { name: option.name, options: { ...option.options, expires: new Date(expires) } }, value)
 	);
+	// kitgate's cookie takes the place of an Auth.js one
+	if (ctx.config.migrateSessionsFrom) clearAuthjsSessionCookie(ctx);
 }
 
 async function encodeSessionToken(ctx: RequestContext, token: JWT): Promise<{ value: string; expires: number }> {
@@ -90,6 +105,7 @@ async function encodeSessionToken(ctx: RequestContext, token: JWT): Promise<{ va
 export async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | null> {
 	const raw = sessionCookieValue(ctx);
 	if (!raw) return null;
+	if (isAuthjsSession(ctx)) return decodeAuthjsSessionToken(ctx, raw);
 	try {
 		return await ctx.config.jwt.decode({
 			token: raw,
@@ -109,8 +125,13 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 	const raw = sessionCookieValue(ctx);
 	if (!raw) {
 		if (hasSessionCookie(ctx)) clearSessionCookie(ctx);
+		// beside a broken kitgate cookie, an Auth.js one is never read either
+		else if (config.migrateSessionsFrom) clearAuthjsSessionCookie(ctx);
 		return null;
 	}
+	// an Auth.js session is re-issued as kitgate's on its first read; one beside kitgate's is only cleared
+	const adopt = isAuthjsSession(ctx);
+	if (config.migrateSessionsFrom && !adopt) clearAuthjsSessionCookie(ctx);
 
 	if (config.session.strategy === 'jwt') {
 		const decoded = await decodeSessionCookie(ctx);
@@ -118,7 +139,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			clearSessionCookie(ctx);
 			return null;
 		}
-		const stale = isSessionStale((decoded.iat ?? 0) * 1000, ctx.now, config.session.updateAge);
+		const stale = adopt || isSessionStale((decoded.iat ?? 0) * 1000, ctx.now, config.session.updateAge);
 		// a revoked session ends when it is next re-issued, or on every read with revocationCheck "always"
 		let revocation = stale || update || config.revocation.check === 'always' ? await revocationState(ctx, decoded) : undefined;
 		if (revocation === 'revoked') {
@@ -170,6 +191,9 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 	if (update || isSessionStale(writtenAt, ctx.now, config.session.updateAge)) {
 		expires = ctx.now + config.session.maxAge * 1000;
 		await adapter.updateSession({ sessionToken: raw, expires: new Date(expires) });
+		writeSessionCookie(ctx, raw, expires);
+	} else if (adopt) {
+		// the same row, now under kitgate's cookie
 		writeSessionCookie(ctx, raw, expires);
 	}
 	return { strategy: 'database', user, sessionToken: raw, expires };

@@ -815,6 +815,24 @@ export interface AuthConfig {
 	skipCSRFCheck?: typeof skipCSRFCheck;
 	/** Abuse limits of credentials attempts and email-link requests (on by default); `false` turns them all off. */
 	rateLimit?: RateLimitOptions | false;
+	/**
+	 * Keeps the users of the app's previous auth library signed in when it switches to kitgate.
+	 * `"authjs"`: a request that carries an Auth.js v5 session cookie (`authjs.session-token`, or
+	 * `__Secure-authjs.session-token` over HTTPS; chunked or not) and no kitgate session cookie is
+	 * read as a session. Under JWT sessions the cookie is decrypted as Auth.js does, with any secret
+	 * of `secret`; under database sessions its token is looked up through the adapter (on Auth.js's
+	 * tables, see the adapters' `tables` presets). The `jwt` and `session` callbacks run as for any
+	 * session, and the answer carries kitgate's session cookie in its place, the Auth.js cookie
+	 * cleared. A tampered, expired or foreign Auth.js cookie is no session, and is cleared. Sign-in
+	 * and sign-out clear it too. A kitgate session cookie, when there is one, always wins.
+	 *
+	 * Off by default. Once `session.maxAge` has passed since the switch, no Auth.js session is left:
+	 * remove the option. See docs/decisions.md, "Taking over Auth.js sessions".
+	 *
+	 * @example
+	 * const config: AuthConfig = { providers: [], secret: process.env.AUTH_SECRET, migrateSessionsFrom: 'authjs' };
+	 */
+	migrateSessionsFrom?: 'authjs';
 	/** Injectable clock in milliseconds (tests); default `Date.now`. */
 	now?: () => number;
 }
