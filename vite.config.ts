@@ -24,6 +24,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/{unknown-provider,unverified-identities}.test.ts',
 	'src/lib/server/core/test/attacks/{review2-action-csrf,review2-action-fields,review2-action-outcomes}.test.ts',
 	'src/lib/server/core/test/attacks/{review2-failure-answers,review2-session-read}.test.ts',
+	'src/lib/server/core/test/attacks/review3-oauth1.test.ts',
 	'src/lib/server/express/express.test.ts',
 	'src/lib/server/sveltekit/actions.test.ts'
 ];
