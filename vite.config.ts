@@ -16,6 +16,7 @@ const integration = [
 	'src/lib/server/core/flows/oauth/client-auth.test.ts',
 	'src/lib/server/core/test/{client-auth,email,email-negative,faults,fuzz,fuzz-integrations,mix-up}.test.ts',
 	'src/lib/server/core/test/{oauth,oauth1,oauth-concurrency,oauth-linking,oauth-negative,oauth-refresh,rate-limit}.test.ts',
+	'src/lib/server/core/test/pwned-passwords-range.test.ts',
 	'src/lib/server/core/test/attacks/{address-rotation,apple-user-field,broken-config,credentials-enumeration}.test.ts',
 	'src/lib/server/core/test/attacks/{credentials-lockout,email-link-takeover,express-body-limit,harness-smoke}.test.ts',
 	'src/lib/server/core/test/attacks/{host-header-links,jwt-outlives-user,oauth-login-csrf,passkey-accounts}.test.ts',

@@ -9,6 +9,13 @@ export { encodeJwt as encode, decodeJwt as decode } from './server/core/jwt.js';
 export { deleteUser, revokeSessions } from './server/core/revocation.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/memory-rate-limit-store.js';
 export { hashPassword, verifyPassword } from './server/core/password.js';
+export {
+	checkPassword,
+	type PasswordCheck,
+	type PasswordCheckOptions,
+	type PasswordProblem,
+	type PwnedPasswordsOptions
+} from './server/core/password-policy.js';
 export * from './server/core/errors.js';
 export { UNIQUE_VIOLATION, UniqueViolationError } from './server/core/unique-violation.js';
 export * from './server/core/types.js';
