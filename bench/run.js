@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BENCH_USER, CREDENTIALS, SECRET } from './apps/shared.js';
+import { ensureReferenceInstalled } from './install-reference.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH_DIR);
@@ -112,12 +113,6 @@ function runCommand(command, args, { cwd = ROOT, env = process.env, timeout = 18
 			resolve({ status, output });
 		});
 	});
-}
-
-function ensureReference() {
-	if (existsSync(join(REFERENCE_DIR, 'node_modules'))) return;
-	say('installing bench/reference (first run)…');
-	execFileSync('npm', ['install', '--prefix', REFERENCE_DIR, '--no-audit', '--no-fund'], { cwd: ROOT, stdio: ['ignore', 2, 2] });
 }
 
 function newestMtime(path) {
@@ -530,7 +525,7 @@ async function runSvelteKit(built, scenarios) {
 async function main() {
 	const started = Date.now();
 	const loadAtStart = os.loadavg().map((value) => Number(value.toFixed(2)));
-	ensureReference();
+	await ensureReferenceInstalled({ log: say });
 	({ autocannon } = await import('./reference/lib.js'));
 	const build = await ensureDist();
 	say(build.note.split('\n')[0]);
