@@ -13,7 +13,7 @@ export type CredentialsOptions = Partial<Omit<CredentialsConfig, 'type' | 'autho
  * @example
  * Credentials({
  *   credentials: { username: { label: "Username" }, password: { label: "Password", type: "password" } },
- *   authorize: async ({ username, password }) => (await checkPassword(username, password)) ? { id: "1", name: username } : null
+ *   authorize: async ({ username, password }) => (await isRightPassword(username, password)) ? { id: "1", name: username } : null
  * })
  */
 export default function Credentials(options: CredentialsOptions): CredentialsConfig {
