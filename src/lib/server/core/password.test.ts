@@ -12,6 +12,16 @@ describe('hashPassword / verifyPassword', () => {
 		expect(await hashPassword('correct horse')).not.toBe(hash);
 	});
 
+	test('a password is verified as typed: no truncation of long passwords, no change of case', async () => {
+		const long = 'x'.repeat(199);
+		const hash = await hashPassword(`${long}A`);
+		expect(await verifyPassword(`${long}A`, hash)).toBe(true);
+		// bcrypt would have stopped at 72 bytes; scrypt reads every byte
+		expect(await verifyPassword(`${long}B`, hash)).toBe(false);
+		expect(await verifyPassword(`${long}a`, hash)).toBe(false);
+		expect(await verifyPassword(long, hash)).toBe(false);
+	});
+
 	test('unicode is compared after NFKC normalisation', async () => {
 		const hash = await hashPassword('café');
 		expect(await verifyPassword('cafe\u0301', hash)).toBe(true);
