@@ -14,10 +14,10 @@ const integration = [
 	'src/lib/server/adapters/{authjs-postgres,delete-authenticator,lazy-config,postgres,rate-limit-store,redis,update-account}.test.ts',
 	'src/lib/server/adapters/sql/migrations.test.ts',
 	'src/lib/server/core/flows/oauth/client-auth.test.ts',
-	'src/lib/server/core/test/{client-auth,email,email-negative,faults,fuzz,fuzz-integrations,mix-up}.test.ts',
+	'src/lib/server/core/test/{authjs-sessions,client-auth,email,email-negative,faults,fuzz,fuzz-integrations,mix-up}.test.ts',
 	'src/lib/server/core/test/{oauth,oauth1,oauth-concurrency,oauth-linking,oauth-negative,oauth-refresh,rate-limit}.test.ts',
 	'src/lib/server/core/test/pwned-passwords-range.test.ts',
-	'src/lib/server/core/test/attacks/{address-rotation,apple-user-field,broken-config,credentials-enumeration}.test.ts',
+	'src/lib/server/core/test/attacks/{address-rotation,apple-user-field,authjs-cookie-takeover,broken-config,credentials-enumeration}.test.ts',
 	'src/lib/server/core/test/attacks/{credentials-lockout,email-link-takeover,express-body-limit,harness-smoke}.test.ts',
 	'src/lib/server/core/test/attacks/{host-header-links,jwt-outlives-user,oauth-login-csrf,passkey-accounts}.test.ts',
 	'src/lib/server/core/test/attacks/{rate-limit-flood,review-cookies,review-csrf-redirects,review-linking}.test.ts',
@@ -26,6 +26,8 @@ const integration = [
 	'src/lib/server/core/test/attacks/{review2-action-csrf,review2-action-fields,review2-action-outcomes}.test.ts',
 	'src/lib/server/core/test/attacks/{review2-failure-answers,review2-session-read}.test.ts',
 	'src/lib/server/core/test/attacks/review3-oauth1.test.ts',
+	'src/lib/server/adapters/review3-authjs-tables.test.ts',
+	'src/lib/server/core/test/attacks/review3-authjs-presets.test.ts',
 	'src/lib/server/express/express.test.ts',
 	'src/lib/server/sveltekit/actions.test.ts'
 ];

@@ -104,8 +104,12 @@ async function encodeSessionToken(ctx: RequestContext, token: JWT): Promise<{ va
 /** Decodes the request's session cookie (JWT strategy); null when absent or invalid. */
 export async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | null> {
 	const raw = sessionCookieValue(ctx);
-	if (!raw) return null;
-	if (isAuthjsSession(ctx)) return decodeAuthjsSessionToken(ctx, raw);
+	return raw ? decodeSessionToken(ctx, raw, isAuthjsSession(ctx)) : null;
+}
+
+/** Decodes a session cookie value: kitgate's (the app's `jwt.decode`), or an Auth.js one. */
+async function decodeSessionToken(ctx: RequestContext, raw: string, fromAuthjs: boolean): Promise<JWT | null> {
+	if (fromAuthjs) return decodeAuthjsSessionToken(ctx, raw);
 	try {
 		return await ctx.config.jwt.decode({
 			token: raw,
@@ -134,7 +138,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 	if (config.migrateSessionsFrom && !adopt) clearAuthjsSessionCookie(ctx);
 
 	if (config.session.strategy === 'jwt') {
-		const decoded = await decodeSessionCookie(ctx);
+		const decoded = await decodeSessionToken(ctx, raw, adopt);
 		if (!decoded) {
 			clearSessionCookie(ctx);
 			return null;
