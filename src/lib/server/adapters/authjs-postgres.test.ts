@@ -94,7 +94,7 @@ describe('PostgresAdapter on authjsPgAdapterTables (@auth/pg-adapter)', () => {
 	test("migrations create kitgate's own tables only, and use leaves the user's tables exactly as they were", async () => {
 		const { adapter, raw } = await authjsDatabase('pg-adapter', authjsPgAdapterTables);
 		const before = await catalogOf(raw, userTables);
-		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields']);
+		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner']);
 		const user = await adapter.createUser({ id: 'ignored', email: 'ada@example.com', emailVerified: new Date() });
 		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'x', providerAccountId: '1', extra_field: true });
 		await adapter.createSession({ sessionToken: 's', userId: user.id, expires: new Date() });
@@ -178,6 +178,46 @@ describe('PostgresAdapter on authjsPgAdapterTables (@auth/pg-adapter)', () => {
 		expect((await raw.query('select expires_at, session_state from accounts')).rows).toEqual([{ expires_at: '1900000000', session_state: 'st' }]);
 	});
 
+	test('an address stored more than once (no unique key): the earliest proof of it wins, then the lowest id, whatever the physical order', async () => {
+		const { adapter, raw } = await authjsDatabase('pg-adapter', authjsPgAdapterTables);
+		await adapter.migrate();
+		const insert = async (verified: string | null) =>
+			String((await raw.query(`insert into users (email, "emailVerified") values ('dup@example.com', $1) returning id`, [verified])).rows[0].id);
+		const unproven = await insert(null);
+		const later = await insert('2024-02-01T00:00:00Z');
+		const earlier = await insert('2024-01-01T00:00:00Z');
+		// updates move rows to the end of the heap: physical order is no longer insertion order
+		await raw.query(`update users set name = 'moved' where id in ($1, $2)`, [Number(earlier), Number(unproven)]);
+		expect((await adapter.getUserByEmail('dup@example.com'))?.id).toBe(earlier);
+		await raw.query(`update users set "emailVerified" = null where id = $1`, [Number(earlier)]);
+		expect((await adapter.getUserByEmail('dup@example.com'))?.id).toBe(later);
+		await raw.query(`update users set "emailVerified" = null`);
+		expect((await adapter.getUserByEmail('dup@example.com'))?.id).toBe(unproven);
+	});
+
+	test('a side row written for another user, or before migration 0004, is not read; the next write of the account replaces it', async () => {
+		const { adapter, raw } = await authjsDatabase('pg-adapter', authjsPgAdapterTables);
+		const user = await adapter.createUser({ id: 'x', email: 'o@example.com', emailVerified: null });
+		const account = { userId: user.id, type: 'oauth' as const, provider: 'twitter', providerAccountId: '1', oauth_token: 't', oauth_token_secret: 's' };
+		await adapter.linkAccount(account);
+		expect((await raw.query('select user_id from kitgate_account_fields')).rows).toEqual([{ user_id: user.id }]);
+		expect(await adapter.getAccount('1', 'twitter')).toEqual(account);
+		for (const owner of ['', '999']) {
+			await raw.query('update kitgate_account_fields set user_id = $1', [owner]);
+			expect(await adapter.getAccount('1', 'twitter'), `owner '${owner}'`).toEqual({ userId: user.id, type: 'oauth', provider: 'twitter', providerAccountId: '1' });
+			expect(await adapter.listAccountsByUserId(user.id)).toEqual([{ userId: user.id, type: 'oauth', provider: 'twitter', providerAccountId: '1' }]);
+		}
+		// updateAccount merges what it reads: the other user's fields are not carried into the rewritten row
+		expect(await adapter.updateAccount({ provider: 'twitter', providerAccountId: '1', oauth_token: 'new' })).toEqual({
+			userId: user.id,
+			type: 'oauth',
+			provider: 'twitter',
+			providerAccountId: '1',
+			oauth_token: 'new'
+		});
+		expect((await raw.query('select user_id, fields from kitgate_account_fields')).rows).toEqual([{ user_id: user.id, fields: '{"oauth_token":"new"}' }]);
+	});
+
 	test('passkey methods fail with an error that says which table to add, and write nothing', async () => {
 		const { adapter, raw } = await authjsDatabase('pg-adapter', authjsPgAdapterTables);
 		const user = await adapter.createUser({ id: 'x', email: 'p@example.com', emailVerified: null });
@@ -237,7 +277,7 @@ describe('PostgresAdapter on authjsDrizzlePostgresTables (@auth/drizzle-adapter)
 	test("migrations create kitgate's own tables only, and use leaves the user's tables exactly as they were", async () => {
 		const { adapter, raw } = await authjsDatabase('drizzle-postgres', authjsDrizzlePostgresTables);
 		const before = await catalogOf(raw, userTables);
-		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields']);
+		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner']);
 		const user = await adapter.createUser({ id: 'u', email: 'ada@example.com', emailVerified: new Date() });
 		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'x', providerAccountId: '1', extra_field: true });
 		await adapter.deleteUser(user.id);

@@ -38,7 +38,7 @@ describe('SQLiteAdapter on authjsDrizzleSqliteTables', () => {
 	test("migrations create kitgate's own tables only, and leave Drizzle's exactly as they were", async () => {
 		const { filename, adapter } = drizzleDatabase();
 		const before = schemaOf(new Database(filename, { readonly: true }));
-		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields']);
+		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner']);
 		const user = await adapter.createUser({ id: randomUUID(), email: 'ada@example.com', emailVerified: new Date() });
 		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: '1', oauth_token: 't', extra_field: 1 });
 		await SqlRateLimitStore(adapter).increment('k', 60, Date.now());
@@ -170,6 +170,23 @@ describe('SQLiteAdapter on authjsDrizzleSqliteTables', () => {
 		await adapter.deleteUser('u-3');
 		expect(db.prepare('select count(*) as n from kitgate_account_fields').get()).toEqual({ n: 0 });
 		await adapter.close();
+	});
+
+	test('users sharing an address in a users table without a unique key: the earliest proof wins over NULLs, which SQLite sorts first', async () => {
+		const { filename } = drizzleDatabase();
+		const db = new Database(filename);
+		db.exec('create table loose_user (id text primary key, name text, email text, emailVerified integer, image text)');
+		const insert = db.prepare('insert into loose_user (id, email, emailVerified) values (?, ?, ?)');
+		insert.run('c', 'dup@example.com', null);
+		insert.run('b', 'dup@example.com', 2000);
+		insert.run('d', 'dup@example.com', 1000);
+		insert.run('a', 'dup@example.com', null);
+		const adapter = SQLiteAdapter({ filename, tables: { ...authjsDrizzleSqliteTables, tables: { ...authjsDrizzleSqliteTables.tables, users: 'loose_user' } } });
+		expect((await adapter.getUserByEmail('dup@example.com'))?.id).toBe('d');
+		db.prepare('update loose_user set emailVerified = null').run();
+		expect((await adapter.getUserByEmail('dup@example.com'))?.id).toBe('a');
+		await adapter.close();
+		db.close();
 	});
 
 	test('a PostgreSQL mapping is refused at creation', () => {

@@ -1,10 +1,11 @@
 // The adapter methods shared by the SQLite and PostgreSQL adapters: one Kysely implementation over the
 // tables of a table mapping (kitgate's own, or Auth.js's). Internal; see `../sqlite.ts`, `../postgres.ts`.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { AdapterError, MissingAdapterMethod } from '../../core/errors.js';
 import { withUniqueViolations } from '../errors.js';
 import type { Adapter, AdapterAccount, AdapterUser } from '../../core/types.js';
+import { accountFieldsSelection, deleteAccountFields, ownedAccountFields, replaceAccountFields } from './account-fields.js';
 import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constraints.js';
 import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
 import {
@@ -175,12 +176,11 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 					.onRef('f.provider', '=', accounts.column('provider', 'a'))
 					.onRef('f.provider_account_id', '=', accounts.column('providerAccountId', 'a'))
 			)
-			.select('f.fields as side_fields');
+			.select(accountFieldsSelection);
 	}
 
 	function readAccount(row: unknown): AdapterAccount {
-		const side = (row as { side_fields?: string | null }).side_fields ?? null;
-		return accountFromRow(row as AccountRow, values, side);
+		return accountFromRow(row as AccountRow, values, ownedAccountFields(row as AccountRow));
 	}
 
 	async function findAccount(db: Db, provider: string, providerAccountId: string): Promise<AdapterAccount | null> {
@@ -191,23 +191,17 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		return row ? readAccount(row) : null;
 	}
 
-	/** Replaces the side-table fields of an account (a row left by another library's delete included). */
-	async function writeSideFields(trx: Transaction<KitgateTables>, provider: string, providerAccountId: string, extra: Record<string, unknown> | null) {
-		if (!sideTable) return;
-		await trx.deleteFrom('kitgate_account_fields').where('provider', '=', provider).where('provider_account_id', '=', providerAccountId).execute();
-		if (extra) {
-			await trx
-				.insertInto('kitgate_account_fields')
-				.values({ provider, provider_account_id: providerAccountId, fields: toJson(extra, 'extra account fields') })
-				.execute();
-		}
-	}
-
 	/** The account's columns, with the user id encoded and the extra fields in `extra` where the table has it. */
 	function accountColumns(account: AdapterAccount, method: string) {
 		const { row, extra } = accountToRow(account, values);
-		const columns = { ...row, userId: storedUserId(account.userId, method), ...(sideTable ? {} : { extra: extra && toJson(extra, 'extra account fields') }) };
-		return { columns: accounts.values(columns), extra };
+		const userId = storedUserId(account.userId, method);
+		const columns = { ...row, userId, ...(sideTable ? {} : { extra: extra && toJson(extra, 'extra account fields') }) };
+		return { columns: accounts.values(columns), extra, userId };
+	}
+
+	/** Replaces the side-table fields of an account, stamped with its user (where the fields live there). */
+	async function writeSideFields(trx: Transaction<KitgateTables>, account: AdapterAccount, userId: string | number, extra: Record<string, unknown> | null) {
+		if (sideTable) await replaceAccountFields(trx, { provider: account.provider, providerAccountId: account.providerAccountId, userId }, extra);
 	}
 
 	// the drivers' unique violations become the engine's UniqueViolationError
@@ -238,10 +232,15 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 
 		async getUserByEmail(email) {
 			if (!email) return null;
+			// Several users may share an address in tables without a unique key (Auth.js's createUser cannot
+			// refuse one): the one who proved it first, then the lowest id, never whichever row comes first.
 			const row = await auth(await ready())
 				.selectFrom(users.name)
 				.select(users.selection())
 				.where(users.column('email'), '=', email)
+				.orderBy(sql`${sql.ref(users.column('emailVerified'))} is null`)
+				.orderBy(users.column('emailVerified'))
+				.orderBy(users.column('id'))
 				.executeTakeFirst();
 			return row ? userFromRow(row as unknown as UserRow) : null;
 		},
@@ -308,8 +307,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 						.where(accounts.column('userId'), '=', userId)
 						.execute();
 					for (const account of linked) {
-						const provider = account[accounts.column('provider')] as string;
-						await writeSideFields(trx, provider, account[accounts.column('providerAccountId')] as string, null);
+						await deleteAccountFields(trx, account[accounts.column('provider')] as string, account[accounts.column('providerAccountId')] as string);
 					}
 				}
 				await db.deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
@@ -321,7 +319,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		},
 
 		async linkAccount(account) {
-			const { columns, extra } = accountColumns(account, 'linkAccount');
+			const { columns, extra, userId } = accountColumns(account, 'linkAccount');
 			return (await ready()).transaction().execute(async (trx) => {
 				const db = auth(trx);
 				if (checked) {
@@ -334,7 +332,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 					await requireUser(db, users, columns[accounts.column('userId')], 'linkAccount');
 				}
 				await db.insertInto(accounts.name).values({ ...columns, ...newRowId() }).execute();
-				await writeSideFields(trx, account.provider, account.providerAccountId, extra);
+				await writeSideFields(trx, account, userId, extra);
 				return (await findAccount(trx, account.provider, account.providerAccountId)) as AdapterAccount;
 			});
 		},
@@ -347,14 +345,14 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 				// an undefined field keeps its value; the owner and type never change
 				const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
 				const merged: AdapterAccount = { ...current, ...given, userId: current.userId, type: current.type };
-				const { columns, extra } = accountColumns(merged, 'updateAccount');
+				const { columns, extra, userId } = accountColumns(merged, 'updateAccount');
 				await auth(trx)
 					.updateTable(accounts.name)
 					.set(columns)
 					.where(accounts.column('provider'), '=', changes.provider)
 					.where(accounts.column('providerAccountId'), '=', changes.providerAccountId)
 					.execute();
-				await writeSideFields(trx, changes.provider, changes.providerAccountId, extra);
+				await writeSideFields(trx, merged, userId, extra);
 				return findAccount(trx, changes.provider, changes.providerAccountId);
 			});
 		},
@@ -368,7 +366,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 					.where(accounts.column('provider'), '=', provider)
 					.where(accounts.column('providerAccountId'), '=', providerAccountId)
 					.execute();
-				await writeSideFields(trx, provider, providerAccountId, null);
+				if (sideTable) await deleteAccountFields(trx, provider, providerAccountId);
 				return account;
 			});
 		},

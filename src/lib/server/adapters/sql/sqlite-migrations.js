@@ -97,6 +97,13 @@ CREATE TABLE IF NOT EXISTS kitgate_account_fields (
 );
 `;
 
+const accountFieldsOwner = `-- kitgate schema 0004 (SQLite), applied only with a table mapping: the user each row of
+-- kitgate_account_fields was written for. Auth.js, running side by side, deletes accounts without knowing of
+-- this table; a row is read only while the account row has that user, so a provider account linked again
+-- to someone else never gets the fields of the one before. Rows from before 0004 have no known user ('').
+ALTER TABLE kitgate_account_fields ADD COLUMN user_id TEXT NOT NULL DEFAULT '';
+`;
+
 /**
  * SQLite migrations in the order they apply. Names never change once released. `onlyWith` limits a migration to kitgate's own
  * auth tables (`kitgate-tables`) or to a table mapping (`table-mapping`); the others apply to both.
@@ -108,5 +115,6 @@ CREATE TABLE IF NOT EXISTS kitgate_account_fields (
 export const sqliteMigrations = [
 	{ name: '0001_initial', sql: initial, onlyWith: 'kitgate-tables' },
 	{ name: '0002_rate_limits', sql: rateLimits },
-	{ name: '0003_account_fields', sql: accountFields, onlyWith: 'table-mapping' }
+	{ name: '0003_account_fields', sql: accountFields, onlyWith: 'table-mapping' },
+	{ name: '0004_account_fields_owner', sql: accountFieldsOwner, onlyWith: 'table-mapping' }
 ];

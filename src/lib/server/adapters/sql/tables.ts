@@ -121,9 +121,9 @@ export interface SessionRevocationsTable {
 }
 
 /**
- * A row of `kitgate_account_fields` (migration 0003, mapped tables only): the fields of an account
- * that its table has no column for, as JSON. Keyed by the account; no foreign key, because the
- * accounts table is not kitgate's to alter.
+ * A row of `kitgate_account_fields` (migrations 0003 and 0004, mapped tables only): the fields of an
+ * account that its table has no column for, as JSON. Keyed by the provider account; no foreign key,
+ * because the accounts table is not kitgate's to alter, so the row names the user it was written for.
  *
  * @example
  * type Row = Selectable<AccountFieldsTable>;
@@ -131,6 +131,8 @@ export interface SessionRevocationsTable {
 export interface AccountFieldsTable {
 	provider: string;
 	provider_account_id: string;
+	/** The owning user's id as text; read only while the account row still has that user (`''`: written before 0004, no one's). */
+	user_id: string;
 	/** JSON object text. */
 	fields: string;
 }
