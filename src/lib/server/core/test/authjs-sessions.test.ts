@@ -331,7 +331,7 @@ describe.each(INTEGRATIONS)('%s: database sessions written by Auth.js', (integra
 		const { filename, remove } = sqliteFromDdl('drizzle-sqlite');
 		const database = new Database(filename);
 		const adapter = SQLiteAdapter({ filename, tables: authjsDrizzleSqliteTables });
-		cleanups.push(remove, () => database.close(), () => adapter.close());
+		cleanups.push(remove, () => void database.close(), () => adapter.close());
 		const signedIn = await authjsDatabaseApp(authjs.DrizzleSqliteAdapter(database));
 		const rowExists = async () => database.prepare('select 1 from session where sessionToken = ?').get(signedIn.token) !== undefined;
 		expect(await rowExists()).toBe(true);
