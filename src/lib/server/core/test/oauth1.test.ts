@@ -193,6 +193,8 @@ function makeConfig(provider: OAuthConfig, overrides: Partial<AuthConfig> = {}) 
 	const config: AuthConfig = {
 		secret: TEST_SECRET,
 		trustHost: true,
+		// an OAuth 1.0a sign-in starts only where the URL is configured (never from a Host header)
+		url: 'http://localhost:3000',
 		providers: [provider],
 		logger: { error: (error) => void errors.push(error as AuthError), warn: (type, message) => void refused.push({ type, message: String(message) }) },
 		...overrides
@@ -437,6 +439,23 @@ describe('OAuth 1.0a sign-in against a local server', () => {
 		expect(errors[0].message).toContain(`${closed.origin}/oauth/request_token`);
 	});
 
+	test('without a configured URL (only a trusted Host header) the sign-in is refused with OAuthSignin before any request token is asked for', async () => {
+		const saved = process.env.AUTH_URL;
+		delete process.env.AUTH_URL;
+		try {
+			const { config, errors } = makeConfig(twitterAgainst(server), { url: undefined });
+			const client = browser(config);
+			const before = server.accepted.length + server.refusals.length;
+			const start = await client.startSignIn();
+			expect(start.headers.get('location')).toBe('http://localhost:3000/auth/signin?error=OAuthSignin');
+			expect(errors[0]?.message).toMatch(/OAuth 1\.0a.*set AUTH_URL/);
+			expect(server.accepted.length + server.refusals.length).toBe(before);
+			expect(client.jar.has('kitgate.state.oauth1')).toBe(false);
+		} finally {
+			if (saved !== undefined) process.env.AUTH_URL = saved;
+		}
+	});
+
 	test('the profile() option maps the verify_credentials record', async () => {
 		const provider = twitterAgainst(server, { profile: (profile) => ({ id: profile.id_str, name: `@${profile.screen_name}` }) });
 		const { config } = makeConfig(provider);
@@ -483,7 +502,7 @@ describe('OAuth 1.0a sign-in against a local server', () => {
 describe('OAuth 1.0a behind a redirect proxy', () => {
 	test('the proxy forwards the callback to the deployment that started the sign-in', async () => {
 		const preview = makeConfig(twitterAgainst(server), { redirectProxyUrl: 'https://auth.example.com/auth', url: 'https://preview.example.com' });
-		const proxy = makeConfig(twitterAgainst(server));
+		const proxy = makeConfig(twitterAgainst(server), { url: 'https://auth.example.com' });
 		const browserOnPreview = browser(preview.config, 'https://preview.example.com');
 		const browserOnProxy = browser(proxy.config, 'https://auth.example.com');
 
@@ -529,7 +548,7 @@ describe('checkOAuth1Provider (start-up validation)', () => {
 });
 
 test('the cookie name follows the state cookie (secure prefix over HTTPS)', async () => {
-	const { config } = makeConfig(twitterAgainst(server));
+	const { config } = makeConfig(twitterAgainst(server), { url: 'https://app.example.com' });
 	const client = browser(config, 'https://app.example.com');
 	const start = await client.startSignIn();
 	expect(start.status).toBe(302);

@@ -94,6 +94,41 @@ export async function fetchWithTimeout(url: string, init: RequestInit, timeoutMs
 	}
 }
 
+/** Largest token answer kitgate reads: they are a few hundred bytes, long JWT access tokens a few KB. */
+export const MAX_TOKEN_ANSWER_BYTES = 64 * 1024;
+
+/**
+ * The body of `response` as text, read at most to `maxBytes`: a longer body (declared or sent)
+ * is not read further, its connection is released, and an error naming `what` is thrown.
+ *
+ * @example
+ * const text = await readBoundedText(response, 'the access token response'); // throws past 64 KB
+ */
+export async function readBoundedText(response: Response, what: string, maxBytes = MAX_TOKEN_ANSWER_BYTES): Promise<string> {
+	const tooLarge = () => new Error(`${what} is larger than ${maxBytes} bytes.`);
+	if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+		await response.body?.cancel().catch(() => undefined);
+		throw tooLarge();
+	}
+	if (!response.body) return '';
+	const reader = response.body.getReader();
+	const decoder = new TextDecoder();
+	let text = '';
+	let size = 0;
+	for (;;) {
+		const { done, value } = await reader.read();
+		if (done) break;
+		size += value.byteLength;
+		if (size > maxBytes) {
+			// cancelling closes the connection: the rest of the body is never received
+			await reader.cancel().catch(() => undefined);
+			throw tooLarge();
+		}
+		text += decoder.decode(value, { stream: true });
+	}
+	return text + decoder.decode();
+}
+
 /**
  * The URL without its query, which may carry codes or tokens: safe to log.
  *

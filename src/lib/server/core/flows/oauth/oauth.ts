@@ -4,12 +4,13 @@
 
 import * as oauth from 'oauth4webapi';
 import type { RequestBody } from '../../body.js';
-import { completeSignIn, signedInUser } from '../../complete-sign-in.js';
+import { completeSignIn } from '../../complete-sign-in.js';
 import type { RequestContext } from '../../context.js';
 import { InvalidCheck } from '../../errors.js';
 import type { Outcome } from '../../outcome.js';
 import type { Account, OAuthCheck, OAuthConfig, Profile, User } from '../../types.js';
 import { clearChecks, createChecks, useChecks, type ExpectedChecks } from './oauth-checks.js';
+import { signedInUserId } from './connecting-user.js';
 import { answerFailedCallback } from './oauth-callback-failure.js';
 import { oauthClient } from './oauth-client.js';
 import { describeOAuthError, loggableError, oauthStepError } from './oauth-errors.js';
@@ -108,18 +109,6 @@ export async function handleOAuthCallback(ctx: RequestContext, provider: OAuthCo
 		return await completeSignIn(ctx, { provider, profile, user, account, callbackUrl, linkRequestedBy: expected.linkRequestedBy });
 	} catch (error) {
 		return answerFailedCallback(ctx, provider, error, callbackUrl, clearChecks);
-	}
-}
-
-/** The id of the stored user signed in on this request, if any: a flow it starts may connect a new account to it. */
-async function signedInUserId(ctx: RequestContext): Promise<string | undefined> {
-	const adapter = ctx.config.adapter;
-	if (!adapter) return undefined;
-	try {
-		return (await signedInUser(ctx, adapter))?.id;
-	} catch {
-		// a session that cannot be read connects nothing; the sign-in goes on as a plain one
-		return undefined;
 	}
 }
 

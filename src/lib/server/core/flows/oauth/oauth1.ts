@@ -9,14 +9,15 @@ import { InvalidCheck, OAuthCallbackError } from '../../errors.js';
 import type { Outcome } from '../../outcome.js';
 import type { Account, CookieOption, EndpointOption, OAuthConfig, Profile, TokenSet, User } from '../../types.js';
 import { answerFailedCallback } from './oauth-callback-failure.js';
+import { signedInUserId } from './connecting-user.js';
 import { clearCheckCookie, sealCheckCookie, takeCheckCookie } from './oauth-checks.js';
 import { oauthStepError } from './oauth-errors.js';
-import { fetchWithTimeout, idpTimeout, isAllowedEndpoint } from './oauth-http.js';
+import { fetchWithTimeout, idpTimeout, isAllowedEndpoint, readBoundedText } from './oauth-http.js';
 import { definedParams, endpointObject, endpointUrl } from './oauth-metadata.js';
 import { accountFromTokens, defaultUser, userFromProfile } from './oauth-profile.js';
 import { profileFromUserinfoRequest, profileFromUserinfoResponse } from './oauth-userinfo.js';
 import { signOAuth1Request } from './oauth1-signature.js';
-import { forwardProxiedCallback, proxyState, redirectProxyUrl, redirectUri } from './redirect-proxy.js';
+import { forwardProxiedCallback, proxyState, redirectProxyUrl, redirectUri, requireVouchedUrl } from './redirect-proxy.js';
 
 /**
  * An OAuth 1.0a provider: `version: "1.0a"`, `requestToken` (temporary credentials endpoint),
@@ -41,6 +42,8 @@ interface PendingAuthorization {
 	token: string;
 	secret: string;
 	callbackUrl: string;
+	/** The user signed in when the sign-in started, in this browser (an explicit "connect", row N1). */
+	user?: string;
 }
 
 /** Token fields an account keeps when the provider has no `account()` callback. */
@@ -65,7 +68,9 @@ export async function startOAuth1SignIn(ctx: RequestContext, provider: OAuthConf
 	try {
 		const redirect = new URL(endpointWithParams(provider.authorization, 'authorization'));
 		const { token, secret } = await requestTemporaryCredentials(ctx, provider);
-		await sealCheckCookie(ctx, requestTokenCookie(ctx), provider.id, { token, secret, callbackUrl } satisfies PendingAuthorization);
+		const user = await signedInUserId(ctx);
+		const pending: PendingAuthorization = { token, secret, callbackUrl, ...(user ? { user } : {}) };
+		await sealCheckCookie(ctx, requestTokenCookie(ctx), provider.id, { ...pending });
 		redirect.searchParams.set('oauth_token', token);
 		return { type: 'redirect', url: redirect.href };
 	} catch (error) {
@@ -93,7 +98,7 @@ export async function handleOAuth1Callback(ctx: RequestContext, provider: OAuthC
 		const pending = await takePendingAuthorization(ctx, provider);
 		callbackUrl = pending?.callbackUrl;
 		const identity = await signedInIdentity(ctx, provider, pending);
-		return await completeSignIn(ctx, { ...identity, provider, callbackUrl: identity.callbackUrl });
+		return await completeSignIn(ctx, { ...identity, provider, linkRequestedBy: pending?.user });
 	} catch (error) {
 		return answerFailedCallback(ctx, provider, error, callbackUrl, (failed) => clearCheckCookie(failed, requestTokenCookie(failed)));
 	}
@@ -140,13 +145,19 @@ async function signedInIdentity(
 }
 
 /**
- * The `oauth_callback` URL. With a redirect proxy it is the proxy's callback carrying, as `state`,
- * this deployment's callback URL sealed with the secret (OAuth 1.0a has no state of its own; the
- * provider returns the callback URL's query as it was given).
+ * The `oauth_callback` URL: the `redirect_uri` OAuth 2 would use. Unlike OAuth 2 providers, OAuth
+ * 1.0a providers need not check it against a registration and send the user and the verifier to
+ * it, so without a proxy it must be this deployment's configured URL (else `OAuthSignin`). With a
+ * redirect proxy it is the proxy's callback carrying, as `state`, this deployment's callback URL
+ * sealed with the secret (OAuth 1.0a has no state of its own; the provider returns the callback
+ * URL's query as it was given).
  */
 async function oauthCallback(ctx: RequestContext, provider: OAuthConfig): Promise<string> {
 	const target = redirectUri(ctx, provider);
-	if (!redirectProxyUrl(ctx, provider)) return target;
+	if (!redirectProxyUrl(ctx, provider)) {
+		requireVouchedUrl(ctx, provider, 'signs in with OAuth 1.0a, whose provider sends the user and the oauth_verifier to the oauth_callback kitgate names');
+		return target;
+	}
 	const url = new URL(target);
 	url.searchParams.set('state', await proxyState(ctx, provider, randomBytes(16).toString('base64url')));
 	return url.href;
@@ -172,9 +183,9 @@ async function requestTemporaryCredentials(ctx: RequestContext, provider: OAuthC
 /** Reads and clears the request-token cookie; undefined when absent, invalid or for another provider. */
 async function takePendingAuthorization(ctx: RequestContext, provider: OAuthConfig): Promise<PendingAuthorization | undefined> {
 	const payload = await takeCheckCookie(ctx, requestTokenCookie(ctx), provider.id);
-	const { token, secret, callbackUrl } = payload ?? {};
+	const { token, secret, callbackUrl, user } = payload ?? {};
 	if (typeof token !== 'string' || typeof secret !== 'string' || typeof callbackUrl !== 'string') return undefined;
-	return { token, secret, callbackUrl };
+	return { token, secret, callbackUrl, ...(typeof user === 'string' ? { user } : {}) };
 }
 
 /** Exchanges the authorized request token and the verifier for token credentials (RFC 5849 §2.3). */
@@ -246,9 +257,9 @@ async function signedFetch(
 	return fetchWithTimeout(String(request.url), { method: request.method, headers, redirect: 'manual' }, idpTimeout(provider));
 }
 
-/** A form-encoded token response; an error status is reported with the (truncated) body. */
+/** A form-encoded token response, read only up to a size limit; an error status is reported with the (truncated) body. */
 async function formResponse(response: Response, endpoint: string): Promise<URLSearchParams> {
-	const text = await response.text();
+	const text = await readBoundedText(response, `the ${endpoint} response`);
 	if (!response.ok) throw new Error(`the ${endpoint} endpoint answered ${response.status}: ${text.slice(0, 300)}`);
 	return new URLSearchParams(text);
 }

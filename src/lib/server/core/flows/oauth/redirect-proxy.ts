@@ -44,6 +44,21 @@ export function redirectUri(ctx: RequestContext, provider: OAuthConfig): string 
 }
 
 /**
+ * Throws `OAuthSignin` unless this deployment's URL is fixed by configuration (AUTH_URL, or
+ * SvelteKit's adapter): for sign-ins whose callback goes wherever that URL says, with nobody
+ * checking it against a registration. `why` completes "Provider "x" …" in the message.
+ *
+ * @example
+ * requireVouchedUrl(ctx, provider, 'signs in with OAuth 1.0a, …'); // throws when the URL came from a Host header
+ */
+export function requireVouchedUrl(ctx: RequestContext, provider: OAuthConfig, why: string): void {
+	if (ctx.urlVouched) return;
+	throw new OAuthSignin(
+		`Provider "${provider.id}" ${why}; this deployment's URL may not come from the request's Host header: set AUTH_URL to its public URL.`
+	);
+}
+
+/**
  * A `state` value that carries this deployment's callback URL, encrypted with the secret so only a
  * deployment sharing it can read it and no one can forge a forwarding target. The URL must be
  * fixed by configuration (AUTH_URL, or SvelteKit's adapter): taken from a Host header, anyone
@@ -53,12 +68,7 @@ export function redirectUri(ctx: RequestContext, provider: OAuthConfig): string 
  * const state = await proxyState(ctx, provider, oauth.generateRandomState());
  */
 export async function proxyState(ctx: RequestContext, provider: OAuthConfig, random: string): Promise<string> {
-	if (!ctx.urlVouched) {
-		throw new OAuthSignin(
-			`Provider "${provider.id}" uses a redirect proxy, which forwards callbacks to the deployment that started the sign-in; ` +
-				"that deployment's URL may not come from the request's Host header: set AUTH_URL to its public URL."
-		);
-	}
+	requireVouchedUrl(ctx, provider, 'uses a redirect proxy, which forwards callbacks to the deployment that started the sign-in');
 	return encodeJwt({
 		token: { random, origin: ownCallbackUrl(ctx, provider) },
 		secret: ctx.config.secrets,

@@ -215,6 +215,8 @@ function appConfig(providers: OAuthConfig[], overrides: Partial<AuthConfig> = {}
 	const config: AuthConfig = {
 		secret: TEST_SECRET,
 		trustHost: true,
+		// an OAuth 1.0a sign-in starts only where the URL is configured; the Host-header tests set `url: undefined`
+		url: APP,
 		providers,
 		logger: {
 			error: (error) => void errors.push(error as AuthError),
@@ -278,7 +280,7 @@ describe('oauth_callback from a Host header nothing vouched for', () => {
 		const saved = process.env.AUTH_URL;
 		delete process.env.AUTH_URL;
 		try {
-			const { config } = appConfig([twitterAt(provider)], { adapter: MemoryAdapter() as Adapter });
+			const { config } = appConfig([twitterAt(provider)], { adapter: MemoryAdapter() as Adapter, url: undefined });
 			// 1. the attacker starts a sign-in on the real app, naming their own host
 			const attacker = browser(config, { headers: { 'x-forwarded-host': 'evil.example' } });
 			const start = await attacker.startSignIn('twitter', '/');
@@ -308,7 +310,7 @@ describe('oauth_callback from a Host header nothing vouched for', () => {
 		const saved = process.env.AUTH_URL;
 		delete process.env.AUTH_URL;
 		try {
-			const { config, errors } = appConfig([twitterAt(provider)], { redirectProxyUrl: 'https://auth.example.com/auth' } as Partial<AuthConfig>);
+			const { config, errors } = appConfig([twitterAt(provider)], { redirectProxyUrl: 'https://auth.example.com/auth', url: undefined } as Partial<AuthConfig>);
 			const attacker = browser(config, { headers: { 'x-forwarded-host': 'evil.example' } });
 			const before = provider.log.length;
 			const start = await attacker.startSignIn();
@@ -526,7 +528,7 @@ describe('the request-token cookie and the callback', () => {
 
 	test('login CSRF through the redirect proxy: the proxy forwards the attacker\'s callback, the victim\'s browser without the cookie gets no session', async () => {
 		const preview = appConfig([twitterAt(provider)], { redirectProxyUrl: 'https://auth.example.com/auth', url: 'https://preview.example.com' } as Partial<AuthConfig>);
-		const proxy = appConfig([twitterAt(provider)]);
+		const proxy = appConfig([twitterAt(provider)], { url: 'https://auth.example.com' });
 		// the attacker starts on the preview and approves with their own provider account
 		const attacker = browser(preview.config, { origin: 'https://preview.example.com' });
 		const start = await attacker.startSignIn('twitter', '/');
