@@ -446,6 +446,94 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 			});
 		});
 
+		// kitgate additions for account management (docs/account.md): checked when the adapter has them
+		describe('account management (optional methods)', () => {
+			test('listSessionsByUserId lists the sessions of that user only, with createdAt and userAgent as given', async () => {
+				if (typeof raw.listSessionsByUserId !== 'function') return;
+				const [user, other] = [await createUser(), await createUser()];
+				const createdAt = new Date(Math.floor(Date.now() / 1000) * 1000 - 3_600_000 + 123);
+				const detailed = { sessionToken: randomUUID(), userId: user.id, expires: inOneDay(), createdAt, userAgent: 'Mozilla/5.0 (X11; Linux x86_64) Firefox/128.0' };
+				const plain = { sessionToken: randomUUID(), userId: user.id, expires: inOneDay() };
+				expect(await adapter.createSession(detailed)).toEqual(detailed);
+				await adapter.createSession(plain);
+				await adapter.createSession({ sessionToken: randomUUID(), userId: other.id, expires: inOneDay() });
+				const listed = await adapter.listSessionsByUserId(user.id);
+				expect(listed.map((session) => session.sessionToken).sort()).toEqual([detailed.sessionToken, plain.sessionToken].sort());
+				expect(listed.find((session) => session.sessionToken === detailed.sessionToken)).toEqual(detailed);
+				expect(listed.find((session) => session.sessionToken === plain.sessionToken)).toEqual(plain);
+				expect(await adapter.getSessionAndUser(detailed.sessionToken)).toEqual({ session: detailed, user });
+				expect(await adapter.listSessionsByUserId(randomUUID())).toEqual([]);
+			});
+
+			test('deleteSessionOfUser deletes a session of that user, and never another user\'s', async () => {
+				if (typeof raw.deleteSessionOfUser !== 'function') return;
+				const [owner, intruder] = [await createUser(), await createUser()];
+				const session = { sessionToken: randomUUID(), userId: owner.id, expires: inOneDay() };
+				await adapter.createSession(session);
+				expect((await adapter.deleteSessionOfUser(intruder.id, session.sessionToken)) ?? null).toBeNull();
+				expect(await adapter.getSessionAndUser(session.sessionToken)).toEqual({ session, user: owner });
+				const deleted = await adapter.deleteSessionOfUser(owner.id, session.sessionToken);
+				if (deleted) expect(deleted).toEqual(session);
+				expect(await adapter.getSessionAndUser(session.sessionToken)).toBeNull();
+				expect((await adapter.deleteSessionOfUser(owner.id, session.sessionToken)) ?? null).toBeNull();
+			});
+
+			test('a session token used again after a delete does not bring back the details of the one before', async () => {
+				if (typeof raw.listSessionsByUserId !== 'function') return;
+				const [first, second] = [await createUser(), await createUser()];
+				const sessionToken = randomUUID();
+				await adapter.createSession({ sessionToken, userId: first.id, expires: inOneDay(), createdAt: new Date(1_700_000_000_000), userAgent: 'First' });
+				await adapter.deleteSession(sessionToken);
+				const again = { sessionToken, userId: second.id, expires: inOneDay() };
+				await adapter.createSession(again);
+				expect(await adapter.getSessionAndUser(sessionToken)).toEqual({ session: again, user: second });
+			});
+
+			if (storesPasskeys) {
+				test('createAuthenticator keeps name, aaguid, createdAt and lastUsedAt; updateAuthenticator renames and records use', async () => {
+					if (typeof raw.updateAuthenticator !== 'function') return;
+					const user = await createUser();
+					const passkey = {
+						...newAuthenticator(user.id),
+						name: 'Phone',
+						aaguid: 'ea9b8d66-4d01-1d21-3ce4-b6b48cb575d4',
+						createdAt: new Date('2030-01-02T03:04:05.678Z')
+					};
+					expect(await adapter.createAuthenticator(passkey)).toEqual(passkey);
+					const renamed = await adapter.updateAuthenticator(passkey.credentialID, { name: 'Work phone' });
+					if (renamed) expect(renamed).toEqual({ ...passkey, name: 'Work phone' });
+					const lastUsedAt = new Date('2030-02-03T04:05:06.789Z');
+					await adapter.updateAuthenticator(passkey.credentialID, { lastUsedAt });
+					expect(await adapter.getAuthenticator(passkey.credentialID)).toEqual({ ...passkey, name: 'Work phone', lastUsedAt });
+					const [listed] = await adapter.listAuthenticatorsByUserId(user.id);
+					expect(listed).toEqual({ ...passkey, name: 'Work phone', lastUsedAt });
+					await adapter.updateAuthenticator(passkey.credentialID, { name: null });
+					expect((await adapter.getAuthenticator(passkey.credentialID))?.name ?? null).toBeNull();
+					expect((await adapter.updateAuthenticator(randomUUID(), { name: 'Nobody' })) ?? null).toBeNull();
+				});
+
+				test('a passkey removed and registered again (by another user) does not keep the name of the one before', async () => {
+					if (typeof raw.updateAuthenticator !== 'function') return;
+					const [first, second] = [await createUser(), await createUser()];
+					const passkey = { ...newAuthenticator(first.id), name: 'Secret project laptop' };
+					await adapter.createAuthenticator(passkey);
+					await adapter.deleteAuthenticator(passkey.credentialID);
+					const again = { ...passkey, userId: second.id, name: undefined };
+					delete again.name;
+					await adapter.createAuthenticator(again);
+					expect((await adapter.getAuthenticator(passkey.credentialID))?.name ?? null).toBeNull();
+				});
+			}
+
+			test('deleteUser removes what listSessionsByUserId and listAccountsByUserId list for that user', async () => {
+				if (typeof raw.listSessionsByUserId !== 'function' || typeof raw.listAccountsByUserId !== 'function') return;
+				const doomed = await createUserWithEverything();
+				await adapter.deleteUser(doomed.user.id);
+				expect(await adapter.listSessionsByUserId(doomed.user.id)).toEqual([]);
+				expect(await adapter.listAccountsByUserId(doomed.user.id)).toEqual([]);
+			});
+		});
+
 		test('dates round-trip to the millisecond, whatever the time zone of the writer and the reader', async () => {
 			const previousTimeZone = process.env.TZ;
 			const emailVerified = new Date('1969-07-20T20:17:40.001Z');

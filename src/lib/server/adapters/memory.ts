@@ -133,10 +133,11 @@ export function MemoryAdapter(): Required<Adapter> {
 			if (sessions.has(session.sessionToken)) {
 				throw new UniqueViolationError('sessions_session_token_key', 'A session with this token already exists');
 			}
-			const stored = {
+			const stored: AdapterSession = {
 				sessionToken: session.sessionToken,
 				userId: session.userId,
-				expires: new Date(session.expires)
+				expires: new Date(session.expires),
+				...sessionDetails(session)
 			};
 			sessions.set(stored.sessionToken, stored);
 			return copy(stored);
@@ -152,7 +153,8 @@ export function MemoryAdapter(): Required<Adapter> {
 			const current = sessions.get(changes.sessionToken);
 			if (!current) return null;
 			if (changes.userId !== undefined) requireUser(changes.userId, 'updateSession');
-			const next = {
+			const next: AdapterSession = {
+				...current,
 				sessionToken: current.sessionToken,
 				userId: changes.userId ?? current.userId,
 				expires: changes.expires !== undefined ? new Date(changes.expires) : current.expires
@@ -169,6 +171,20 @@ export function MemoryAdapter(): Required<Adapter> {
 
 		async deleteSessionsByUserId(userId) {
 			deleteWhere(sessions, (session) => session.userId === userId);
+		},
+
+		async listSessionsByUserId(userId) {
+			return [...sessions.values()]
+				.filter((session) => session.userId === userId)
+				.sort((a, b) => (a.sessionToken < b.sessionToken ? -1 : a.sessionToken > b.sessionToken ? 1 : 0))
+				.map(copy);
+		},
+
+		async deleteSessionOfUser(userId, sessionToken) {
+			const session = sessions.get(sessionToken);
+			if (!session || session.userId !== userId) return null;
+			sessions.delete(sessionToken);
+			return copy(session);
 		},
 
 		async createVerificationToken(token) {
@@ -201,7 +217,8 @@ export function MemoryAdapter(): Required<Adapter> {
 				counter: authenticator.counter,
 				credentialDeviceType: authenticator.credentialDeviceType,
 				credentialBackedUp: authenticator.credentialBackedUp,
-				transports: authenticator.transports ?? null
+				transports: authenticator.transports ?? null,
+				...authenticatorDetails(authenticator)
 			};
 			authenticators.set(stored.credentialID, stored);
 			return copy(stored);
@@ -232,6 +249,17 @@ export function MemoryAdapter(): Required<Adapter> {
 			const current = authenticators.get(credentialID);
 			authenticators.delete(credentialID);
 			return copyOrNull(current);
+		},
+
+		async updateAuthenticator(credentialID, changes) {
+			const current = authenticators.get(credentialID);
+			if (!current) return null;
+			const next: AdapterAuthenticator = { ...current };
+			if (changes.name !== undefined) next.name = changes.name;
+			if (changes.lastUsedAt !== undefined) next.lastUsedAt = changes.lastUsedAt === null ? null : new Date(changes.lastUsedAt);
+			const stored = withoutEmptyDetails(next);
+			authenticators.set(credentialID, stored);
+			return copy(stored);
 		}
 	};
 }
@@ -245,6 +273,30 @@ function normalizeUser(user: AdapterUser): AdapterUser {
 		emailVerified: user.emailVerified ? new Date(user.emailVerified) : null,
 		image: user.image ?? null
 	};
+}
+
+/** The optional details of a session that are given, as the SQL adapters keep them (absent when not given). */
+function sessionDetails(session: AdapterSession): Partial<AdapterSession> {
+	const details: Partial<AdapterSession> = {};
+	if (session.createdAt) details.createdAt = new Date(session.createdAt);
+	if (session.userAgent) details.userAgent = session.userAgent;
+	return details;
+}
+
+/** The optional details of a passkey that are given (absent when not given). */
+function authenticatorDetails(authenticator: AdapterAuthenticator): Partial<AdapterAuthenticator> {
+	const details: Partial<AdapterAuthenticator> = {};
+	if (authenticator.name) details.name = authenticator.name;
+	if (authenticator.aaguid) details.aaguid = authenticator.aaguid;
+	if (authenticator.createdAt) details.createdAt = new Date(authenticator.createdAt);
+	if (authenticator.lastUsedAt) details.lastUsedAt = new Date(authenticator.lastUsedAt);
+	return details;
+}
+
+/** A passkey without its null details, as they read back from a SQL adapter. */
+function withoutEmptyDetails(authenticator: AdapterAuthenticator): AdapterAuthenticator {
+	const { name, aaguid, createdAt, lastUsedAt, ...rest } = authenticator;
+	return { ...rest, ...authenticatorDetails({ ...rest, name, aaguid, createdAt, lastUsedAt }) };
 }
 
 /** A SQL adapter reads a NULL token field back as absent; do the same here. */

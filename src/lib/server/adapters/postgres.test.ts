@@ -55,9 +55,9 @@ describe('PostgresAdapter', () => {
 		const adapters = pools.map((pool) => PostgresAdapter({ pool, schema: freshSchema }));
 		try {
 			const results = await Promise.all(adapters.map((adapter) => adapter.migrate()));
-			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits']);
+			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details']);
 			const recorded = await admin.query(`select name from "${freshSchema}".kitgate_migrations`);
-			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }]);
+			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }]);
 			const user = await adapters[0]!.createUser({ id: 'u', email: 'u@example.com', emailVerified: null });
 			expect(await adapters[5]!.getUser('u')).toEqual(user);
 		} finally {
@@ -111,6 +111,8 @@ describe('PostgresAdapter', () => {
 			'accounts',
 			'authenticators',
 			'kitgate_migrations',
+			'kitgate_passkey_details',
+			'kitgate_session_details',
 			'rate_limits',
 			'session_revocations',
 			'sessions',

@@ -15,7 +15,7 @@ const ADAPTER_METHODS = new Set<string>([
 	'linkAccount', 'unlinkAccount', 'getAccount', 'listAccountsByUserId', 'createSession', 'getSessionAndUser',
 	'updateSession', 'deleteSession', 'createVerificationToken', 'useVerificationToken',
 	'createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
-	'deleteAuthenticator', 'deleteSessionsByUserId'
+	'deleteAuthenticator', 'deleteSessionsByUserId', 'listSessionsByUserId', 'deleteSessionOfUser', 'updateAuthenticator'
 ] satisfies AdapterMethod[]);
 
 const rawAdapters = new WeakMap<object, Adapter>();
@@ -44,4 +44,14 @@ export function guardAdapter(adapter: Adapter): GuardedAdapter {
 export function assertAdapterMethods(adapter: Adapter, methods: readonly AdapterMethod[]): void {
 	const raw = rawAdapters.get(adapter) ?? adapter;
 	for (const method of methods) if (typeof raw[method] !== 'function') missing(method);
+}
+
+/**
+ * True when the adapter has the optional method `name` (without calling it).
+ *
+ * @example if (hasAdapterMethod(adapter, 'updateAuthenticator')) await adapter.updateAuthenticator(id, { lastUsedAt });
+ */
+export function hasAdapterMethod(adapter: Adapter, name: AdapterMethod): boolean {
+	const raw = rawAdapters.get(adapter) ?? adapter;
+	return typeof raw[name] === 'function';
 }

@@ -126,6 +126,15 @@ export interface AdapterSession {
 	sessionToken: string;
 	userId: string;
 	expires: Date;
+	/**
+	 * Optional (kitgate addition): when the session was created, which is when its user signed in.
+	 * kitgate passes it to `createSession`; an adapter that stores it returns it from
+	 * `getSessionAndUser` and `listSessionsByUserId`. Sensitive account changes need it
+	 * (docs/account.md, "A recent sign-in"): without it a session never counts as recent.
+	 */
+	createdAt?: Date | null;
+	/** Optional (kitgate addition): the `User-Agent` of the browser that signed in (at most 512 characters), for the list of sessions. */
+	userAgent?: string | null;
 }
 
 /** An email verification token (the `token` is stored hashed with the secret). */
@@ -145,6 +154,25 @@ export interface AdapterAuthenticator {
 	transports?: string | null;
 	providerAccountId: string;
 	userId: string;
+	/** Optional (kitgate addition): the name the user gave the passkey (at most 64 characters). */
+	name?: string | null;
+	/** Optional (kitgate addition): the AAGUID the authenticator reported at registration (names its make, e.g. "iCloud Keychain"). */
+	aaguid?: string | null;
+	/** Optional (kitgate addition): when the passkey was registered. */
+	createdAt?: Date | null;
+	/** Optional (kitgate addition): when the passkey last signed the user in. */
+	lastUsedAt?: Date | null;
+}
+
+/**
+ * What `updateAuthenticator` may change: the passkey's name (rename), and when it was last used.
+ *
+ * @example
+ * const changes: AuthenticatorChanges = { name: 'Work laptop' };
+ */
+export interface AuthenticatorChanges {
+	name?: string | null;
+	lastUsedAt?: Date | null;
 }
 
 /**
@@ -223,6 +251,33 @@ export interface Adapter {
 	 * await adapter.deleteSessionsByUserId("user-1");
 	 */
 	deleteSessionsByUserId?(userId: string): Awaitable<void>;
+	/**
+	 * Optional (kitgate addition): every session of `userId`, expired ones included (`[]` for an
+	 * unknown user), with `createdAt` and `userAgent` where the adapter stores them. Used by the
+	 * account routes to list where a user is signed in (database sessions).
+	 *
+	 * @example
+	 * const sessions = await adapter.listSessionsByUserId("user-1"); // [{ sessionToken: "…", userId: "user-1", expires, createdAt }]
+	 */
+	listSessionsByUserId?(userId: string): Awaitable<AdapterSession[]>;
+	/**
+	 * Optional (kitgate addition): deletes the session `sessionToken` only if it belongs to
+	 * `userId`, and returns it (null when there is no such session of that user). Used when a user
+	 * ends one of their sessions from the account routes.
+	 *
+	 * @example
+	 * await adapter.deleteSessionOfUser("user-1", "3f8a…"); // null: not a session of user-1
+	 */
+	deleteSessionOfUser?(userId: string, sessionToken: string): Awaitable<AdapterSession | null | undefined | void>;
+	/**
+	 * Optional (kitgate addition): changes the name or last-use time of the passkey with
+	 * `credentialID` and returns it (null when there is none). Used to rename a passkey and to
+	 * record its use at each passkey sign-in.
+	 *
+	 * @example
+	 * await adapter.updateAuthenticator("dGVzdC1jcmVkZW50aWFs", { name: "Work laptop" });
+	 */
+	updateAuthenticator?(credentialID: string, changes: AuthenticatorChanges): Awaitable<AdapterAuthenticator | null | undefined | void>;
 }
 
 /** Fields every provider has. */
@@ -367,6 +422,35 @@ export interface SendVerificationRequestParams {
 	messages?: Record<string, string>;
 }
 
+/**
+ * The mails of an email change (kitgate addition, docs/account.md):
+ * - `confirm-email-change`: to the new address, with the link (`url`) that confirms it;
+ * - `email-change-notice`: to the old address, saying which address was asked for (no link);
+ * - `email-in-use`: to the new address when another user already has it (no link), so the answer
+ *   to the request never tells whether an address has an account.
+ */
+export type AccountEmailKind = 'confirm-email-change' | 'email-change-notice' | 'email-in-use';
+
+/** What an email provider's `sendAccountEmail` gets for one mail of an email change. */
+export interface AccountEmailParams {
+	kind: AccountEmailKind;
+	/** The address to send to. */
+	identifier: string;
+	/** `confirm-email-change`: the confirmation link (its one secret). Otherwise the site's URL. */
+	url: string;
+	/** The address the user asked to change to. */
+	newEmail: string;
+	/** `confirm-email-change`: when the link stops working. */
+	expires?: Date;
+	provider: EmailConfig;
+	theme: Theme;
+	request: Request;
+	/** The configured `locale` (language of the built-in mail). */
+	locale?: string;
+	/** Page and mail texts in that language, with the config's `messages` overrides. */
+	messages?: Record<string, string>;
+}
+
 /** A provider that signs users in with a one-time link sent by email. */
 export interface EmailConfig extends CommonProviderOptions {
 	type: 'email';
@@ -377,6 +461,11 @@ export interface EmailConfig extends CommonProviderOptions {
 	sendVerificationRequest: (params: SendVerificationRequestParams) => Awaitable<void>;
 	generateVerificationToken?: () => Awaitable<string>;
 	normalizeIdentifier?: (identifier: string) => string;
+	/**
+	 * Sends the mails of an email change (kitgate addition). `Email({ server })` sends built-in
+	 * ones; with your own `sendVerificationRequest`, give this too or email changes are refused.
+	 */
+	sendAccountEmail?: (params: AccountEmailParams) => Awaitable<void>;
 	[key: string]: unknown;
 }
 
@@ -594,6 +683,11 @@ export interface RateLimitOptions {
 	emailToken?: RateLimitRule | false;
 	/** Passkey ceremonies started (options requests), per client address (default 100 per 15 minutes). */
 	passkey?: RateLimitRule | false;
+	/**
+	 * Changes through the account routes (unlink, link, passkey rename and removal, ending sessions,
+	 * email change, deletion), per user and per client address (default 30 and 100 per 15 minutes).
+	 */
+	account?: RateLimitRule | false;
 	/** Where counters live (default: this process's memory, bounded). */
 	store?: RateLimitStore;
 	/**
@@ -762,17 +856,51 @@ export interface EventCallbacks {
 		profile?: Profile;
 		isNewUser?: boolean;
 	}) => Awaitable<void>;
-	/** `session`: the deleted database session (what the adapter returned); `token`: the JWT that was in the cookie (null when it could not be read). */
+	/**
+	 * `session`: the deleted database session (what the adapter returned); `token`: the JWT that was
+	 * in the cookie (null when it could not be read). When a user ends their other JWT sessions from
+	 * the account routes, `token` is null and `userId` and `revokedBefore` say whose sessions issued
+	 * before when were revoked.
+	 */
 	signOut: (
-		message: { session: AdapterSession | null | undefined | void } | { token: JWT | null }
+		message: { session: AdapterSession | null | undefined | void } | { token: JWT | null; userId?: string; revokedBefore?: Date }
 	) => Awaitable<void>;
 	createUser: (message: { user: AdapterUser }) => Awaitable<void>;
 	updateUser: (message: { user: AdapterUser }) => Awaitable<void>;
 	linkAccount: (message: { user: AdapterUser; account: Account; profile: User | AdapterUser }) => Awaitable<void>;
+	/** kitgate addition: a user removed a way in from the account routes (an OAuth account, or a passkey's `webauthn` account). */
+	unlinkAccount: (message: { user: AdapterUser; account: AdapterAccount }) => Awaitable<void>;
+	/** kitgate addition: a user renamed a passkey from the account routes. */
+	updateAuthenticator: (message: { user: AdapterUser; authenticator: AdapterAuthenticator }) => Awaitable<void>;
+	/** kitgate addition: a user deleted their account from the account routes; every row of it is gone. */
+	deleteUser: (message: { user: AdapterUser }) => Awaitable<void>;
 	/** `token` under JWT sessions, `user` under database sessions. */
 	session: (
 		message: { session: Session; token: JWT; user?: undefined } | { session: Session; user: AdapterUser; token?: undefined }
 	) => Awaitable<void>;
+}
+
+/**
+ * Options of the account routes (docs/account.md).
+ *
+ * @example
+ * const account: AccountOptions = { freshSignIn: { maxAge: 600 }, emailChange: { provider: 'email' }, deleteAccount: true };
+ */
+export interface AccountOptions {
+	/**
+	 * How recent a sign-in must be for a sensitive change (unlink, link, removing the last passkey,
+	 * email change, deletion): `maxAge` in seconds since the session's sign-in (default 600).
+	 * Otherwise the change is refused with `FreshSignInRequired` and the user is sent to sign in again.
+	 */
+	freshSignIn?: { maxAge?: number };
+	/**
+	 * Email changes by a link sent to the new address: `provider` names the email provider that
+	 * sends it (default: the only one). `false` turns email changes off. Without an email provider
+	 * they are off.
+	 */
+	emailChange?: { provider?: string } | false;
+	/** Whether users may delete their own account (default true). */
+	deleteAccount?: boolean;
 }
 
 /** Marker that turns off the CSRF check; for integrations whose framework already checks the origin. */
@@ -815,6 +943,15 @@ export interface AuthConfig {
 	skipCSRFCheck?: typeof skipCSRFCheck;
 	/** Abuse limits of credentials attempts and email-link requests (on by default); `false` turns them all off. */
 	rateLimit?: RateLimitOptions | false;
+	/**
+	 * The account routes under `basePath` (`/account`: connected accounts, passkeys, sessions, email
+	 * change, deletion; docs/account.md). On by default with an adapter; an object here also makes
+	 * kitgate check at start-up that the adapter has every method they need. `false` turns them off.
+	 *
+	 * @example
+	 * const config: AuthConfig = { providers: [], adapter, account: { freshSignIn: { maxAge: 300 } } };
+	 */
+	account?: AccountOptions | false;
 	/**
 	 * Keeps the users of the app's previous auth library signed in when it switches to kitgate.
 	 * `"authjs"`: a request that carries an Auth.js v5 session cookie (`authjs.session-token`, or

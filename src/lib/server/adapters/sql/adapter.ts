@@ -4,8 +4,21 @@ import { randomUUID } from 'node:crypto';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { AdapterError, MissingAdapterMethod } from '../../core/errors.js';
 import { withUniqueViolations } from '../errors.js';
-import type { Adapter, AdapterAccount, AdapterUser } from '../../core/types.js';
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../../core/types.js';
 import { accountFieldsSelection, deleteAccountFields, ownedAccountFields, replaceAccountFields } from './account-fields.js';
+import {
+	deleteDetailsOfUser,
+	deletePasskeyDetails,
+	deleteSessionDetails,
+	hasPasskeyDetails,
+	hasSessionDetails,
+	passkeyDetailsSelection,
+	sessionDetailsSelection,
+	withPasskeyDetails,
+	withSessionDetails,
+	writePasskeyDetails,
+	writeSessionDetails
+} from './account-details.js';
 import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constraints.js';
 import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
 import {
@@ -183,6 +196,32 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		return accountFromRow(row as AccountRow, values, ownedAccountFields(row as AccountRow));
 	}
 
+	/** Sessions (alias `s`) with their details row (alias `sd`). */
+	function selectSessions(db: Db) {
+		return auth(db)
+			.selectFrom(`${sessions.name} as s`)
+			.leftJoin('kitgate_session_details as sd', 'sd.session_token', sessions.column('sessionToken', 's'))
+			.select([...sessions.selection('s'), ...sessionDetailsSelection]);
+	}
+
+	/** Passkeys (alias `p`) with their details row (alias `pd`). */
+	function selectPasskeys(db: Db, table: MappedTable) {
+		return auth(db)
+			.selectFrom(`${table.name} as p`)
+			.leftJoin('kitgate_passkey_details as pd', 'pd.credential_id', table.column('credentialID', 'p'))
+			.select([...table.selection('p'), ...passkeyDetailsSelection]);
+	}
+
+	function readPasskey(row: unknown): AdapterAuthenticator {
+		return withPasskeyDetails(authenticatorFromRow(row as AuthenticatorRow, values), row);
+	}
+
+	async function findPasskey(db: Db, credentialID: string): Promise<AdapterAuthenticator | null> {
+		const table = authenticators();
+		const row = await selectPasskeys(db, table).where(table.column('credentialID', 'p'), '=', credentialID).executeTakeFirst();
+		return row ? readPasskey(row) : null;
+	}
+
 	async function findAccount(db: Db, provider: string, providerAccountId: string): Promise<AdapterAccount | null> {
 		const row = await selectAccounts(db)
 			.where(accounts.column('provider', 'a'), '=', provider)
@@ -310,6 +349,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 						await deleteAccountFields(trx, account[accounts.column('provider')] as string, account[accounts.column('providerAccountId')] as string);
 					}
 				}
+				await deleteDetailsOfUser(trx, userId, { sessions: true, passkeys: true });
 				await db.deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
 				await db.deleteFrom(accounts.name).where(accounts.column('userId'), '=', userId).execute();
 				if (passkeys) await db.deleteFrom(passkeys.name).where(passkeys.column('userId'), '=', userId).execute();
@@ -401,22 +441,25 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 						.executeTakeFirstOrThrow()) as unknown as SessionRow
 				);
 			const db = await ready();
-			if (!checked) return insert(db);
+			const details = hasSessionDetails(session);
+			if (!checked && !details) return insert(db);
 			return db.transaction().execute(async (trx) => {
-				await requireUser(auth(trx), users, row[sessions.column('userId')], 'createSession');
-				return insert(trx);
+				if (checked) await requireUser(auth(trx), users, row[sessions.column('userId')], 'createSession');
+				const created = await insert(trx);
+				if (!details) return created;
+				await writeSessionDetails(trx, { ...session, userId: created.userId });
+				return withSessionDetails(created, { sd_owner: created.userId, sd_created_at: session.createdAt ? new Date(session.createdAt).getTime() : null, sd_user_agent: session.userAgent ?? null });
 			});
 		},
 
 		async getSessionAndUser(sessionToken) {
-			const row = await auth(await ready())
-				.selectFrom(`${sessions.name} as s`)
+			const row = await selectSessions(await ready())
 				.innerJoin(`${users.name} as u`, users.column('id', 'u'), sessions.column('userId', 's'))
-				.select([...sessions.selection('s'), ...users.selection('u')])
+				.select(users.selection('u'))
 				.where(sessions.column('sessionToken', 's'), '=', sessionToken)
 				.executeTakeFirst();
 			if (!row) return null;
-			return { session: sessionFromRow(row as unknown as SessionRow), user: userFromRow(row as unknown as UserRow) };
+			return { session: withSessionDetails(sessionFromRow(row as unknown as SessionRow), row), user: userFromRow(row as unknown as UserRow) };
 		},
 
 		async updateSession(session) {
@@ -441,18 +484,47 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		},
 
 		async deleteSession(sessionToken) {
-			const row = await auth(await ready())
+			const db = await ready();
+			const row = await auth(db)
 				.deleteFrom(sessions.name)
 				.where(sessions.column('sessionToken'), '=', sessionToken)
 				.returning(sessions.selection())
 				.executeTakeFirst();
+			await deleteSessionDetails(db, [sessionToken]);
 			return row ? sessionFromRow(row as unknown as SessionRow) : null;
+		},
+
+		async listSessionsByUserId(id) {
+			const userId = values.userId(id);
+			if (userId === null) return [];
+			const rows = await selectSessions(await ready())
+				.where(sessions.column('userId', 's'), '=', userId)
+				.orderBy(sessions.column('sessionToken', 's'))
+				.execute();
+			return rows.map((row) => withSessionDetails(sessionFromRow(row as unknown as SessionRow), row));
+		},
+
+		async deleteSessionOfUser(id, sessionToken) {
+			const userId = values.userId(id);
+			if (userId === null) return null;
+			const db = await ready();
+			const row = await auth(db)
+				.deleteFrom(sessions.name)
+				.where(sessions.column('sessionToken'), '=', sessionToken)
+				.where(sessions.column('userId'), '=', userId)
+				.returning(sessions.selection())
+				.executeTakeFirst();
+			if (!row) return null;
+			await deleteSessionDetails(db, [sessionToken]);
+			return sessionFromRow(row as unknown as SessionRow);
 		},
 
 		async deleteSessionsByUserId(id) {
 			const userId = values.userId(id);
 			if (userId === null) return;
-			await auth(await ready()).deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
+			const db = await ready();
+			await auth(db).deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
+			await deleteDetailsOfUser(db, userId, { sessions: true, passkeys: false });
 		},
 
 		async createVerificationToken(token) {
@@ -484,36 +556,35 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 					values
 				);
 			const db = await ready();
-			if (!checked) return insert(db);
+			const details = hasPasskeyDetails(authenticator);
+			if (!checked && !details) return insert(db);
 			return db.transaction().execute(async (trx) => {
-				await lockUniqueKey(auth(trx), 'authenticators', authenticator.credentialID);
-				await refuseDuplicate(auth(trx), table, [[table.column('credentialID'), authenticator.credentialID]], `${table.name}_credential_id_key`);
-				await requireUser(auth(trx), users, row[table.column('userId')], 'createAuthenticator');
-				return insert(trx);
+				if (checked) {
+					await lockUniqueKey(auth(trx), 'authenticators', authenticator.credentialID);
+					await refuseDuplicate(auth(trx), table, [[table.column('credentialID'), authenticator.credentialID]], `${table.name}_credential_id_key`);
+					await requireUser(auth(trx), users, row[table.column('userId')], 'createAuthenticator');
+				}
+				const created = await insert(trx);
+				if (!details) return created;
+				await writePasskeyDetails(trx, { ...authenticator, userId: created.userId });
+				return (await findPasskey(trx, created.credentialID)) as AdapterAuthenticator;
 			});
 		},
 
 		async getAuthenticator(credentialID) {
-			const table = authenticators();
-			const row = await auth(await ready())
-				.selectFrom(table.name)
-				.select(table.selection())
-				.where(table.column('credentialID'), '=', credentialID)
-				.executeTakeFirst();
-			return row ? authenticatorFromRow(row as unknown as AuthenticatorRow, values) : null;
+			authenticators();
+			return findPasskey(await ready(), credentialID);
 		},
 
 		async listAuthenticatorsByUserId(id) {
 			const table = authenticators();
 			const userId = values.userId(id);
 			if (userId === null) return [];
-			const rows = await auth(await ready())
-				.selectFrom(table.name)
-				.select(table.selection())
-				.where(table.column('userId'), '=', userId)
-				.orderBy(table.column('credentialID'))
+			const rows = await selectPasskeys(await ready(), table)
+				.where(table.column('userId', 'p'), '=', userId)
+				.orderBy(table.column('credentialID', 'p'))
 				.execute();
-			return rows.map((row) => authenticatorFromRow(row as unknown as AuthenticatorRow, values));
+			return rows.map(readPasskey);
 		},
 
 		async updateAuthenticatorCounter(credentialID, newCounter) {
@@ -530,12 +601,24 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 
 		async deleteAuthenticator(credentialID) {
 			const table = authenticators();
-			const row = await auth(await ready())
+			const db = await ready();
+			const row = await auth(db)
 				.deleteFrom(table.name)
 				.where(table.column('credentialID'), '=', credentialID)
 				.returning(table.selection())
 				.executeTakeFirst();
+			await deletePasskeyDetails(db, credentialID);
 			return row ? authenticatorFromRow(row as unknown as AuthenticatorRow, values) : null;
+		},
+
+		async updateAuthenticator(credentialID, changes) {
+			authenticators();
+			return (await ready()).transaction().execute(async (trx) => {
+				const current = await findPasskey(trx, credentialID);
+				if (!current) return null;
+				await writePasskeyDetails(trx, current, changes);
+				return findPasskey(trx, credentialID);
+			});
 		}
 	});
 }

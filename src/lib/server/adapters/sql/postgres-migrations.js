@@ -103,6 +103,31 @@ const accountFieldsOwner = `-- kitgate schema 0004 (PostgreSQL), applied only wi
 ALTER TABLE kitgate_account_fields ADD COLUMN user_id text NOT NULL DEFAULT '';
 `;
 
+const accountDetails = `-- kitgate schema 0005 (PostgreSQL): what account management shows about sessions and passkeys, beside
+-- whichever auth tables the adapter uses (kitgate's own or another library's, which kitgate never alters). Each row
+-- names the user it was written for (as text) and is read only while the session or passkey row has that user.
+-- Times are epoch milliseconds.
+CREATE TABLE IF NOT EXISTS kitgate_session_details (
+	session_token text PRIMARY KEY,
+	user_id text NOT NULL,
+	created_at bigint,
+	user_agent text
+);
+
+CREATE INDEX IF NOT EXISTS kitgate_session_details_user_id_idx ON kitgate_session_details (user_id);
+
+CREATE TABLE IF NOT EXISTS kitgate_passkey_details (
+	credential_id text PRIMARY KEY,
+	user_id text NOT NULL,
+	name text,
+	aaguid text,
+	created_at bigint,
+	last_used_at bigint
+);
+
+CREATE INDEX IF NOT EXISTS kitgate_passkey_details_user_id_idx ON kitgate_passkey_details (user_id);
+`;
+
 /**
  * PostgreSQL migrations in the order they apply. Names never change once released. `onlyWith` limits a migration to kitgate's own
  * auth tables (`kitgate-tables`) or to a table mapping (`table-mapping`); the others apply to both.
@@ -115,5 +140,6 @@ export const postgresMigrations = [
 	{ name: '0001_initial', sql: initial, onlyWith: 'kitgate-tables' },
 	{ name: '0002_rate_limits', sql: rateLimits },
 	{ name: '0003_account_fields', sql: accountFields, onlyWith: 'table-mapping' },
-	{ name: '0004_account_fields_owner', sql: accountFieldsOwner, onlyWith: 'table-mapping' }
+	{ name: '0004_account_fields_owner', sql: accountFieldsOwner, onlyWith: 'table-mapping' },
+	{ name: '0005_account_details', sql: accountDetails }
 ];

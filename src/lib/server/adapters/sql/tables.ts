@@ -92,6 +92,9 @@ export interface AuthenticatorRow {
 /** An integer column that PostgreSQL returns as a string when it is a `bigint`. */
 type BigIntColumn = ColumnType<number | string | bigint, number, number>;
 
+/** A nullable `bigint` column (epoch milliseconds that may be unknown). */
+type NullableBigIntColumn = ColumnType<number | string | bigint | null, number | null, number | null>;
+
 /**
  * A row of `rate_limits`: one fixed window of a rate-limit counter (migration 0002).
  *
@@ -138,6 +141,39 @@ export interface AccountFieldsTable {
 }
 
 /**
+ * A row of `kitgate_session_details` (migration 0005): when a database session's user signed in
+ * and its browser's User-Agent, for account management. No foreign key: the sessions table may be
+ * another library's; the row names the user it was written for.
+ *
+ * @example
+ * type Row = Selectable<SessionDetailsTable>;
+ */
+export interface SessionDetailsTable {
+	session_token: string;
+	/** The owning user's id as text. */
+	user_id: string;
+	/** Epoch milliseconds. */
+	created_at: NullableBigIntColumn;
+	user_agent: string | null;
+}
+
+/**
+ * A row of `kitgate_passkey_details` (migration 0005): a passkey's name, AAGUID, and when it was
+ * registered and last used. No foreign key, as `kitgate_session_details`.
+ *
+ * @example
+ * type Row = Selectable<PasskeyDetailsTable>;
+ */
+export interface PasskeyDetailsTable {
+	credential_id: string;
+	user_id: string;
+	name: string | null;
+	aaguid: string | null;
+	created_at: NullableBigIntColumn;
+	last_used_at: NullableBigIntColumn;
+}
+
+/**
  * kitgate's own tables, which it creates in every database: through the adapter's Kysely instance.
  *
  * @example
@@ -147,4 +183,6 @@ export interface KitgateTables {
 	rate_limits: RateLimitsTable;
 	session_revocations: SessionRevocationsTable;
 	kitgate_account_fields: AccountFieldsTable;
+	kitgate_session_details: SessionDetailsTable;
+	kitgate_passkey_details: PasskeyDetailsTable;
 }
