@@ -83,6 +83,11 @@ export const failures = {
 		defaultMessage: 'Experimental feature not enabled',
 		meaning: 'A feature behind `experimental` (passkeys) is used without being enabled.'
 	},
+	FreshSignInRequired: {
+		status: 403, page: 'signIn', message: 'FreshSignInRequired', retry: true, log: 'debug', startup: false,
+		defaultMessage: 'Sign in again to continue',
+		meaning: 'A sensitive account change (unlinking or linking an account, removing the last passkey, changing the email address, deleting the account) needs a sign-in more recent than `account.freshSignIn.maxAge`: the user signs in again and comes back.'
+	},
 	InvalidCallbackUrl: {
 		status: 400, page: 'error', message: 'InvalidCallbackUrl', retry: true, log: 'warn', startup: false,
 		defaultMessage: 'Invalid callback URL',
@@ -107,6 +112,11 @@ export const failures = {
 		status: 400, page: 'signIn', message: 'JWTSessionError', retry: true, log: 'error', startup: false,
 		defaultMessage: 'Invalid session token',
 		meaning: 'The session token could not be encoded (a custom `jwt.encode` threw).'
+	},
+	LastSignInMethod: {
+		status: 409, page: 'error', message: 'LastSignInMethod', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Last way to sign in',
+		meaning: 'Removing this connected account or passkey would leave the user no way to sign in; add another first.'
 	},
 	MethodNotAllowed: {
 		status: 405, page: 'error', message: 'UnknownAction', retry: false, log: 'debug', startup: false,

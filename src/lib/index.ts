@@ -19,3 +19,11 @@ export {
 export * from './server/core/errors.js';
 export { UNIQUE_VIOLATION, UniqueViolationError } from './server/core/unique-violation.js';
 export * from './server/core/types.js';
+export type {
+	AccountOverview,
+	AccountResult,
+	ConnectedAccount,
+	LinkableProvider,
+	PasskeyInfo,
+	SessionInfo
+} from './server/core/account/account-types.js';

@@ -107,4 +107,33 @@ export const fr: Readonly<Record<MessageId, string>> = {
 	'passkey.error.WebAuthnVerificationError': 'Votre clé d’accès n’a pas pu être vérifiée. Veuillez réessayer.',
 	'passkey.error.AccessDenied': 'Cette clé d’accès ne peut pas être utilisée pour ce compte.',
 	'passkey.error.Default': 'Un problème est survenu avec la clé d’accès. Veuillez réessayer.',
+	'signin.error.FreshSignInRequired': 'Pour votre sécurité, reconnectez-vous pour continuer.',
+	'error.LastSignInMethod.title': 'C’est votre dernier moyen de connexion',
+	'error.LastSignInMethod.body':
+		'Ajoutez un autre moyen de connexion avant de retirer celui-ci, sinon vous ne pourriez plus vous connecter.',
+	'account.confirmEmail.title': 'Confirmez votre nouvelle adresse e-mail',
+	'account.confirmEmail.body': 'Utiliser {email} comme adresse e-mail de votre compte sur {host} ?',
+	'account.confirmEmail.button': 'Changer mon adresse e-mail',
+	'account.confirmEmail.hint':
+		'Si vous n’avez pas demandé ce changement, fermez cette page : rien ne se passe tant que vous n’appuyez pas sur le bouton.',
+	'account.email.confirm.subject': 'Confirmez votre nouvelle adresse e-mail sur {host}',
+	'account.email.confirm.title': 'Confirmez votre nouvelle adresse e-mail',
+	'account.email.confirm.intro':
+		'Appuyez sur le bouton ci-dessous pour utiliser {email} pour votre compte sur {host}. Vous devez être connecté.',
+	'account.email.confirm.button': 'Confirmer l’adresse',
+	'account.email.confirm.ignore':
+		'Si vous n’avez pas demandé ce changement, ignorez cet e-mail : rien ne change sans le lien.',
+	'account.email.notice.subject': 'L’adresse e-mail de votre compte sur {host} va changer',
+	'account.email.notice.title': 'Votre adresse e-mail va changer',
+	'account.email.notice.intro':
+		'Une personne connectée à votre compte sur {host} a demandé à remplacer son adresse e-mail par {email}. Un lien a été envoyé à cette adresse.',
+	'account.email.notice.button': 'Vérifier votre compte',
+	'account.email.notice.ignore':
+		'Si ce n’était pas vous, connectez-vous et vérifiez votre compte : le changement n’a lieu que si le lien est utilisé par une personne connectée.',
+	'account.email.inUse.subject': 'Quelqu’un a essayé d’utiliser votre adresse e-mail sur {host}',
+	'account.email.inUse.title': 'Votre adresse e-mail est déjà utilisée',
+	'account.email.inUse.intro':
+		'Quelqu’un a demandé à utiliser {email} pour un compte sur {host}, mais un autre compte a déjà cette adresse. Rien n’a changé.',
+	'account.email.inUse.button': 'Aller sur {host}',
+	'account.email.inUse.ignore': 'Si ce n’était pas vous, vous pouvez ignorer cet e-mail.'
 };

@@ -21,6 +21,7 @@ import { showSignOutPage, signOut } from './actions/signout.js';
 import { showVerifyRequest } from './actions/verify-request.js';
 import { getWebAuthnOptions } from './actions/webauthn-options.js';
 import { deleteWebAuthnAuthenticator, listWebAuthnAuthenticators } from './actions/webauthn-authenticators.js';
+import { changeAccount, showAccount } from './actions/account.js';
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
 import type { AuthConfig } from './types.js';
@@ -38,7 +39,9 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 	error: { GET: showErrorPage, provider: 'none' },
 	'verify-request': { GET: showVerifyRequest, provider: 'none' },
 	'webauthn-options': { GET: getWebAuthnOptions, provider: 'required' },
-	'webauthn-authenticators': { GET: listWebAuthnAuthenticators, POST: deleteWebAuthnAuthenticator, provider: 'required' }
+	'webauthn-authenticators': { GET: listWebAuthnAuthenticators, POST: deleteWebAuthnAuthenticator, provider: 'required' },
+	// the segment after `account` names the operation (docs/account.md)
+	account: { GET: showAccount, POST: changeAccount, provider: 'optional' }
 };
 
 /** Routes that answer JSON clients; their errors are JSON too. */

@@ -22,6 +22,7 @@ import { normalizeEmailProvider } from './flows/email/email-provider.js';
 import { normalizeOAuthProvider } from './flows/oauth/oauth-provider.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
 import { resolveRateLimit, type ResolvedRateLimit } from './rate-limit-rules.js';
+import { resolveAccountOptions, type ResolvedAccountOptions } from './account-options.js';
 import { skipCSRFCheck } from './types.js';
 import type {
 	Adapter,
@@ -70,6 +71,8 @@ export interface ResolvedConfig {
 	revocation: { store: RevocationStore; check: 'refresh' | 'always' };
 	/** Whose session cookies are taken over (`migrateSessionsFrom`); undefined when none are. */
 	migrateSessionsFrom?: 'authjs';
+	/** The account routes (`account`), defaults filled in. */
+	account: ResolvedAccountOptions;
 }
 
 export type { AuthEnv } from './env.js';
@@ -181,7 +184,8 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		now: config.now ?? Date.now,
 		rateLimit,
 		revocation: resolveRevocation(config.session, rateLimit),
-		migrateSessionsFrom
+		migrateSessionsFrom,
+		account: resolveAccountOptions(config.account, { adapter, providers, strategy })
 	};
 }
 

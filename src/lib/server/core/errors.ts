@@ -90,6 +90,10 @@ export class PayloadTooLarge extends errorClass('PayloadTooLarge') {}
 export class RateLimited extends errorClass('RateLimited') {}
 /** The request needs a signed-in user and carries no session. */
 export class SessionRequired extends errorClass('SessionRequired') {}
+/** A sensitive account change needs a more recent sign-in (`account.freshSignIn.maxAge`). */
+export class FreshSignInRequired extends errorClass('FreshSignInRequired') {}
+/** Removing this account or passkey would leave the user no way to sign in. */
+export class LastSignInMethod extends errorClass('LastSignInMethod') {}
 
 /**
  * Thrown from a credentials provider's `authorize()` to refuse a sign-in.
@@ -136,11 +140,13 @@ export const errorClasses = {
 	EmailSignin,
 	EventError,
 	ExperimentalFeatureNotEnabled,
+	FreshSignInRequired,
 	InvalidCallbackUrl,
 	InvalidCheck,
 	InvalidProvider,
 	InvalidRequest,
 	JWTSessionError,
+	LastSignInMethod,
 	MethodNotAllowed,
 	MissingAdapter,
 	MissingAdapterMethod,

@@ -7,7 +7,7 @@ import { processRateLimitStore } from './memory-rate-limit-store.js';
 import type { RateLimitCount, RateLimitOptions, RateLimitStore } from './types.js';
 
 /** The kinds of attempts kitgate limits. */
-export type AttemptKind = 'credentials' | 'email' | 'emailToken' | 'passkey';
+export type AttemptKind = 'credentials' | 'email' | 'emailToken' | 'passkey' | 'account';
 
 /** One kind's limits with defaults filled in; 0 is off. */
 export interface ResolvedRule {
@@ -22,6 +22,8 @@ export interface ResolvedRateLimit {
 	email?: ResolvedRule;
 	emailToken?: ResolvedRule;
 	passkey?: ResolvedRule;
+	/** Changes through the account routes, per user id and per client address. */
+	account?: ResolvedRule;
 	store: RateLimitStore;
 	/** True when the config named the store (it may then keep revocations too). */
 	storeGiven: boolean;
@@ -31,13 +33,15 @@ export interface ResolvedRateLimit {
 
 /**
  * Defaults: failed credentials attempts, email links requested, email links (or codes) that did
- * not match when used, and passkey ceremonies started (options requests, per address only).
+ * not match when used, passkey ceremonies started (options requests, per address only), and
+ * changes through the account routes (per user and per address).
  */
 export const DEFAULT_LIMITS: Record<AttemptKind, ResolvedRule> = {
 	credentials: { perIdentifier: 10, perAddress: 100, windowSeconds: 15 * 60 },
 	email: { perIdentifier: 5, perAddress: 50, windowSeconds: 15 * 60 },
 	emailToken: { perIdentifier: 10, perAddress: 100, windowSeconds: 15 * 60 },
-	passkey: { perIdentifier: 0, perAddress: 100, windowSeconds: 15 * 60 }
+	passkey: { perIdentifier: 0, perAddress: 100, windowSeconds: 15 * 60 },
+	account: { perIdentifier: 30, perAddress: 100, windowSeconds: 15 * 60 }
 };
 
 /**
@@ -70,6 +74,7 @@ export function resolveRateLimit(option: RateLimitOptions | false | undefined): 
 		email: given.email === false ? undefined : resolveRule('email', given.email),
 		emailToken: given.emailToken === false ? undefined : resolveRule('emailToken', given.emailToken),
 		passkey: given.passkey === false ? undefined : resolveRule('passkey', given.passkey),
+		account: given.account === false ? undefined : resolveRule('account', given.account),
 		store: store ?? processRateLimitStore(),
 		storeGiven: store !== undefined,
 		trustedProxies,

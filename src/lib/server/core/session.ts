@@ -5,7 +5,7 @@ import type { RequestContext } from './context.js';
 import { keepToken } from './default-callbacks.js';
 import { authjsSessionCookieValue, clearAuthjsSessionCookie, decodeAuthjsSessionToken } from './authjs-cookies.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
-import type { AdapterMethod } from './adapter-guard.js';
+import { hasAdapterMethod, type AdapterMethod } from './adapter-guard.js';
 import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
@@ -13,10 +13,23 @@ import { revocationState } from './revocation.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
 
 
-/** A session as read from the request, before the `session` callback shapes it. */
-type StoredSession =
+/**
+ * A session as read from the request, before the `session` callback shapes it. `createdAt`: when
+ * its user signed in (ms), where the adapter keeps it.
+ */
+export type StoredSession =
 	| { strategy: 'jwt'; token: JWT; expires: number }
-	| { strategy: 'database'; user: AdapterUser; sessionToken: string; expires: number };
+	| { strategy: 'database'; user: AdapterUser; sessionToken: string; expires: number; createdAt?: number };
+
+/**
+ * The claim of a JWT session that holds when its user signed in (seconds), as OpenID Connect's
+ * `auth_time`. kitgate's own: set at sign-in, carried over every re-issue whatever the `jwt`
+ * callback returns, so sensitive account changes can ask for a recent sign-in.
+ */
+export const SIGN_IN_TIME_CLAIM = 'auth_time';
+
+/** Longest `User-Agent` kept with a database session. */
+const MAX_USER_AGENT_LENGTH = 512;
 
 /** Seconds since epoch for a millisecond time. */
 const seconds = (ms: number) => Math.floor(ms / 1000);
@@ -64,7 +77,8 @@ function hasSessionCookie(ctx: RequestContext): boolean {
 	return rawSessionCookie(ctx) !== undefined;
 }
 
-function clearSessionCookie(ctx: RequestContext): void {
+/** Queues the removal of the session cookie (and an Auth.js one beside it). */
+export function clearSessionCookie(ctx: RequestContext): void {
 	ctx.setCookies.push(...clearChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken));
 	if (ctx.config.migrateSessionsFrom) clearAuthjsSessionCookie(ctx);
 }
@@ -88,7 +102,7 @@ function writeSessionCookie(ctx: RequestContext, value: string, expires: number)
 	if (ctx.config.migrateSessionsFrom) clearAuthjsSessionCookie(ctx);
 }
 
-async function encodeSessionToken(ctx: RequestContext, token: JWT): Promise<{ value: string; expires: number }> {
+async function encodeSessionToken(ctx: RequestContext, token: JWT, now = ctx.now): Promise<{ value: string; expires: number }> {
 	const { jwt } = ctx.config;
 	const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token;
 	const value = await jwt.encode({
@@ -96,9 +110,21 @@ async function encodeSessionToken(ctx: RequestContext, token: JWT): Promise<{ va
 		secret: ctx.config.secrets,
 		salt: ctx.cookieNames.sessionToken.name,
 		maxAge: jwt.maxAge,
-		now: ctx.now
+		now
 	});
-	return { value, expires: ctx.now + jwt.maxAge * 1000 };
+	return { value, expires: now + jwt.maxAge * 1000 };
+}
+
+/**
+ * Writes the JWT session `token` again, issued at `issuedAt` (ms; default now): after the user's
+ * other sessions were revoked at `issuedAt`, the one in this browser goes on.
+ *
+ * @example
+ * await reissueJwtSession(ctx, token, Math.ceil(ctx.now / 1000) * 1000);
+ */
+export async function reissueJwtSession(ctx: RequestContext, token: JWT, issuedAt = ctx.now): Promise<void> {
+	const { value, expires } = await encodeSessionToken(ctx, token, issuedAt);
+	writeSessionCookie(ctx, value, expires);
 }
 
 /** Decodes the request's session cookie (JWT strategy); null when absent or invalid. */
@@ -161,6 +187,8 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			clearSessionCookie(ctx);
 			return null;
 		}
+		// the sign-in time is kitgate's: whatever the callback returned, it stays what it was
+		if (decoded[SIGN_IN_TIME_CLAIM] !== undefined) token[SIGN_IN_TIME_CLAIM] = decoded[SIGN_IN_TIME_CLAIM];
 		const changed = refreshed !== decoded || (before !== undefined && JSON.stringify(token) !== before);
 		if (update || changed || stale) {
 			revocation ??= await revocationState(ctx, decoded);
@@ -200,7 +228,19 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		// the same row, now under kitgate's cookie
 		writeSessionCookie(ctx, raw, expires);
 	}
-	return { strategy: 'database', user, sessionToken: raw, expires };
+	const createdAt = session.createdAt ? new Date(session.createdAt).getTime() : undefined;
+	return { strategy: 'database', user, sessionToken: raw, expires, ...(createdAt !== undefined && Number.isFinite(createdAt) ? { createdAt } : {}) };
+}
+
+/**
+ * The session the request carries as stored (JWT claims, or the database row's user), after the
+ * same checks and extension as every read, without the `session` callback; null when there is none.
+ *
+ * @example
+ * const stored = await readStoredSession(ctx); // { strategy: 'jwt', token, expires } | …
+ */
+export function readStoredSession(ctx: RequestContext): Promise<StoredSession | null> {
+	return loadStoredSession(ctx);
 }
 
 /**
@@ -272,6 +312,7 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 			clearSessionCookie(ctx);
 			return false;
 		}
+		token[SIGN_IN_TIME_CLAIM] = seconds(ctx.now);
 		const { value, expires } = await encodeSessionToken(ctx, token);
 		writeSessionCookie(ctx, value, expires);
 		return true;
@@ -281,7 +322,7 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 	const sessionToken = config.session.generateSessionToken();
 	const expires = ctx.now + config.session.maxAge * 1000;
 	try {
-		await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires) });
+		await adapter.createSession({ sessionToken, userId: user.id as string, expires: new Date(expires), ...sessionDetails(ctx) });
 	} catch (error) {
 		// a database that fails here is a failed sign-in the user can retry, not a configuration problem
 		if (error instanceof AuthError) throw error;
@@ -289,6 +330,17 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 	}
 	writeSessionCookie(ctx, sessionToken, expires);
 	return true;
+}
+
+/**
+ * What a new database session row records besides its token: when its user signed in and the
+ * browser's `User-Agent`. Only for adapters that list sessions (a kitgate addition, so they know
+ * these fields); another adapter might refuse fields it has no column for.
+ */
+function sessionDetails(ctx: RequestContext): { createdAt?: Date; userAgent?: string | null } {
+	if (!hasAdapterMethod(ctx.config.adapter!, 'listSessionsByUserId')) return {};
+	const userAgent = ctx.request.headers.get('user-agent');
+	return { createdAt: new Date(ctx.now), userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null };
 }
 
 /** Ends the request's session (deleting a database session) and fires `signOut`. */

@@ -3,7 +3,7 @@
 
 import { render } from 'svelte/server';
 import type { Component } from 'svelte';
-import type { SendVerificationRequestParams, Theme } from '../core/types.js';
+import type { AccountEmailParams, SendVerificationRequestParams, Theme } from '../core/types.js';
 import EmailMessage from '../pages/compiled/EmailMessage.js';
 import { describeDuration } from '../pages/duration.js';
 import { resolveMessages, text } from '../pages/messages.js';
@@ -83,6 +83,65 @@ export function renderVerificationEmail(input: VerificationEmailInput): Verifica
 		''
 	].join('\n');
 	return { subject: text(table, 'email.subject', { host }), text: plain, html };
+}
+
+/**
+ * What an email-change mail is made from (only these fields of `AccountEmailParams` are read).
+ *
+ * @example
+ * const input: AccountEmailInput = { kind: 'confirm-email-change', url, newEmail: 'new@example.com', expires, theme: {} };
+ */
+export type AccountEmailInput = Pick<AccountEmailParams, 'kind' | 'url' | 'newEmail' | 'theme'> &
+	Partial<Pick<AccountEmailParams, 'expires' | 'provider' | 'locale' | 'messages'>>;
+
+const ACCOUNT_MAIL_KEYS = {
+	'confirm-email-change': 'account.email.confirm',
+	'email-change-notice': 'account.email.notice',
+	'email-in-use': 'account.email.inUse'
+} as const;
+
+/**
+ * Renders a mail of an email change (docs/account.md): the confirmation link to the new address,
+ * the notice to the old one, or the note to an address another account has. Same look as the
+ * sign-in email; only the confirmation carries a secret (its link).
+ *
+ * @example
+ * sendAccountEmail: async (params) => {
+ *   const { subject, text, html } = renderAccountEmail(params);
+ *   await fetch('https://api.mail.example/send', { method: 'POST', body: JSON.stringify({ to: params.identifier, subject, text, html }) });
+ * }
+ */
+export function renderAccountEmail(input: AccountEmailInput): VerificationEmail {
+	const table = input.messages ?? resolveMessages(input.locale);
+	const host = new URL(input.url).host;
+	const key = ACCOUNT_MAIL_KEYS[input.kind];
+	const values = { host, email: input.newEmail };
+	const confirm = input.kind === 'confirm-email-change';
+	const expires = confirm && input.expires
+		? text(table, 'email.expires', { duration: describeDuration(lifetimeSeconds({ ...input, expires: input.expires, theme: input.theme }), input.locale) })
+		: '';
+	const props: EmailMessageProps = {
+		title: text(table, `${key}.title`, values),
+		intro: text(table, `${key}.intro`, values),
+		button: text(table, `${key}.button`, values),
+		linkLabel: text(table, 'email.link'),
+		expires,
+		ignore: text(table, `${key}.ignore`, values),
+		url: input.url,
+		colors: emailColors(input.theme ?? {}),
+		logo: absoluteLogo(input.theme?.logo)
+	};
+	const { body } = render(EmailMessage as Component<Record<string, unknown>>, { props: { ...props } });
+	const html =
+		'<!doctype html>' +
+		`<html lang="${escapeAttribute(languageOf(input.locale))}">` +
+		'<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
+		'<meta name="color-scheme" content="light">' +
+		`<title>${escapeText(props.title)}</title></head>` +
+		`<body style="margin:0;padding:0;background-color:${props.colors.background}">${withoutComments(body)}</body>` +
+		'</html>';
+	const plain = [props.title, '', props.intro, input.url, '', ...(expires ? [expires, ''] : []), props.ignore, ''].join('\n');
+	return { subject: text(table, `${key}.subject`, values), text: plain, html };
 }
 
 /** The provider's `maxAge`, else the time left until `expires`. */

@@ -7,11 +7,11 @@ import { InvalidConfiguration } from '../core/errors.js';
 import { DEFAULT_EMAIL_MAX_AGE } from '../core/flows/email/email-provider.js';
 import { normalizeEmailIdentifier } from '../core/flows/email/email-identifier.js';
 import { randomVerificationToken } from '../core/flows/email/email-token.js';
-import type { EmailConfig, ProviderStyle, SendVerificationRequestParams } from '../core/types.js';
-import { renderVerificationEmail } from './email-message.js';
+import type { AccountEmailParams, EmailConfig, ProviderStyle, SendVerificationRequestParams } from '../core/types.js';
+import { renderAccountEmail, renderVerificationEmail } from './email-message.js';
 
 export { normalizeEmailIdentifier } from '../core/flows/email/email-identifier.js';
-export { renderVerificationEmail, type VerificationEmail, type VerificationEmailInput } from './email-message.js';
+export { renderAccountEmail, renderVerificationEmail, type AccountEmailInput, type VerificationEmail, type VerificationEmailInput } from './email-message.js';
 
 /**
  * SMTP settings as nodemailer's `createTransport` takes them (the common fields are typed here;
@@ -62,6 +62,12 @@ export interface EmailOptions {
 	from?: string;
 	/** Sends the link yourself (e.g. with an HTTP mail API); then `server` is not used and nodemailer is not needed. */
 	sendVerificationRequest?: EmailConfig['sendVerificationRequest'];
+	/**
+	 * Sends the mails of an email change yourself (see `renderAccountEmail`). With `server`, the
+	 * built-in ones go out over SMTP; with your own `sendVerificationRequest` and no
+	 * `sendAccountEmail`, email changes are refused (docs/account.md).
+	 */
+	sendAccountEmail?: EmailConfig['sendAccountEmail'];
 }
 
 /** The part of nodemailer the default sender uses. */
@@ -94,12 +100,15 @@ interface MailTransport {
  */
 export default function Email(options: EmailOptions = {}): EmailConfig {
 	const build = (env: Record<string, string | undefined>, strict: boolean): EmailConfig => {
-		const { sendVerificationRequest, ...rest } = options;
+		const { sendVerificationRequest, sendAccountEmail, ...rest } = options;
 		const prefix = providerEnvPrefix(rest.id ?? 'email');
 		const server = options.server ?? env[`${prefix}_SERVER`];
 		const from = options.from ?? env[`${prefix}_FROM`];
 		// nothing is required while the app is built: the engine rebuilds this with its environment
-		const send = sendVerificationRequest ?? (strict ? smtpSender(rest.id ?? 'email', server, from) : notYetResolved);
+		const smtp = sendVerificationRequest === undefined && strict ? smtpSenders(rest.id ?? 'email', server, from) : undefined;
+		const send = sendVerificationRequest ?? smtp?.verification ?? notYetResolved;
+		// built-in account mails only where the built-in sign-in mail goes out: the same SMTP transport
+		const accountSend = sendAccountEmail ?? smtp?.account ?? (sendVerificationRequest === undefined && !strict ? notYetResolved : undefined);
 		return {
 			id: 'email',
 			name: 'Email',
@@ -110,7 +119,8 @@ export default function Email(options: EmailOptions = {}): EmailConfig {
 			...(server !== undefined ? { server } : {}),
 			...(from !== undefined ? { from } : {}),
 			type: 'email',
-			sendVerificationRequest: send
+			sendVerificationRequest: send,
+			...(accountSend ? { sendAccountEmail: accountSend } : {})
 		};
 	};
 	const provider = build(processEnv(), false);
@@ -125,12 +135,12 @@ async function notYetResolved(): Promise<never> {
 
 export { Email };
 
-/** The default sender: the built-in mail through one nodemailer transport, made on first use. */
-function smtpSender(
+/** The default senders: the built-in mails through one nodemailer transport, made on first use. */
+function smtpSenders(
 	providerId: string,
 	server: EmailOptions['server'],
 	from: string | undefined
-): EmailConfig['sendVerificationRequest'] {
+): { verification: EmailConfig['sendVerificationRequest']; account: NonNullable<EmailConfig['sendAccountEmail']> } {
 	if (server === undefined || server === null || server === '') {
 		throw new InvalidConfiguration(
 			`Email provider "${providerId}" needs \`server\`: an SMTP URL such as smtp://user:pass@smtp.example.com:587 ` +
@@ -142,10 +152,13 @@ function smtpSender(
 	}
 	const load = nodemailerLoader(providerId);
 	let transport: MailTransport | undefined;
-	return async (params: SendVerificationRequestParams) => {
+	const mail = async (to: string, url: string, message: { subject: string; text: string; html: string }) => {
 		transport ??= load().createTransport(server as never) as MailTransport;
-		const { subject, text, html } = renderVerificationEmail(params);
-		await transport.sendMail({ to: params.identifier, from: from ?? `no-reply@${new URL(params.url).hostname}`, subject, text, html });
+		await transport.sendMail({ to, from: from ?? `no-reply@${new URL(url).hostname}`, ...message });
+	};
+	return {
+		verification: (params: SendVerificationRequestParams) => mail(params.identifier, params.url, renderVerificationEmail(params)),
+		account: (params: AccountEmailParams) => mail(params.identifier, params.url, renderAccountEmail(params))
 	};
 }
 

@@ -2,6 +2,7 @@
 // user), and the verification that checks signature, origin, RP ID and counter, then signs in.
 
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
+import { hasAdapterMethod, type GuardedAdapter } from '../../adapter-guard.js';
 import type { RequestContext } from '../../context.js';
 import { CallbackRouteError, InvalidRequest, WebAuthnVerificationError } from '../../errors.js';
 import type { Outcome } from '../../outcome.js';
@@ -103,6 +104,7 @@ export async function verifyAuthentication(
 	}
 	const user = await adapter.getUser(authenticator.userId);
 	if (!user) throw new WebAuthnVerificationError('The owner of this passkey no longer exists.');
+	await recordUse(ctx, adapter, authenticator.credentialID);
 	const account: Account = { provider: provider.id, type: 'webauthn', providerAccountId: authenticator.providerAccountId };
 	const denied = await checkSignInAllowed(ctx, { user, account });
 	if (denied) return { type: 'json', body: { url: denied.redirect } };
@@ -116,4 +118,14 @@ function assertUserHandle(data: Record<string, unknown>, authenticator: AdapterA
 	if (handle === undefined || handle === null || handle === '') return;
 	const expected = Buffer.from(userHandleOf(authenticator.userId)).toString('base64url');
 	if (handle !== expected) throw new WebAuthnVerificationError('The passkey response names another user than its owner.');
+}
+
+/** Records when the passkey last signed in, for adapters that keep it; a failure is only logged. */
+async function recordUse(ctx: RequestContext, adapter: GuardedAdapter, credentialID: string): Promise<void> {
+	if (!hasAdapterMethod(adapter, 'updateAuthenticator')) return;
+	try {
+		await adapter.updateAuthenticator(credentialID, { lastUsedAt: new Date(ctx.now) });
+	} catch (error) {
+		ctx.config.logger.error(new CallbackRouteError('Could not record when the passkey was used.', { cause: { err: error } }));
+	}
 }

@@ -3,7 +3,7 @@
 
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
 import { isUniqueViolation } from '../../unique-violation.js';
-import type { GuardedAdapter } from '../../adapter-guard.js';
+import { hasAdapterMethod, type GuardedAdapter } from '../../adapter-guard.js';
 import { signedInUser } from '../../complete-sign-in.js';
 import type { RequestContext } from '../../context.js';
 import { AccessDenied, AuthError, CallbackRouteError, WebAuthnVerificationError } from '../../errors.js';
@@ -96,7 +96,7 @@ export async function verifyRegistration(
 		throw new WebAuthnVerificationError(`The registration response did not verify: ${messageOf(error)}`, { cause: { err: error } });
 	}
 	if (!verification.verified) throw new WebAuthnVerificationError('The registration response did not verify.');
-	const { credential, credentialDeviceType, credentialBackedUp } = verification.registrationInfo;
+	const { credential, credentialDeviceType, credentialBackedUp, aaguid } = verification.registrationInfo;
 
 	const owner = await registrationOwner(ctx, adapter, state);
 	if (await adapter.getAuthenticator(credential.id)) {
@@ -114,7 +114,9 @@ export async function verifyRegistration(
 		credentialBackedUp,
 		transports: credential.transports?.length ? credential.transports.join(',') : null,
 		providerAccountId: credential.id,
-		userId: owner.user.id
+		userId: owner.user.id,
+		// what account management shows, for adapters that keep it (they have updateAuthenticator)
+		...(hasAdapterMethod(adapter, 'updateAuthenticator') ? { aaguid: aaguid || null, createdAt: new Date(ctx.now) } : {})
 	};
 	const user = await storePasskey(ctx, adapter, owner, account, authenticator);
 	if (owner.isNew) await emitEvent(ctx, 'createUser', { user });

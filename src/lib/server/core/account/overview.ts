@@ -1,0 +1,144 @@
+// What `GET {basePath}/account` answers: the signed-in user's connected accounts, passkeys and
+// sessions, and which changes are open to them now.
+
+import { hasAdapterMethod, type GuardedAdapter } from '../adapter-guard.js';
+import { requestCsrf, type RequestContext } from '../context.js';
+import { splitTransports } from '../flows/passkey/webauthn-register.js';
+import type { AdapterAccount, AdapterAuthenticator, AdapterSession, Provider } from '../types.js';
+import { publicSessionId, type AccountSession } from './account-session.js';
+import type { AccountOverview, ConnectedAccount, PasskeyInfo, SessionInfo } from './account-types.js';
+import { authenticatorName, describeUserAgent } from './describe-device.js';
+import { isFreshSignIn } from './freshness.js';
+import { canRemove, waysIn, type WayIn } from './ways-in.js';
+
+/** The user's accounts, passkeys and the ways in they make, read once per request. */
+export interface UserHoldings {
+	accounts: AdapterAccount[];
+	passkeys: AdapterAuthenticator[];
+	ways: WayIn[];
+}
+
+/**
+ * Reads what the user holds: accounts, passkeys (when a passkey provider is configured) and the
+ * ways in they make with this configuration.
+ *
+ * @example
+ * const { ways } = await readHoldings(ctx, session);
+ */
+export async function readHoldings(ctx: RequestContext, session: AccountSession): Promise<UserHoldings> {
+	const adapter = ctx.config.adapter!;
+	const passkeyProvider = hasPasskeys(ctx.config.providers);
+	const [accounts, passkeys] = await Promise.all([
+		adapter.listAccountsByUserId(session.user.id),
+		passkeyProvider ? adapter.listAuthenticatorsByUserId(session.user.id) : ([] as AdapterAuthenticator[])
+	]);
+	return { accounts, passkeys, ways: waysIn(session.user, accounts, passkeys, ctx.config.providers) };
+}
+
+/** True when a passkey provider is configured. */
+export function hasPasskeys(providers: Provider[]): boolean {
+	return providers.some((provider) => provider.type === 'webauthn');
+}
+
+/**
+ * The overview of the signed-in user's account.
+ *
+ * @example
+ * return { type: 'json', body: await accountOverview(ctx, session) };
+ */
+export async function accountOverview(ctx: RequestContext, session: AccountSession): Promise<AccountOverview> {
+	const { config } = ctx;
+	const adapter = config.adapter!;
+	const holdings = await readHoldings(ctx, session);
+	const { user } = session;
+	const fresh = isFreshSignIn(session.signedInAt, ctx.now, config.account.freshSignInMaxAge);
+	return {
+		user: {
+			id: user.id,
+			name: user.name ?? null,
+			email: user.email || null,
+			emailVerified: user.emailVerified ? new Date(user.emailVerified).toISOString() : null,
+			image: user.image ?? null
+		},
+		sessionStrategy: config.session.strategy,
+		signedInAt: iso(session.signedInAt),
+		freshUntil: fresh && session.signedInAt !== null ? iso(session.signedInAt + config.account.freshSignInMaxAge * 1000) : null,
+		accounts: connectedAccounts(ctx, holdings),
+		linkable: config.providers
+			.filter((provider) => provider.type === 'oauth' || provider.type === 'oidc')
+			.map((provider) => ({ id: provider.id, name: provider.name })),
+		passkeys: passkeyInfos(holdings),
+		sessions: await sessionInfos(ctx, adapter, session),
+		canChangeEmail: config.account.emailProvider !== undefined,
+		canDeleteAccount: config.account.deleteAccount,
+		csrfToken: requestCsrf(ctx).token
+	};
+}
+
+function connectedAccounts(ctx: RequestContext, holdings: UserHoldings): ConnectedAccount[] {
+	return holdings.accounts
+		.filter((account) => account.type !== 'webauthn')
+		.map((account) => {
+			const oauth = account.type === 'oauth' || account.type === 'oidc';
+			return {
+				provider: account.provider,
+				providerName: ctx.config.providerById.get(account.provider)?.name ?? account.provider,
+				type: account.type,
+				providerAccountId: account.providerAccountId,
+				canUnlink: oauth && canRemove(holdings.ways, { kind: 'account', provider: account.provider, providerAccountId: account.providerAccountId })
+			};
+		});
+}
+
+function passkeyInfos(holdings: UserHoldings): PasskeyInfo[] {
+	const several = holdings.passkeys.length > 1;
+	return holdings.passkeys.map((passkey) => ({
+		credentialID: passkey.credentialID,
+		name: passkey.name ?? null,
+		authenticatorName: authenticatorName(passkey.aaguid),
+		createdAt: iso(passkey.createdAt),
+		lastUsedAt: iso(passkey.lastUsedAt),
+		credentialDeviceType: passkey.credentialDeviceType,
+		credentialBackedUp: passkey.credentialBackedUp,
+		transports: splitTransports(passkey.transports) ?? [],
+		canRemove: several && canRemove(holdings.ways, { kind: 'passkey', credentialID: passkey.credentialID })
+	}));
+}
+
+async function sessionInfos(ctx: RequestContext, adapter: GuardedAdapter, session: AccountSession): Promise<SessionInfo[]> {
+	const { stored } = session;
+	if (stored.strategy === 'jwt') {
+		const device = describeUserAgent(ctx.request.headers.get('user-agent'));
+		return [{ id: 'current', current: true, createdAt: iso(session.signedInAt), lastSeenAt: iso(ctx.now), expires: iso(stored.expires) as string, ...device }];
+	}
+	const rows: AdapterSession[] = hasAdapterMethod(adapter, 'listSessionsByUserId') ? await adapter.listSessionsByUserId(session.user.id) : [];
+	const infos = rows
+		.filter((row) => new Date(row.expires).getTime() > ctx.now)
+		.map((row) => sessionInfo(ctx, row, row.sessionToken === stored.sessionToken));
+	// the current session is listed even by an adapter that cannot list
+	if (!infos.some((info) => info.current)) {
+		infos.push(sessionInfo(ctx, { sessionToken: stored.sessionToken, userId: session.user.id, expires: new Date(stored.expires), createdAt: stored.createdAt ? new Date(stored.createdAt) : null }, true));
+	}
+	return infos.sort((a, b) => Number(b.current) - Number(a.current) || (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
+}
+
+/** One database session as listed: created, last seen (its last extension: expires − maxAge), device. */
+function sessionInfo(ctx: RequestContext, row: AdapterSession, current: boolean): SessionInfo {
+	const expires = new Date(row.expires).getTime();
+	const lastWrite = expires - ctx.config.session.maxAge * 1000;
+	const createdAt = row.createdAt ? new Date(row.createdAt).getTime() : null;
+	return {
+		id: publicSessionId(ctx, row.sessionToken),
+		current,
+		createdAt: iso(createdAt),
+		lastSeenAt: iso(current ? ctx.now : createdAt !== null ? Math.max(lastWrite, createdAt) : lastWrite),
+		expires: iso(expires) as string,
+		...describeUserAgent(row.userAgent)
+	};
+}
+
+function iso(value: number | Date | string | null | undefined): string | null {
+	if (value === null || value === undefined) return null;
+	const time = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
+	return Number.isFinite(time) ? new Date(time).toISOString() : null;
+}
