@@ -106,6 +106,16 @@ export async function signInThroughIdp(client: TestClient, providerId: string, o
 	return client.request(back);
 }
 
+/**
+ * An explicit link of another provider by the signed-in user: `POST /auth/account/link` (CSRF token,
+ * `callbackUrl` /dashboard), IdP login, callback. Returns the callback's response.
+ */
+export async function linkThroughIdp(client: TestClient, providerId: string, options: IdpLoginOptions = {}): Promise<Response> {
+	const csrfToken = await client.csrfToken();
+	const started = await client.request('/auth/account/link', { form: { csrfToken, provider: providerId, callbackUrl: '/dashboard' } });
+	return client.request(await loginAtIdp(authorizationUrl(started).href, options));
+}
+
 /** True when the response sets a session cookie with a value. */
 export function setsSession(response: Response): boolean {
 	return response.headers

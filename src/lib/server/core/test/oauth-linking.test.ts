@@ -12,6 +12,7 @@ import {
 	oauthConfig,
 	quietLogger,
 	setsSession,
+	linkThroughIdp,
 	signInThroughIdp,
 	startTestIdp
 } from './oauth-fixtures.js';
@@ -127,22 +128,33 @@ describe('account linking', () => {
 		expect(named(events)).toEqual(['createUser', 'linkAccount', 'signIn', 'linkAccount', 'signIn']);
 	});
 
-	test('a signed-in user who signs in with a new provider account gets it linked', async () => {
+	test('a signed-in user who connects a new provider account (POST /account/link) gets it linked', async () => {
 		const { adapter, client } = setup([idpProvider(idp.issuer), other(idp.issuer)]);
 		await signInThroughIdp(client, 'idp');
 		const owner = await adapter.getUserByEmail('demo@kitgate.dev');
-		const response = await signInThroughIdp(client, 'other', { login: 'alice' });
-		expect(response.headers.get('location')).toBe(`${ORIGIN}/dashboard`);
+		const response = await linkThroughIdp(client, 'other', { login: 'alice' });
+		expect(response.headers.get('location')).toBe(`${ORIGIN}/dashboard?account=linked`);
 		expect((await adapter.getAccount('alice', 'other'))?.userId).toBe(owner?.id);
 		expect(await adapter.getUserByEmail('alice@example.test')).toBeNull();
 	});
 
-	test("signed in as one user, signing in with another user's account: OAuthAccountNotLinked", async () => {
+	test('a plain sign-in with a new provider account while signed in connects nothing: a user of its own (row N2)', async () => {
+		const { adapter, client } = setup([idpProvider(idp.issuer), other(idp.issuer)]);
+		await signInThroughIdp(client, 'idp');
+		const owner = await adapter.getUserByEmail('demo@kitgate.dev');
+		await signInThroughIdp(client, 'other', { login: 'alice' });
+		const alice = await adapter.getUserByEmail('alice@example.test');
+		expect(alice).not.toBeNull();
+		expect((await adapter.getAccount('alice', 'other'))?.userId).toBe(alice?.id);
+		expect(alice?.id).not.toBe(owner?.id);
+	});
+
+	test("signed in as one user, connecting another user's account: OAuthAccountNotLinked", async () => {
 		const { adapter, client } = setup([idpProvider(idp.issuer), other(idp.issuer)]);
 		const alice = testClient(oauthConfig([idpProvider(idp.issuer), other(idp.issuer)], { adapter }));
 		await signInThroughIdp(alice, 'other', { login: 'alice' });
 		await signInThroughIdp(client, 'idp');
-		expectErrorRedirect(await signInThroughIdp(client, 'other', { login: 'alice' }), 'OAuthAccountNotLinked');
+		expectErrorRedirect(await linkThroughIdp(client, 'other', { login: 'alice' }), 'OAuthAccountNotLinked');
 		const aliceUser = await adapter.getUserByEmail('alice@example.test');
 		expect((await adapter.getAccount('alice', 'other'))?.userId).toBe(aliceUser?.id);
 	});

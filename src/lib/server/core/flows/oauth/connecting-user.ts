@@ -1,22 +1,18 @@
-// Who starts an OAuth sign-in while signed in: a new account from it joins that user (security.md
-// row N1). OAuth 2 and 1.0a seal the id into their check cookie, so only this browser can use it.
+// Who connects a new account to themselves with an OAuth sign-in: only the signed-in user who asked
+// for it through the account routes' explicit link (`POST {basePath}/account/link`, CSRF-checked,
+// with a recent sign-in). OAuth 2 and 1.0a seal the id into their check cookie, so only this
+// browser can use it, and the callback links only while that user is still signed in there
+// (security.md, rows N1 and N2). A plain sign-in started while signed in connects nothing.
 
-import { signedInUser } from '../../complete-sign-in.js';
 import type { RequestContext } from '../../context.js';
+import { linkIntentOf } from '../../account/link-intent.js';
 
 /**
- * The id of the stored user signed in on this request, if any: a flow it starts may connect a new
- * account to it. A session that cannot be read gives undefined (the sign-in goes on as a plain one).
+ * The id of the user who started this flow as an explicit link of a new account, if it is one.
  *
  * @example
  * await sealCheckCookie(ctx, option, provider.id, { value, user: await signedInUserId(ctx) });
  */
 export async function signedInUserId(ctx: RequestContext): Promise<string | undefined> {
-	const adapter = ctx.config.adapter;
-	if (!adapter) return undefined;
-	try {
-		return (await signedInUser(ctx, adapter))?.id;
-	} catch {
-		return undefined;
-	}
+	return linkIntentOf(ctx);
 }

@@ -254,10 +254,15 @@ function browser(config: AuthConfig, options: { origin?: string; headers?: Recor
 		const { csrfToken } = (await (await request('/auth/csrf')).json()) as { csrfToken: string };
 		return request(`/auth/signin/${providerId}`, { csrfToken, callbackUrl });
 	}
+	/** The explicit link of another provider by the signed-in user (account routes). */
+	async function startLink(providerId: string, callbackUrl: string): Promise<Response> {
+		const { csrfToken } = (await (await request('/auth/csrf')).json()) as { csrfToken: string };
+		return request('/auth/account/link', { csrfToken, provider: providerId, callbackUrl });
+	}
 	async function session(): Promise<Session | null> {
 		return (await (await request('/auth/session')).json()) as Session | null;
 	}
-	return { jar, request, startSignIn, session };
+	return { jar, request, startSignIn, startLink, session };
 }
 
 /** The provider's authorize page, approved by whoever's browser opens it: the callback URL it redirects to. */
@@ -334,7 +339,7 @@ describe('oauth_callback from a Host header nothing vouched for', () => {
 });
 
 describe('connecting an OAuth 1.0a account to the signed-in user', () => {
-	test('a signed-in user who starts a Twitter sign-in (profile without email) gets it linked to them, as docs/security.md row N1 says (fails before the fix)', async () => {
+	test('a signed-in user who connects Twitter (profile without email) through the account link gets it linked to them, as docs/security.md row N1 says (fails before the fix)', async () => {
 		// the user first signed in with another provider (its own OAuth 1.0a server, an address of theirs)
 		const other = await startProvider({ id: 7, id_str: '7', name: 'Ada', screen_name: 'ada', email: 'ada@example.com' });
 		extraProviders.push(other);
@@ -349,11 +354,11 @@ describe('connecting an OAuth 1.0a account to the signed-in user', () => {
 		expect(adaUser?.email).toBe('ada@example.com');
 		expect((await ada.session())?.user?.email).toBe('ada@example.com');
 
-		// signed in, Ada connects her X account (it has no email)
-		const connect = await ada.startSignIn('twitter', '/settings');
+		// signed in, Ada connects her X account (it has no email) with the explicit link
+		const connect = await ada.startLink('twitter', '/settings');
 		const done = await ada.request(local(await approve(connect.headers.get('location')!)));
 		expect(errors).toEqual([]);
-		expect(done.headers.get('location')).toBe(`${APP}/settings`);
+		expect(done.headers.get('location')).toBe(`${APP}/settings?account=linked`);
 
 		const owner = await adapter.getUserByAccount({ provider: 'twitter', providerAccountId: '2222' });
 		// before the fix: a second user was made for the X account and the session switched to it
