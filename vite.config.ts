@@ -26,6 +26,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/{review2-action-csrf,review2-action-fields,review2-action-outcomes}.test.ts',
 	'src/lib/server/core/test/attacks/{review2-failure-answers,review2-session-read}.test.ts',
 	'src/lib/server/core/test/attacks/review3-oauth1.test.ts',
+	'src/lib/server/core/test/attacks/account-attacks.test.ts',
 	'src/lib/server/adapters/review3-authjs-tables.test.ts',
 	'src/lib/server/core/test/attacks/review3-authjs-presets.test.ts',
 	'src/lib/server/express/express.test.ts',

@@ -127,6 +127,17 @@ export async function signInWithIdp(browser: Browser, app: AppServer, providerId
 	return browser.request(back);
 }
 
+/**
+ * The explicit link of another provider in `browser` (signed in): `POST /auth/account/link` with
+ * its CSRF token, IdP login as `login`, callback. Returns the callback's answer.
+ */
+export async function linkWithIdp(browser: Browser, app: AppServer, providerId: string, login: string): Promise<Response> {
+	const csrfToken = await browser.csrfToken(app.origin);
+	const started = await browser.request(`${app.origin}/auth/account/link`, { form: { csrfToken, provider: providerId, callbackUrl: '/' } });
+	expect(started.status).toBe(302);
+	return browser.request(await loginAtIdp(started.headers.get('location') as string, { login }));
+}
+
 /** The `error` a redirect to kitgate's sign-in or error page carries (undefined for any other answer). */
 export function errorOf(response: Response): string | undefined {
 	const location = response.headers.get('location');

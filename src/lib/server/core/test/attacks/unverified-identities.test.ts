@@ -16,6 +16,7 @@ import {
 	address,
 	attackConfig,
 	errorOf,
+	linkWithIdp,
 	sessionOf,
 	signInByEmail,
 	signInWithIdp,
@@ -139,15 +140,15 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect((await adapter.getUserByAccount({ provider: 'trusted', providerAccountId: sameOwner.id }))?.id).toBe(owner?.id);
 			});
 
-			// N1 and N2: a new account joins the signed-in user only when that user started the flow
-			test('signed in, the user connects an account by starting the flow themself: it is linked to them', async () => {
+			// N1 and N2: a new account joins the signed-in user only through the explicit link that user started
+			test('signed in, the user connects an account through the explicit link (POST /account/link): it is linked to them', async () => {
 				use();
 				const email = address('connector');
 				const browser = new Browser();
 				await signInByEmail(browser, app(), sink, email);
 				const me = (await sessionOf(browser, app()))?.user?.id;
 				const second = idpUser(address('second-address'), true);
-				expect(errorOf(await signInWithIdp(browser, app(), 'idp', second.id))).toBeUndefined();
+				expect(errorOf(await linkWithIdp(browser, app(), 'idp', second.id))).toBeUndefined();
 				expect((await adapter.getUserByAccount({ provider: 'idp', providerAccountId: second.id }))?.id).toBe(me);
 				expect((await sessionOf(browser, app()))?.user?.id).toBe(me);
 			});
