@@ -89,6 +89,8 @@ export function resolveAccountOptions(
 	facts: { adapter?: Adapter; providers: Provider[]; strategy: 'jwt' | 'database' }
 ): ResolvedAccountOptions {
 	if (option === false) return { enabled: false, freshSignInMaxAge: DEFAULT_FRESH_SIGN_IN_MAX_AGE, deleteAccount: false, emailChangeOff: 'account is false' };
+	// without an adapter there is no stored account to manage: the routes are not there (an explicit `account` says why at start-up)
+	if (option === undefined && !facts.adapter) return { enabled: false, freshSignInMaxAge: DEFAULT_FRESH_SIGN_IN_MAX_AGE, deleteAccount: false, emailChangeOff: 'there is no adapter' };
 	if (option !== undefined && (option === null || typeof option !== 'object')) {
 		throw new InvalidConfiguration('account must be an object such as { freshSignIn: { maxAge: 600 } }, or false.');
 	}

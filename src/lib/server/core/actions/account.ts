@@ -119,7 +119,7 @@ async function carryOut(ctx: RequestContext, op: AccountOperation, session: Acco
 /** Throws `UnknownAction` when the routes or the operation are off, `MissingAdapter`/`MissingAdapterMethod` when the adapter cannot do it. */
 function checkEnabled(ctx: RequestContext, op: AccountOperation): void {
 	const { account, adapter, session, providers } = ctx.config;
-	if (!account.enabled) throw new UnknownAction('The account routes are off (`account: false`).');
+	if (!account.enabled) throw new UnknownAction(adapter ? 'The account routes are off (`account: false`).' : 'The account routes need an adapter: there is no stored account to manage.');
 	if ((op === 'change-email' || op === 'confirm-email') && !account.emailProvider) {
 		throw new UnknownAction(`Email changes are off: ${account.emailChangeOff ?? 'no email provider'}.`);
 	}

@@ -457,6 +457,14 @@ describe('configuration', () => {
 		expect(response.status).toBe(404);
 	});
 
+	test('without an adapter the routes are not there; an explicit `account` without one fails at start-up', async () => {
+		const config = { providers: [], secret: TEST_SECRET, trustHost: true };
+		const { Auth } = await import('../auth.js');
+		const response = await Auth(new Request('http://localhost:3000/auth/account', { headers: { accept: 'application/json' } }), config);
+		expect(response.status).toBe(404);
+		expect(() => resolveConfig({ ...config, account: {} })).toThrow(/needs an adapter/);
+	});
+
 	test('an explicit `account` with an adapter that lacks a method fails at start-up, naming it', () => {
 		const { listSessionsByUserId: _dropped, ...partial } = MemoryAdapter();
 		expect(() => resolveConfig({ providers: [], secret: TEST_SECRET, trustHost: true, adapter: partial, account: {} })).toThrow(/listSessionsByUserId/);
