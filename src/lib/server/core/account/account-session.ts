@@ -40,7 +40,9 @@ export async function readAccountSession(ctx: RequestContext): Promise<AccountSe
 		return null;
 	}
 	const user = await adapter.getUser(token.sub);
-	if (!user) return null;
+	// a JWT's `sub` may be a credentials provider's own id, not a stored user's (Auth.js keeps it so):
+	// the stored user with that id is this session's only when it has the token's address
+	if (!user || !sameAddress(user.email, token.email)) return null;
 	const claim = token[SIGN_IN_TIME_CLAIM];
 	return { user, stored, signedInAt: typeof claim === 'number' && Number.isFinite(claim) ? claim * 1000 : null };
 }
@@ -80,4 +82,11 @@ export function requireFreshSignIn(ctx: RequestContext, session: AccountSession,
  */
 export function publicSessionId(ctx: RequestContext, sessionToken: string): string {
 	return createHmac('sha256', ctx.config.secrets[0]).update(`kitgate session id\u0000${sessionToken}`).digest('base64url').slice(0, 22);
+}
+
+/** True when a stored user's address is the session token's (compared without case; both empty counts). */
+function sameAddress(stored: string | null | undefined, claimed: unknown): boolean {
+	const left = (stored ?? '').toLowerCase();
+	const right = typeof claimed === 'string' ? claimed.toLowerCase() : '';
+	return left === right;
 }

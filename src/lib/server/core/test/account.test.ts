@@ -450,6 +450,28 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 	});
 });
 
+describe('who is signed in', () => {
+	test("a JWT credentials session whose sub is another stored user's id does not act as that user", async () => {
+		const adapter = MemoryAdapter();
+		const w = accountWorld(adapter, 'jwt');
+		const ada = w.browser();
+		await ada.signInByEmail('ada@example.com');
+		const adaUser = (await adapter.getUserByEmail('ada@example.com'))!;
+		// the app's authorize() returns ids of its own user table, which may collide with the adapter's
+		const { default: Credentials } = await import('../../providers/credentials.js');
+		const withPasswords = accountWorld(adapter, 'jwt', {
+			providers: [...w.config.providers, Credentials({ credentials: { username: {} }, authorize: () => ({ id: adaUser.id, email: 'mallory@evil.test' }) })]
+		});
+		const mallory = withPasswords.browser();
+		const csrfToken = await mallory.client.csrfToken();
+		await mallory.request('/auth/callback/credentials', { form: { csrfToken, username: 'mallory' } });
+		expect((await mallory.session())?.user?.email).toBe('mallory@evil.test');
+		expect((await mallory.request('/auth/account')).status).toBe(401);
+		expect(outcomeOf(await mallory.change('delete')).error).toBe('SessionRequired');
+		expect(await adapter.getUser(adaUser.id)).not.toBeNull();
+	});
+});
+
 describe('configuration', () => {
 	test('account: false turns the routes off', async () => {
 		const w = accountWorld(MemoryAdapter(), 'database', { account: false });
