@@ -11,10 +11,10 @@ import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { startPostgres } from '../bench/postgres.js';
 import { portFromAuthjs, type PortedFile } from './authjs-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -68,7 +68,7 @@ async function run(command: string, args: string[], cwd: string, timeout = 10 * 
 		return stdout;
 	} catch (error) {
 		const failed = error as { stdout?: string; stderr?: string; message: string };
-		throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`);
+		throw new Error(`${command} ${args.join(' ')} failed in ${cwd}: ${failed.message}\n${failed.stdout ?? ''}\n${failed.stderr ?? ''}`, { cause: error });
 	}
 }
 
@@ -154,13 +154,22 @@ function authjsDdl(schema: 'pg-adapter' | 'drizzle-sqlite'): string {
 		.join('\n');
 }
 
+/** What bench/postgres.js's startPostgres() gives: DATABASE_URL's server, or a throwaway cluster. */
+interface PostgresServer {
+	url: string;
+	source: string;
+	stop(): void;
+}
+
 /**
  * A PostgreSQL database of its own with @auth/pg-adapter's tables: in a throwaway cluster (or in
  * the server of DATABASE_URL). Without PostgreSQL the database variant is skipped, except in CI.
  */
 async function authjsPostgres(): Promise<{ url: string; stop: () => void } | { skipped: string }> {
-	let server: Awaited<ReturnType<typeof startPostgres>>;
+	let server: PostgresServer;
 	try {
+		// the benchmark's throwaway cluster (bench/postgres.js), loaded by URL so that the type check stays out of bench/
+		const { startPostgres } = (await import(pathToFileURL(join(ROOT, 'bench/postgres.js')).href)) as { startPostgres(): Promise<PostgresServer> };
 		server = await startPostgres();
 	} catch (error) {
 		if (process.env.CI) throw error;

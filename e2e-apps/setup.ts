@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { startDemoIdp } from '../scripts/demo-idp.js';
 import { startDemoSmtp } from '../scripts/demo-smtp.js';
 import { followGuide, readEnvFile, setEnvFile } from './guide.js';
+import { migrationOrigins, prepareMigrationApps } from './migration-apps.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** The `sv` that makes SvelteKit 2 apps on Node 20 (its templates are checked by this test). */
@@ -44,10 +45,12 @@ export default async function setup(): Promise<() => Promise<void>> {
 		express: `http://127.0.0.1:${expressPort}`,
 		authjs: `http://127.0.0.1:${authjsPort}`
 	};
+	// the Auth.js apps of migration.spec.ts (e2e-apps/migration-apps.ts)
+	const migrationApps = await migrationOrigins();
 	const mail = await startDemoSmtp({ smtpPort: 0, httpPort: 0 });
 	const idpUser = { id: 'grace', email: 'grace@example.com', email_verified: true, name: 'Grace Hopper' };
 	const client = { client_id: 'real-app', client_secret: 'real-app-secret-real-app-secret', redirect_uris: [] as string[] };
-	client.redirect_uris = Object.values(origins).flatMap((origin) => ['oidc', 'keycloak'].map((id) => `${origin}/auth/callback/${id}`));
+	client.redirect_uris = [...Object.values(origins), ...Object.values(migrationApps)].flatMap((origin) => ['oidc', 'keycloak'].map((id) => `${origin}/auth/callback/${id}`));
 	const idp = await startDemoIdp({ clients: [client], accounts: [idpUser] });
 	// what a user fills into .env: their identity provider and mail server
 	const providerEnv = {
@@ -59,7 +62,15 @@ export default async function setup(): Promise<() => Promise<void>> {
 	};
 
 	const dirs = { sveltekit: join(work, 'sveltekit-app'), express: join(work, 'express-app'), authjs: join(work, 'authjs-app') };
-	await Promise.all([
+	const stopMigration = prepareMigrationApps({
+		work,
+		tarball,
+		origins: migrationApps,
+		idp: { issuer: idp.issuer, clientId: client.client_id, clientSecret: client.client_secret },
+		idpUser: { login: idpUser.id, email: idpUser.email, name: idpUser.name }
+	});
+	const apps = Promise.all([
+		stopMigration,
 		inBackground(() => svelteKitApp(dirs.sveltekit, tarball, providerEnv)),
 		inBackground(() => expressApp(dirs.express, tarball, { ...providerEnv, AUTH_URL: origins.express })),
 		inBackground(() =>
@@ -70,6 +81,13 @@ export default async function setup(): Promise<() => Promise<void>> {
 			})
 		)
 	]);
+	try {
+		await apps;
+	} catch (error) {
+		// the migration apps' PostgreSQL cluster must not outlive a failed set-up
+		(await stopMigration.catch(() => () => {}))();
+		throw error;
+	}
 
 	// production, with only what the guides say to set: ORIGIN for adapter-node, AUTH_URL for Express, and .env
 	const env = {
@@ -100,6 +118,7 @@ export default async function setup(): Promise<() => Promise<void>> {
 
 	return async () => {
 		for (const child of children) child.kill();
+		(await stopMigration)();
 		await Promise.all([idp.close(), mail.close()]);
 		// KEEP_REAL_APPS=1 leaves the apps on disk, to look at them or to run the docs check again
 		if (!process.env.KEEP_REAL_APPS) rmSync(work, { recursive: true, force: true });
