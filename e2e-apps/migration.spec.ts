@@ -73,6 +73,8 @@ async function signInWithKeycloak(page: Page, app: MigrationApp, kind: Kind): Pr
 /** Signs out with the app's sign-out button (SvelteKit: the `SignOut` component; Express: the built-in page). */
 async function signOut(page: Page, app: MigrationApp, kind: Kind): Promise<void> {
 	await page.goto(kind === 'sveltekit' ? `${app.origin}/` : `${app.origin}/auth/signout`);
+	// CSS written for Auth.js's forms keeps applying: kitgate's form carries Auth.js's class too
+	if (kind === 'sveltekit') await expect(page.locator('form.signOutButton')).toHaveCount(1);
 	await page.getByRole('button', { name: /sign out/i }).click();
 	if (kind === 'express') await page.goto(`${app.origin}/`);
 	await expect(page.getByText('You are not signed in')).toBeVisible();
@@ -120,9 +122,13 @@ for (const kind of ['sveltekit', 'express'] as const) {
 			test.setTimeout(90_000);
 			const before = await withApp(app, 'authjs', {}, async () => {
 				await signInWithPassword(page, app, kind);
-				return { fields: await protectedFields(page, app), session: await sessionJson(page, app), cookies: sessionCookieNames(await cookies(context, app)) };
+				const fields = await protectedFields(page, app);
+				await page.goto(`${app.origin}/`);
+				const signOutForm = await page.locator('form.signOutButton').count();
+				return { fields, signOutForm, session: await sessionJson(page, app), cookies: sessionCookieNames(await cookies(context, app)) };
 			});
 			expect(before.fields).toEqual({ name: 'Linus', email: 'linus@example.com', role: 'admin', id: '(none)' });
+			expect(before.signOutForm).toBe(kind === 'sveltekit' ? 1 : 0);
 			expect(before.cookies).toEqual(['authjs.session-token']);
 
 			await withApp(app, 'kitgate', {}, async () => {

@@ -27,7 +27,7 @@ function form(body: string): { tag: string; inner: string } {
 /** What a credentials form written the Auth.js way must be, whichever syntax wrote it. */
 function expectCredentialsForm(body: string, label: string) {
 	const { tag, inner } = form(body);
-	expect(tag).toBe('<form method="POST" action="/login" class="kg-form kg-signin auth-form">');
+	expect(tag).toBe('<form method="POST" action="/login" class="kg-form kg-signin signInButton auth-form">');
 	expect(inputs(inner)).toEqual([
 		{ type: 'hidden', name: 'providerId', value: 'credentials' },
 		{ type: 'hidden', name: 'callbackUrl', value: '/after' },
@@ -75,7 +75,7 @@ describe('SignIn with Auth.js markup', () => {
 	test('email as a named slot and as a snippet replaces the default email field', () => {
 		for (const body of [render(AuthjsSlots, { props: { form: 'email' } }).body, render(AuthjsSnippets, { props: { form: 'email' } }).body]) {
 			const { tag, inner } = form(body);
-			expect(tag).toBe('<form method="POST" action="/signin" class="kg-form kg-signin">');
+			expect(tag).toBe('<form method="POST" action="/signin" class="kg-form kg-signin signInButton">');
 			expect(inputs(inner)).toEqual([{ type: 'hidden', name: 'providerId', value: 'email' }, { name: 'email', type: 'email' }]);
 			expect(inner).toContain('Your email');
 			expect(inner).not.toContain('Email address');
@@ -129,8 +129,8 @@ describe('SignIn with Auth.js markup', () => {
 	});
 
 	test('className and class both reach the form', () => {
-		expect(form(render(SignIn, { props: { className: 'a', class: 'b' } }).body).tag).toBe('<form method="POST" action="/signin" class="kg-form kg-signin a b">');
-		expect(form(render(SignIn, { props: { className: 'a' } }).body).tag).toContain('class="kg-form kg-signin a"');
+		expect(form(render(SignIn, { props: { className: 'a', class: 'b' } }).body).tag).toBe('<form method="POST" action="/signin" class="kg-form kg-signin signInButton a b">');
+		expect(form(render(SignIn, { props: { className: 'a' } }).body).tag).toContain('class="kg-form kg-signin signInButton a"');
 	});
 
 	test('under kit.paths.base the form posts to {base}/{signInPage}', () => {
@@ -147,7 +147,7 @@ describe('SignOut with Auth.js markup', () => {
 	test('submitButton as a named slot and as a snippet is the button\'s content; signOutPage, options, className', () => {
 		for (const body of [render(AuthjsSlots, { props: { form: 'signout', label: 'Leave' } }).body, render(AuthjsSnippets, { props: { form: 'signout', label: 'Leave' } }).body]) {
 			const { tag, inner } = form(body);
-			expect(tag).toBe('<form method="POST" action="/logout" class="kg-form kg-signout auth-out">');
+			expect(tag).toBe('<form method="POST" action="/logout" class="kg-form kg-signout signOutButton auth-out">');
 			expect(inputs(inner)).toEqual([{ type: 'hidden', name: 'callbackUrl', value: '/bye' }]);
 			expect(buttons(inner)).toEqual([{ attributes: 'type="submit" class="kg-button"', content: expect.stringMatching(/^<span( slot="submitButton")?>Leave<\/span>$/) }]);
 		}
