@@ -8,10 +8,12 @@ import { AccessDenied, AuthError, CallbackRouteError, OAuthAccountNotLinked } fr
 import { emitEvent } from './events.js';
 import { pageUrl, type Outcome } from './outcome.js';
 import { decodeSessionCookie, establishSession, sessionCookieValue, sessionMethods } from './session.js';
+import { readSubject } from './session-subject.js';
+import { findCredentialsUser } from './flows/credentials/credentials-user.js';
 import { decideLinking, isEmailRefuted, type LinkingDecision } from './linking-policy.js';
 import { checkSignInAllowed } from './sign-in-callback.js';
 import { rememberUpstreamAccount } from './flows/oauth/token-refresh.js';
-import type { Account, AdapterAccount, AdapterUser, Profile, Provider, User } from './types.js';
+import type { Account, AdapterAccount, AdapterUser, JWT, Profile, Provider, User } from './types.js';
 
 /** What a provider flow hands over once it knows who signed in. */
 export interface CompletedSignIn {
@@ -35,7 +37,8 @@ export interface CompletedSignIn {
 /** How the adapter side of a sign-in resolves, decided before anything is written. */
 type Plan =
 	| { kind: 'existing'; user: AdapterUser; proven: boolean }
-	| { kind: 'link'; user: AdapterUser; proven: boolean }
+	/** `pin`: the credentials account that maps the signed-in credentials session to `user`, to link first. */
+	| { kind: 'link'; user: AdapterUser; proven: boolean; pin?: AdapterAccount }
 	| { kind: 'create'; verified: boolean; release?: AdapterUser };
 
 /** Waits between re-reads while a concurrent first sign-in of the same identity finishes (ms). */
@@ -103,9 +106,13 @@ const identityQueues = new Map<string, Promise<unknown>>();
 /**
  * Runs `task` after any earlier task for the same identity in this process has finished: two
  * first sign-ins of one account never interleave their reads and writes here. Across processes
- * the unique constraints and `concurrentWinner` settle the race.
+ * the unique constraints and `concurrentWinner` settle the race. Also used by the credentials
+ * flow (flows/credentials/stored-user.ts).
+ *
+ * @example
+ * await oneAtATime(`${account.provider}\u0000${account.providerAccountId}`, () => signIn());
  */
-async function oneAtATime<T>(key: string | undefined, task: () => Promise<T>): Promise<T> {
+export async function oneAtATime<T>(key: string | undefined, task: () => Promise<T>): Promise<T> {
 	if (key === undefined) return task();
 	const previous = identityQueues.get(key) ?? Promise.resolve();
 	const current = previous.catch(() => undefined).then(task);
@@ -127,10 +134,11 @@ async function planSignIn(ctx: RequestContext, adapter: GuardedAdapter, signIn: 
 	const { account, user, provider, profile } = signIn;
 	const key = { provider: account.provider, providerAccountId: account.providerAccountId };
 	// the signed-in user matters only to a connect flow (OAuth); a session that cannot be read connects nothing
-	const [owner, signedIn] = await Promise.all([
+	const [owner, session] = await Promise.all([
 		adapter.getUserByAccount(key),
-		account.type === 'email' ? null : signedInUser(ctx, adapter).catch((error: unknown) => sessionReadFailed(ctx, error))
+		account.type === 'email' ? null : signedInSession(ctx, adapter).catch((error: unknown) => sessionReadFailed(ctx, error))
 	]);
+	const signedIn = session?.user ?? null;
 	const holder = !owner && user.email ? await adapter.getUserByEmail(user.email) : null;
 	const arrival = account.type === 'email' ? 'email' : 'oauth';
 	const proven = arrival === 'email' || provesAddress(provider, profile);
@@ -150,7 +158,8 @@ async function planSignIn(ctx: RequestContext, adapter: GuardedAdapter, signIn: 
 		case 'existing':
 			return { kind: 'existing', user: owner as AdapterUser, proven };
 		case 'link':
-			return { kind: 'link', user: (decision.because === 'requested' ? signedIn : holder) as AdapterUser, proven };
+			if (decision.because === 'requested') return { kind: 'link', user: signedIn as AdapterUser, proven, pin: session?.pin };
+			return { kind: 'link', user: holder as AdapterUser, proven };
 		case 'create':
 			return { kind: 'create', verified: decision.verified, release: decision.release ? (holder as AdapterUser) : undefined };
 		case 'refuse':
@@ -222,6 +231,7 @@ async function carryOut(
 		return { user: plan.proven ? await markEmailVerified(ctx, adapter, plan.user, user.email) : plan.user, isNewUser: false };
 	}
 	if (plan.kind === 'link') {
+		if (plan.pin) await pinCredentials(ctx, adapter, plan.pin, plan.user);
 		await linkTo(ctx, adapter, plan.user, signIn);
 		return { user: plan.proven ? await markEmailVerified(ctx, adapter, plan.user, user.email) : plan.user, isNewUser: false };
 	}
@@ -294,6 +304,23 @@ async function markEmailVerified(ctx: RequestContext, adapter: GuardedAdapter, u
 	return updated;
 }
 
+/**
+ * Links the `credentials` account that maps a credentials JWT session to `owner` (found by its id,
+ * flows/credentials/credentials-user.ts), before a new account joins `owner` on that session's
+ * request: later decisions find the user by the account. Another owner meanwhile refuses.
+ */
+async function pinCredentials(ctx: RequestContext, adapter: GuardedAdapter, pin: AdapterAccount, owner: AdapterUser): Promise<void> {
+	try {
+		await adapter.linkAccount(pin);
+	} catch (error) {
+		if (!isUniqueViolation(error)) throw error;
+		const linked = await adapter.getUserByAccount({ provider: pin.provider, providerAccountId: pin.providerAccountId });
+		if (linked?.id === owner.id) return;
+		throw new OAuthAccountNotLinked('The signed-in password sign-in was linked to another user meanwhile; nothing was connected.');
+	}
+	await emitEvent(ctx, 'linkAccount', { user: owner, account: pin, profile: owner });
+}
+
 /** Links the account to `owner`; a concurrent identical link is fine, another owner is not. */
 async function linkTo(ctx: RequestContext, adapter: GuardedAdapter, owner: AdapterUser, signIn: CompletedSignIn): Promise<void> {
 	const { account, user } = signIn;
@@ -348,16 +375,71 @@ async function refreshStoredTokens(ctx: RequestContext, adapter: GuardedAdapter,
 	}
 }
 
-/** The signed-in user of the request's valid session, if any (for linking a new account to it). */
+/** The signed-in user, and the credentials account to link when it was found by a credentials session's id. */
+interface SignedInSession {
+	user: AdapterUser;
+	pin?: AdapterAccount;
+}
+
+/**
+ * The stored user of the request's valid session, if any, for a decision that gives that user
+ * something (connect an account, register a passkey, list them).
+ *
+ * Database sessions name their user. A JWT's `sub` is a stored user's id only when kitgate
+ * recorded so at sign-in (session-subject.ts). A credentials session's `sub` is authorize()'s id:
+ * its user is found as the credentials sign-in with database sessions finds it
+ * (flows/credentials/credentials-user.ts), never by taking the id for a stored user's. A token
+ * without the record (issued before it existed, or adopted from Auth.js) names the user with that
+ * id only when that user has the token's address.
+ *
+ * @example
+ * const user = await signedInUser(ctx, adapter); // null when nobody is signed in
+ */
 export async function signedInUser(ctx: RequestContext, adapter: GuardedAdapter): Promise<AdapterUser | null> {
+	return (await signedInSession(ctx, adapter))?.user ?? null;
+}
+
+async function signedInSession(ctx: RequestContext, adapter: GuardedAdapter): Promise<SignedInSession | null> {
 	const raw = sessionCookieValue(ctx);
 	if (!raw) return null;
 	if (ctx.config.session.strategy === 'database') {
 		const found = await adapter.getSessionAndUser(raw);
-		return found && new Date(found.session.expires).getTime() > ctx.now ? found.user : null;
+		return found && new Date(found.session.expires).getTime() > ctx.now ? { user: found.user } : null;
 	}
 	const token = await decodeSessionCookie(ctx);
-	return token?.sub ? adapter.getUser(token.sub) : null;
+	return token ? tokenSession(adapter, token) : null;
+}
+
+/**
+ * The stored user a decoded JWT session names, by the rule of `signedInUser` (its `sub` is taken as
+ * a stored user's id only when kitgate recorded so; a credentials session's through the
+ * credentials mapping), or null. For code that reads the token itself (account routes).
+ *
+ * @example
+ * const user = stored.strategy === 'jwt' ? await userOfSessionToken(adapter, stored.token) : stored.user;
+ */
+export async function userOfSessionToken(adapter: GuardedAdapter, token: JWT): Promise<AdapterUser | null> {
+	return (await tokenSession(adapter, token))?.user ?? null;
+}
+
+async function tokenSession(adapter: GuardedAdapter, token: JWT): Promise<SignedInSession | null> {
+	if (typeof token.sub !== 'string' || !token.sub) return null;
+	const subject = readSubject(token);
+	if (subject === 'user') {
+		const user = await adapter.getUser(token.sub);
+		return user && { user };
+	}
+	if (subject) {
+		const found = await findCredentialsUser(adapter, subject.credentials, { id: token.sub, email: token.email });
+		if (found.kind === 'none') return null;
+		if (found.kind === 'linked') return { user: found.user };
+		const pin: AdapterAccount = { provider: subject.credentials, type: 'credentials', providerAccountId: token.sub, userId: found.user.id };
+		return { user: found.user, pin };
+	}
+	// no record (an older kitgate's token, or an adopted Auth.js one): `sub` may be authorize()'s id
+	const user = await adapter.getUser(token.sub);
+	const address = (value: string | null | undefined) => (value ? value.toLowerCase() : '');
+	return user && address(user.email) !== '' && address(user.email) === address(token.email) ? { user } : null;
 }
 
 async function startSession(

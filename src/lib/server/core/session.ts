@@ -10,6 +10,7 @@ import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from './
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
 import { revocationState } from './revocation.js';
+import { readSubject, subjectOfSignIn, withSubject } from './session-subject.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
 
 
@@ -180,14 +181,16 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		const before = config.callbacks.jwt === keepToken ? undefined : JSON.stringify(decoded);
 		const refreshed = await refreshUpstreamTokens(ctx, decoded);
 		// a read has no user, account or profile: only the stored token (and, on update, the app's data)
-		const token = await config.callbacks.jwt(
+		const returned = await config.callbacks.jwt(
 			update ? { token: refreshed, account: null, trigger: 'update', session: update.data } : { token: refreshed, account: null }
 		);
-		if (!token) {
+		if (!returned) {
 			clearSessionCookie(ctx);
 			return null;
 		}
-		// the sign-in time is kitgate's: whatever the callback returned, it stays what it was
+		// what `sub` names stays as the sign-in recorded it (session-subject.ts), whatever the callback returned
+		const token = withSubject(returned, readSubject(decoded));
+		// the sign-in time is kitgate's too: whatever the callback returned, it stays what it was
 		if (decoded[SIGN_IN_TIME_CLAIM] !== undefined) token[SIGN_IN_TIME_CLAIM] = decoded[SIGN_IN_TIME_CLAIM];
 		const changed = refreshed !== decoded || (before !== undefined && JSON.stringify(token) !== before);
 		if (update || changed || stale) {
@@ -300,7 +303,7 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 	const previous = sessionCookieValue(ctx);
 	if (config.session.strategy === 'jwt') {
 		const initial: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id };
-		const token = withUpstreamTokens(ctx, await config.callbacks.jwt({
+		const returned = withUpstreamTokens(ctx, await config.callbacks.jwt({
 			token: initial,
 			user,
 			account,
@@ -308,10 +311,12 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 			trigger: isNewUser ? 'signUp' : 'signIn',
 			isNewUser
 		}), account);
-		if (!token) {
+		if (!returned) {
 			clearSessionCookie(ctx);
 			return false;
 		}
+		// records whether `sub` is a stored user's id or authorize()'s (linking reads it: complete-sign-in.ts)
+		const token = withSubject(returned, subjectOfSignIn(account, config.adapter !== undefined));
 		token[SIGN_IN_TIME_CLAIM] = seconds(ctx.now);
 		const { value, expires } = await encodeSessionToken(ctx, token);
 		writeSessionCookie(ctx, value, expires);

@@ -1,14 +1,14 @@
 // Credentials sign-in: `authorize()` checks the submitted fields; success starts a session
-// (JWT, or a database session row for the returned user), failure redirects with a code. Declared
-// fields must each be one string (else 400); failed attempts are counted against the declared
-// identifier field (rate limits) and take at least `minFailureMs`.
+// (JWT, or a database session row for the stored user whose `credentials` account is the returned
+// user: stored-user.ts), failure redirects with a code. Declared fields must each be one string
+// (else 400); failed attempts are counted against the declared identifier field (rate limits) and
+// take at least `minFailureMs`.
 
-import { isUniqueViolation } from '../../unique-violation.js';
 import { assertAdapterMethods } from '../../adapter-guard.js';
 import type { RequestContext } from '../../context.js';
 import { readableRequest, type RequestBody } from '../../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../../callback-url.js';
-import { CallbackRouteError, CredentialsSignin, AuthError, InvalidRequest } from '../../errors.js';
+import { CallbackRouteError, CredentialsSignin, InvalidRequest } from '../../errors.js';
 import { emitEvent } from '../../events.js';
 import { failureAnswer } from '../../failure-answer.js';
 import type { Outcome } from '../../outcome.js';
@@ -16,7 +16,8 @@ import { rateLimitedOutcome, takeAttempt } from '../../rate-limit.js';
 import { identifierField, normalizeIdentifier } from '../../rate-limit-rules.js';
 import { establishSession } from '../../session.js';
 import { checkSignInAllowed } from '../../sign-in-callback.js';
-import type { Account, AdapterUser, CredentialsConfig, User } from '../../types.js';
+import type { Account, CredentialsConfig, User } from '../../types.js';
+import { STORED_USER_METHODS, storeCredentialsUser } from './stored-user.js';
 
 /** Fields kitgate adds to forms; they are not passed to `authorize()`. */
 const RESERVED_FIELDS = new Set(['csrfToken', 'callbackUrl', 'redirectTo', 'redirect', 'providerId']);
@@ -79,9 +80,11 @@ export async function credentialsSignIn(
 
 	if (ctx.config.session.strategy === 'database') {
 		// every method the flow may call, checked before the first write
-		assertAdapterMethods(ctx.config.adapter!, ['getUser', 'createUser', 'linkAccount', 'deleteUser', 'createSession', 'deleteSession']);
+		assertAdapterMethods(ctx.config.adapter!, [...STORED_USER_METHODS, 'createSession', 'deleteSession']);
 	}
-	const sessionUser = ctx.config.session.strategy === 'database' ? await ensureStoredUser(ctx, provider, user) : user;
+	// database sessions: the stored user whose `credentials` account is authorize()'s id (stored-user.ts);
+	// JWT sessions keep authorize()'s id as `sub`, recorded as such in the token (session-subject.ts)
+	const sessionUser = ctx.config.session.strategy === 'database' ? await storeCredentialsUser(ctx, provider, user) : user;
 	await establishSession(ctx, { user: sessionUser, account });
 	await emitEvent(ctx, 'signIn', { user: authorized, account });
 	return { type: 'redirect', url: callbackUrl };
@@ -175,41 +178,4 @@ async function repeatedFields(request: Request, names: readonly string[]): Promi
 /** The answer to credentials that cannot be checked: `InvalidRequest`, before anything is counted or `authorize` runs. */
 function malformedCredentials(ctx: RequestContext, problem: string, callbackUrl: string): Outcome {
 	return failureAnswer(ctx, new InvalidRequest(problem), { callbackUrl });
-}
-
-/**
- * Database sessions need a stored user to own the session row: the user `authorize()` returned is
- * looked up by id and created when the adapter does not know it yet.
- */
-async function ensureStoredUser(ctx: RequestContext, provider: CredentialsConfig, user: User): Promise<AdapterUser> {
-	const adapter = ctx.config.adapter!;
-	let created: AdapterUser | undefined;
-	try {
-		const existing = await adapter.getUser(user.id as string);
-		if (existing) return existing;
-		created = await adapter.createUser({
-			...user,
-			id: user.id as string,
-			email: user.email ?? '',
-			// the app may vouch for the address it returned; otherwise a password proves none
-			emailVerified: user.emailVerified instanceof Date ? user.emailVerified : null
-		});
-		// a `credentials` account marks the address as claimed by a sign-in, not proven (docs/security.md)
-		await adapter.linkAccount({ provider: provider.id, type: 'credentials', providerAccountId: created.id, userId: created.id });
-		await emitEvent(ctx, 'createUser', { user: created });
-		return created;
-	} catch (error) {
-		if (created) await Promise.resolve(adapter.deleteUser(created.id)).catch(() => undefined);
-		const lostRace = isUniqueViolation(error);
-		if (error instanceof AuthError && !lostRace) throw error;
-		// the same user's first sign-in on another server (or request) stored it first: use that row
-		const winner = lostRace ? await Promise.resolve(adapter.getUser(user.id as string)).catch(() => null) : null;
-		if (winner) return winner;
-		const hint = lostRace
-			? ' Its email belongs to another stored user: return that user (adapter.getUserByEmail) from authorize().'
-			: '';
-		throw new CallbackRouteError(`Could not store the user authorize() returned for a database session.${hint}`, {
-			cause: { err: error }
-		});
-	}
 }

@@ -1,0 +1,64 @@
+// What the `sub` of a JWT session names, recorded in the token by kitgate itself: a stored user's
+// id (a sign-in that went through the adapter), or the id a Credentials provider's `authorize()`
+// returned, which need not be any stored user's id (Auth.js keeps it as `sub`). Linking decisions
+// read it (complete-sign-in.ts, `signedInUser`); nothing else does.
+
+import type { Account, JWT } from './types.js';
+
+/** The JWT claim kitgate keeps the origin of `sub` in; the `jwt` callback cannot change it. */
+export const SUBJECT_CLAIM = 'kitgate.subject';
+
+/**
+ * What a JWT session's `sub` is: `'user'`, the id of a stored user; `{ credentials }`, the id the
+ * `authorize()` of that Credentials provider returned (mapped to a stored user by its
+ * `credentials` account, see flows/credentials/stored-user.ts).
+ */
+export type SessionSubject = 'user' | { credentials: string };
+
+/**
+ * The subject of a session a sign-in starts: credentials sign-ins name `authorize()`'s id, any
+ * other sign-in with an adapter names the stored user it resolved; without an adapter `sub` is the
+ * provider's own id and names no stored user (undefined). Pure.
+ *
+ * @example
+ * subjectOfSignIn({ provider: 'credentials', type: 'credentials', providerAccountId: '1' }, true); // { credentials: 'credentials' }
+ */
+export function subjectOfSignIn(account: Account | null, hasAdapter: boolean): SessionSubject | undefined {
+	if (account?.type === 'credentials') return { credentials: account.provider };
+	return hasAdapter ? 'user' : undefined;
+}
+
+/**
+ * The subject recorded in `token`, or undefined: a token kitgate wrote before it recorded one, an
+ * adopted Auth.js token, or a malformed claim. Pure.
+ *
+ * @example
+ * readSubject({ sub: '1', 'kitgate.subject': 'user' }); // 'user'
+ */
+export function readSubject(token: JWT): SessionSubject | undefined {
+	const claim = token[SUBJECT_CLAIM];
+	if (claim === 'user') return 'user';
+	if (typeof claim === 'object' && claim !== null && typeof (claim as { credentials?: unknown }).credentials === 'string') {
+		return { credentials: (claim as { credentials: string }).credentials };
+	}
+	return undefined;
+}
+
+/**
+ * `token` with its subject claim set to `subject` (removed when undefined), whatever the `jwt`
+ * callback did with it: the claim is kitgate's, not the app's. Returns `token` itself when it
+ * already says so. Pure.
+ *
+ * @example
+ * withSubject({ sub: '1' }, 'user'); // { sub: '1', 'kitgate.subject': 'user' }
+ */
+export function withSubject(token: JWT, subject: SessionSubject | undefined): JWT {
+	const current = token[SUBJECT_CLAIM];
+	if (subject === undefined) {
+		if (!(SUBJECT_CLAIM in token)) return token;
+		const { [SUBJECT_CLAIM]: _dropped, ...rest } = token;
+		return rest;
+	}
+	if (JSON.stringify(current) === JSON.stringify(subject)) return token;
+	return { ...token, [SUBJECT_CLAIM]: subject };
+}
