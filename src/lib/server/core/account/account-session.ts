@@ -3,6 +3,7 @@
 
 import { createHmac } from 'node:crypto';
 import type { RequestContext } from '../context.js';
+import { userOfSessionToken } from '../complete-sign-in.js';
 import { FreshSignInRequired, SessionRequired } from '../errors.js';
 import { revocationState } from '../revocation.js';
 import { clearSessionCookie, readStoredSession, SIGN_IN_TIME_CLAIM, type StoredSession } from '../session.js';
@@ -39,10 +40,10 @@ export async function readAccountSession(ctx: RequestContext): Promise<AccountSe
 		clearSessionCookie(ctx);
 		return null;
 	}
-	const user = await adapter.getUser(token.sub);
 	// a JWT's `sub` may be a credentials provider's own id, not a stored user's (Auth.js keeps it so):
-	// the stored user with that id is this session's only when it has the token's address
-	if (!user || !sameAddress(user.email, token.email)) return null;
+	// the same rule as every other decision about who is signed in
+	const user = await userOfSessionToken(adapter, token);
+	if (!user) return null;
 	const claim = token[SIGN_IN_TIME_CLAIM];
 	return { user, stored, signedInAt: typeof claim === 'number' && Number.isFinite(claim) ? claim * 1000 : null };
 }
@@ -82,11 +83,4 @@ export function requireFreshSignIn(ctx: RequestContext, session: AccountSession,
  */
 export function publicSessionId(ctx: RequestContext, sessionToken: string): string {
 	return createHmac('sha256', ctx.config.secrets[0]).update(`kitgate session id\u0000${sessionToken}`).digest('base64url').slice(0, 22);
-}
-
-/** True when a stored user's address is the session token's (compared without case; both empty counts). */
-function sameAddress(stored: string | null | undefined, claimed: unknown): boolean {
-	const left = (stored ?? '').toLowerCase();
-	const right = typeof claimed === 'string' ? claimed.toLowerCase() : '';
-	return left === right;
 }

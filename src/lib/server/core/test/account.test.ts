@@ -470,6 +470,25 @@ describe('who is signed in', () => {
 		expect(outcomeOf(await mallory.change('delete')).error).toBe('SessionRequired');
 		expect(await adapter.getUser(adaUser.id)).not.toBeNull();
 	});
+
+	test("a JWT credentials session with no address, whose sub is the id of a stored user with no address, does not act as that user", async () => {
+		const adapter = MemoryAdapter();
+		// a user who signed up with a provider that gives no address (as X does)
+		const xUser = await adapter.createUser({ id: 'x-user', name: 'X user', email: null as unknown as string, emailVerified: null });
+		await adapter.linkAccount({ userId: xUser.id, type: 'oauth', provider: 'idp', providerAccountId: 'x-1' });
+		const { default: Credentials } = await import('../../providers/credentials.js');
+		const w = accountWorld(adapter, 'jwt');
+		const withPasswords = accountWorld(adapter, 'jwt', {
+			providers: [...w.config.providers, Credentials({ credentials: { username: {} }, authorize: () => ({ id: xUser.id, name: 'Mallory' }) })]
+		});
+		const mallory = withPasswords.browser();
+		const csrfToken = await mallory.client.csrfToken();
+		await mallory.request('/auth/callback/credentials', { form: { csrfToken, username: 'mallory' } });
+		expect((await mallory.session())?.user?.name).toBe('Mallory');
+		expect((await mallory.request('/auth/account')).status).toBe(401);
+		expect(outcomeOf(await mallory.change('delete')).error).toBe('SessionRequired');
+		expect(await adapter.getUser(xUser.id)).not.toBeNull();
+	});
 });
 
 describe('configuration', () => {
