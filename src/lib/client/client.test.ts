@@ -78,6 +78,15 @@ describe('signIn', () => {
 		expect(navigations).toEqual([]);
 	});
 
+	test("Auth.js's form: redirectTo among the fields is the callback URL; the third argument's wins", async () => {
+		const posted: string[] = [];
+		const result = await signIn('credentials', { username: 'ada', password: 'lovelace', redirectTo: '/from-fields' }, { redirect: false });
+		expect(result.url).toBe(`${ORIGIN}/from-fields`);
+		await signIn('credentials', { username: 'ada', password: 'lovelace', redirectTo: '/from-fields' }, { redirect: false, redirectTo: '/from-options' }).then((r) => posted.push(r.url));
+		// the third argument wins when both say
+		expect(posted).toEqual([`${ORIGIN}/from-options`]);
+	});
+
 	test('credentials: success navigates; a wrong password stays on the page with the error type and code', async () => {
 		const failed = await signIn('credentials', { username: 'ada', password: 'nope' });
 		expect(failed).toMatchObject({ ok: false, error: 'CredentialsSignin', code: 'credentials', status: 401 });

@@ -79,6 +79,8 @@ function go(url: string): void {
  * ceremony: `params` may hold `action` ("register" | "authenticate") and `email`; its errors
  * include `WebAuthnUnsupported` and `WebAuthnCancelled`.
  *
+ * `redirectTo` may also come among `params`, where Auth.js's `signIn` takes it.
+ *
  * With `redirect: false` it resolves with the outcome instead of navigating. With the default,
  * it navigates on success, and on OAuth/email failures to the error URL; a failed credentials
  * sign-in stays on the page and resolves with `error: 'CredentialsSignin'`.
@@ -95,7 +97,9 @@ export async function signIn(
 	options: SignInOptions = {}
 ): Promise<SignInResult> {
 	const basePath = options.basePath ?? '/auth';
-	const callbackUrl = options.redirectTo ?? location.href;
+	// Auth.js's form puts redirectTo among the fields: honour it there too, and do not post it
+	const { redirectTo: fieldRedirectTo, ...fields } = params;
+	const callbackUrl = options.redirectTo ?? fieldRedirectTo ?? location.href;
 	const navigate = options.redirect !== false;
 	if (!providerId) {
 		const url = `${basePath}/signin?${new URLSearchParams({ callbackUrl })}`;
@@ -105,12 +109,12 @@ export async function signIn(
 	const [token, providers] = await Promise.all([csrfToken(basePath), providerTypes(basePath)]);
 	const type = providers[providerId]?.type;
 	if (type === 'webauthn') {
-		return passkeySignIn(providerId, { action: params.action as PasskeyAction | undefined, email: params.email }, options);
+		return passkeySignIn(providerId, { action: fields.action as PasskeyAction | undefined, email: fields.email }, { ...options, redirectTo: callbackUrl });
 	}
 	// credentials are checked by the callback route; other providers start at signin
 	const route = type === 'credentials' ? 'callback' : 'signin';
 	const query = route === 'signin' && options.authorizationParams ? `?${new URLSearchParams(options.authorizationParams)}` : '';
-	const result = await post(`${basePath}/${route}/${encodeURIComponent(providerId)}${query}`, { ...params, csrfToken: token, callbackUrl });
+	const result = await post(`${basePath}/${route}/${encodeURIComponent(providerId)}${query}`, { ...fields, csrfToken: token, callbackUrl });
 	// a failed credentials sign-in stays on the page, so the caller can show the error
 	if (navigate && result.url && (result.ok || route === 'signin')) go(result.url);
 	return result;

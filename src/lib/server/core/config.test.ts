@@ -64,6 +64,15 @@ describe('resolveConfig: secret', () => {
 		expect(resolveConfig(config({ secret: 'x'.repeat(32) }), devEnv()).secrets).toEqual(['x'.repeat(32)]);
 	});
 
+	test('AUTH_SECRET_1, _2 and _3 join the rotation as Auth.js reads them: the highest number signs, AUTH_SECRET last', () => {
+		const [s1, s2, s3] = ['1', '2', '3'].map((n) => `${SECRET}-${n}`);
+		const resolved = resolveConfig(config({ secret: undefined }), { AUTH_SECRET: SECRET, AUTH_SECRET_1: s1, AUTH_SECRET_2: s2, AUTH_SECRET_3: s3 });
+		expect(resolved.secrets).toEqual([s3, s2, s1, SECRET]);
+		expect(resolveConfig(config({ secret: undefined }), { AUTH_SECRET_1: s1, AUTH_SECRET: '' }).secrets).toEqual([s1]);
+		// an explicit `secret` wins over the environment, as before
+		expect(resolveConfig(config(), { AUTH_SECRET_1: s1 }).secrets).toEqual([SECRET]);
+	});
+
 	test('the secret is read from env.AUTH_SECRET', () => {
 		const resolved = resolveConfig(config({ secret: undefined }), { AUTH_SECRET: SECRET });
 		expect(resolved.secrets).toEqual([SECRET]);

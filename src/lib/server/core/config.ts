@@ -16,7 +16,7 @@ import { defaultCookies, type CookieSet } from './cookies.js';
 import { decodeJwt, encodeJwt } from './jwt.js';
 import { authjsSessionCookieName } from './authjs-cookies.js';
 import { defaultRedirect } from './redirect.js';
-import { keepToken } from './default-callbacks.js';
+import { keepToken, publicSession } from './default-callbacks.js';
 import { guardAdapter, type GuardedAdapter } from './adapter-guard.js';
 import { normalizeEmailProvider } from './flows/email/email-provider.js';
 import { normalizeOAuthProvider } from './flows/oauth/oauth-provider.js';
@@ -165,7 +165,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		callbacks: {
 			signIn: config.callbacks?.signIn ?? (() => true),
 			redirect: config.callbacks?.redirect ?? defaultRedirect,
-			session: config.callbacks?.session ?? (({ session }) => session),
+			session: config.callbacks?.session ?? publicSession,
 			jwt: config.callbacks?.jwt ?? keepToken
 		},
 		events: config.events ?? {},
@@ -235,8 +235,9 @@ function isRevocationStore(value: unknown): value is RevocationStore {
 }
 
 function resolveSecrets(secret: AuthConfig['secret'], env: AuthEnv): string[] {
-	const raw = secret ?? env.AUTH_SECRET;
-	const secrets = (Array.isArray(raw) ? raw : raw ? [raw] : []).filter((s) => typeof s === 'string');
+	// as Auth.js reads them: AUTH_SECRET_3, _2, _1 before AUTH_SECRET, the first one signing
+	const raw = secret ?? [env.AUTH_SECRET_3, env.AUTH_SECRET_2, env.AUTH_SECRET_1, env.AUTH_SECRET];
+	const secrets = (Array.isArray(raw) ? raw : [raw]).filter((s): s is string => typeof s === 'string' && s !== '');
 	if (secrets.length === 0) {
 		throw new MissingSecret(
 			'No secret: set AUTH_SECRET (at least 32 random characters, e.g. from `openssl rand -base64 32`) or pass `secret`.'

@@ -266,7 +266,8 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 		return session;
 	}
 	const { user } = stored;
-	const base: Session = { user: { name: user.name, email: user.email, image: user.image }, expires, ...error };
+	// the whole stored user, as Auth.js hands it (apps read session.user.id); the default callback keeps name, email, image
+	const base: Session = { user: { ...user }, expires, ...error };
 	const session = await callbacks.session({ session: base, user, ...updateArgs });
 	await emitEvent(ctx, 'session', { session, user });
 	return session;

@@ -29,11 +29,18 @@ export interface User {
  *   interface Session { role: 'admin' | 'member' }
  * }
  */
-export interface Session {
+export interface Session extends DefaultSession {
+	[key: string]: unknown;
+}
+
+/**
+ * The fields every session has, under Auth.js's name: an augmentation written for Auth.js,
+ * `interface Session { user: { role: string } & DefaultSession['user'] }`, works unchanged.
+ */
+export interface DefaultSession {
 	/** ISO date at which the session expires if it is not used again. */
 	expires: string;
 	user: User;
-	[key: string]: unknown;
 }
 
 /** The decoded content of a JWT session cookie. */

@@ -262,4 +262,4 @@ function writeRawResponse(res: ExpressResponseLike, raw: RawResponse): void {
 }
 
 // the types an app augments or annotates, also here (as `@auth/express` has them)
-export type { Account, AuthConfig, JWT, Profile, Session, User } from '../core/types.js';
+export type { Account, AuthConfig, DefaultSession, JWT, Profile, Session, User } from '../core/types.js';

@@ -229,4 +229,4 @@ function setEventCookie(event: RequestEvent, cookie: OutgoingCookie): void {
 
 export { CredentialsSignin };
 // the types an app augments or annotates, also here (as `@auth/sveltekit` has them): `declare module 'kitgate/sveltekit' { interface Session { … } }`
-export type { Account, AuthConfig, JWT, Profile, Session, User } from '../core/types.js';
+export type { Account, AuthConfig, DefaultSession, JWT, Profile, Session, User } from '../core/types.js';

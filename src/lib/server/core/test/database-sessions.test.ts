@@ -92,6 +92,19 @@ describe.each(adapters)('database sessions (%s)', (_name, makeAdapter) => {
 		expect(sessionArgs.at(-1)?.token).toBeUndefined();
 	});
 
+	test("the session callback's `session` holds the whole stored user (as Auth.js hands it), never the row's token; the default callback answers name, email and image", async () => {
+		const { client, signIn, session } = setup({ callbacks: { session: ({ session }) => session } });
+		await signIn();
+		const returned = (await session()) as Session & Record<string, unknown>;
+		expect(returned.user).toMatchObject({ id: 'user-ada', name: 'Ada', email: 'ada@example.com' });
+		expect(JSON.stringify(returned)).not.toContain(client.jar.get('kitgate.session-token')!);
+		expect(Object.keys(returned).sort()).toEqual(['expires', 'user']);
+
+		const plain = setup({ callbacks: {} });
+		await plain.signIn();
+		expect(await plain.session()).toEqual({ user: { name: 'Ada', email: 'ada@example.com', image: null }, expires: expect.any(String) });
+	});
+
 	test('expiry is extended at most once per updateAge', async () => {
 		const { clock, calls, client, signIn, session } = setup();
 		await signIn();
