@@ -525,6 +525,55 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				});
 			}
 
+			test('second factor: setTwoFactor stores and replaces, getTwoFactor reads it back, deleteTwoFactor removes it', async () => {
+				if (typeof raw.getTwoFactor !== 'function') return;
+				const [user, other] = [await createUser(), await createUser()];
+				expect(await adapter.getTwoFactor(user.id)).toBeNull();
+				const record = { userId: user.id, totpSecret: 'sealed-secret', lastUsedStep: null, recoveryCodes: ['hash-a', 'hash-b', 'hash-c'], createdAt: new Date('2030-01-02T03:04:05.678Z') };
+				const stored = await adapter.setTwoFactor(record);
+				expect({ ...stored, recoveryCodes: [...stored.recoveryCodes].sort() }).toEqual(record);
+				const read = await adapter.getTwoFactor(user.id);
+				expect({ ...read!, recoveryCodes: [...read!.recoveryCodes].sort() }).toEqual(record);
+				expect(await adapter.getTwoFactor(other.id)).toBeNull();
+				await adapter.setTwoFactor({ ...record, totpSecret: 'sealed-again', lastUsedStep: 58_908_240, recoveryCodes: ['hash-d'] });
+				expect(await adapter.getTwoFactor(user.id)).toEqual({ ...record, totpSecret: 'sealed-again', lastUsedStep: 58_908_240, recoveryCodes: ['hash-d'] });
+				await adapter.deleteTwoFactor(user.id);
+				expect(await adapter.getTwoFactor(user.id)).toBeNull();
+				await adapter.deleteTwoFactor(user.id);
+			});
+
+			test('second factor: useTotpStep accepts only a later step, once, even when called concurrently', async () => {
+				if (typeof raw.useTotpStep !== 'function') return;
+				const [user, other] = [await createUser(), await createUser()];
+				expect(await adapter.useTotpStep(user.id, 100)).toBe(false);
+				await adapter.setTwoFactor({ userId: user.id, totpSecret: 'sealed', lastUsedStep: null, recoveryCodes: [] });
+				const results = await Promise.all(Array.from({ length: 5 }, () => adapter.useTotpStep(user.id, 58_908_240)));
+				expect(results.filter(Boolean)).toHaveLength(1);
+				expect(await adapter.useTotpStep(user.id, 58_908_239)).toBe(false);
+				expect(await adapter.useTotpStep(user.id, 58_908_241)).toBe(true);
+				expect((await adapter.getTwoFactor(user.id))?.lastUsedStep).toBe(58_908_241);
+				expect(await adapter.useTotpStep(other.id, 58_908_242)).toBe(false);
+			});
+
+			test('second factor: useRecoveryCode removes a code of that user once, and never another user\'s', async () => {
+				if (typeof raw.useRecoveryCode !== 'function') return;
+				const [user, other] = [await createUser(), await createUser()];
+				await adapter.setTwoFactor({ userId: user.id, totpSecret: 'sealed', lastUsedStep: null, recoveryCodes: ['hash-a', 'hash-b'] });
+				expect(await adapter.useRecoveryCode(other.id, 'hash-a')).toBe(false);
+				const results = await Promise.all(Array.from({ length: 5 }, () => adapter.useRecoveryCode(user.id, 'hash-a')));
+				expect(results.filter(Boolean)).toHaveLength(1);
+				expect((await adapter.getTwoFactor(user.id))?.recoveryCodes).toEqual(['hash-b']);
+				expect(await adapter.useRecoveryCode(user.id, 'hash-z')).toBe(false);
+			});
+
+			test('second factor: deleteUser removes it', async () => {
+				if (typeof raw.getTwoFactor !== 'function') return;
+				const user = await createUser();
+				await adapter.setTwoFactor({ userId: user.id, totpSecret: 'sealed', lastUsedStep: 1, recoveryCodes: ['hash-a'] });
+				await adapter.deleteUser(user.id);
+				expect(await adapter.getTwoFactor(user.id)).toBeNull();
+			});
+
 			test('deleteUser removes what listSessionsByUserId and listAccountsByUserId list for that user', async () => {
 				if (typeof raw.listSessionsByUserId !== 'function' || typeof raw.listAccountsByUserId !== 'function') return;
 				const doomed = await createUserWithEverything();

@@ -7,6 +7,7 @@ import type {
 	AdapterAccount,
 	AdapterAuthenticator,
 	AdapterSession,
+	AdapterTwoFactor,
 	AdapterUser,
 	VerificationToken
 } from '../core/types.js';
@@ -28,6 +29,7 @@ export function MemoryAdapter(): Required<Adapter> {
 	const sessions = new Map<string, AdapterSession>();
 	const verificationTokens = new Map<string, VerificationToken>();
 	const authenticators = new Map<string, AdapterAuthenticator>();
+	const twoFactors = new Map<string, AdapterTwoFactor>();
 
 	function requireUser(userId: string, operation: string): void {
 		if (!users.has(userId)) throw new AdapterError(`${operation}: no user with id ${userId}`);
@@ -88,6 +90,7 @@ export function MemoryAdapter(): Required<Adapter> {
 			deleteWhere(sessions, (session) => session.userId === userId);
 			deleteWhere(accounts, (account) => account.userId === userId);
 			deleteWhere(authenticators, (authenticator) => authenticator.userId === userId);
+			twoFactors.delete(userId);
 			return copy(user);
 		},
 
@@ -260,6 +263,41 @@ export function MemoryAdapter(): Required<Adapter> {
 			const stored = withoutEmptyDetails(next);
 			authenticators.set(credentialID, stored);
 			return copy(stored);
+		},
+
+		async getTwoFactor(userId) {
+			return copyOrNull(twoFactors.get(userId));
+		},
+
+		async setTwoFactor(record) {
+			requireUser(record.userId, 'setTwoFactor');
+			const stored: AdapterTwoFactor = {
+				userId: record.userId,
+				totpSecret: record.totpSecret,
+				lastUsedStep: record.lastUsedStep ?? null,
+				recoveryCodes: [...record.recoveryCodes],
+				createdAt: record.createdAt ? new Date(record.createdAt) : null
+			};
+			twoFactors.set(record.userId, stored);
+			return copy(stored);
+		},
+
+		async deleteTwoFactor(userId) {
+			twoFactors.delete(userId);
+		},
+
+		async useTotpStep(userId, step) {
+			const current = twoFactors.get(userId);
+			if (!current || (current.lastUsedStep !== null && step <= current.lastUsedStep)) return false;
+			twoFactors.set(userId, { ...current, lastUsedStep: step });
+			return true;
+		},
+
+		async useRecoveryCode(userId, hash) {
+			const current = twoFactors.get(userId);
+			if (!current || !current.recoveryCodes.includes(hash)) return false;
+			twoFactors.set(userId, { ...current, recoveryCodes: current.recoveryCodes.filter((code) => code !== hash) });
+			return true;
 		}
 	};
 }

@@ -55,9 +55,9 @@ describe('PostgresAdapter', () => {
 		const adapters = pools.map((pool) => PostgresAdapter({ pool, schema: freshSchema }));
 		try {
 			const results = await Promise.all(adapters.map((adapter) => adapter.migrate()));
-			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details']);
+			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor']);
 			const recorded = await admin.query(`select name from "${freshSchema}".kitgate_migrations`);
-			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }]);
+			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }, { name: '0006_two_factor' }]);
 			const user = await adapters[0]!.createUser({ id: 'u', email: 'u@example.com', emailVerified: null });
 			expect(await adapters[5]!.getUser('u')).toEqual(user);
 		} finally {
@@ -112,7 +112,9 @@ describe('PostgresAdapter', () => {
 			'authenticators',
 			'kitgate_migrations',
 			'kitgate_passkey_details',
+			'kitgate_recovery_codes',
 			'kitgate_session_details',
+			'kitgate_two_factor',
 			'rate_limits',
 			'session_revocations',
 			'sessions',

@@ -15,7 +15,8 @@ const ADAPTER_METHODS = new Set<string>([
 	'linkAccount', 'unlinkAccount', 'getAccount', 'listAccountsByUserId', 'createSession', 'getSessionAndUser',
 	'updateSession', 'deleteSession', 'createVerificationToken', 'useVerificationToken',
 	'createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
-	'deleteAuthenticator', 'deleteSessionsByUserId', 'listSessionsByUserId', 'deleteSessionOfUser', 'updateAuthenticator'
+	'deleteAuthenticator', 'deleteSessionsByUserId', 'listSessionsByUserId', 'deleteSessionOfUser', 'updateAuthenticator',
+	'getTwoFactor', 'setTwoFactor', 'deleteTwoFactor', 'useTotpStep', 'useRecoveryCode'
 ] satisfies AdapterMethod[]);
 
 const rawAdapters = new WeakMap<object, Adapter>();

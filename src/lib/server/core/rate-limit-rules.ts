@@ -7,7 +7,7 @@ import { processRateLimitStore } from './memory-rate-limit-store.js';
 import type { RateLimitCount, RateLimitOptions, RateLimitStore } from './types.js';
 
 /** The kinds of attempts kitgate limits. */
-export type AttemptKind = 'credentials' | 'email' | 'emailToken' | 'passkey' | 'account';
+export type AttemptKind = 'credentials' | 'email' | 'emailToken' | 'passkey' | 'account' | 'secondFactor';
 
 /** One kind's limits with defaults filled in; 0 is off. */
 export interface ResolvedRule {
@@ -24,6 +24,8 @@ export interface ResolvedRateLimit {
 	passkey?: ResolvedRule;
 	/** Changes through the account routes, per user id and per client address. */
 	account?: ResolvedRule;
+	/** Second-factor codes, per user id and per client address. */
+	secondFactor?: ResolvedRule;
 	store: RateLimitStore;
 	/** True when the config named the store (it may then keep revocations too). */
 	storeGiven: boolean;
@@ -41,7 +43,8 @@ export const DEFAULT_LIMITS: Record<AttemptKind, ResolvedRule> = {
 	email: { perIdentifier: 5, perAddress: 50, windowSeconds: 15 * 60 },
 	emailToken: { perIdentifier: 10, perAddress: 100, windowSeconds: 15 * 60 },
 	passkey: { perIdentifier: 0, perAddress: 100, windowSeconds: 15 * 60 },
-	account: { perIdentifier: 30, perAddress: 100, windowSeconds: 15 * 60 }
+	account: { perIdentifier: 30, perAddress: 100, windowSeconds: 15 * 60 },
+	secondFactor: { perIdentifier: 5, perAddress: 50, windowSeconds: 15 * 60 }
 };
 
 /**
@@ -75,6 +78,7 @@ export function resolveRateLimit(option: RateLimitOptions | false | undefined): 
 		emailToken: given.emailToken === false ? undefined : resolveRule('emailToken', given.emailToken),
 		passkey: given.passkey === false ? undefined : resolveRule('passkey', given.passkey),
 		account: given.account === false ? undefined : resolveRule('account', given.account),
+		secondFactor: given.secondFactor === false ? undefined : resolveRule('secondFactor', given.secondFactor),
 		store: store ?? processRateLimitStore(),
 		storeGiven: store !== undefined,
 		trustedProxies,

@@ -183,6 +183,26 @@ export interface AuthenticatorChanges {
 }
 
 /**
+ * A user's second factor (kitgate addition, docs/security.md "Second factor"): the TOTP secret
+ * sealed with the app secret for this user (never in clear), the latest time step a code was
+ * accepted for (each code is accepted once), and the keyed hashes of the unused recovery codes.
+ *
+ * @example
+ * const record: AdapterTwoFactor = { userId: 'user-1', totpSecret: 'eyJ…', lastUsedStep: null, recoveryCodes: ['kY3…'], createdAt: new Date() };
+ */
+export interface AdapterTwoFactor {
+	userId: string;
+	/** The TOTP secret as `sealTotpSecret` sealed it: it opens only with the app secret, for this user. */
+	totpSecret: string;
+	/** The latest TOTP time step a code was accepted for; null before the first. */
+	lastUsedStep: number | null;
+	/** Keyed hashes of the recovery codes not used yet. */
+	recoveryCodes: string[];
+	/** When the second factor was enrolled. */
+	createdAt?: Date | null;
+}
+
+/**
  * Persistence for users, accounts, sessions, verification tokens and authenticators.
  * Every method is optional; the engine names a missing one in a `MissingAdapterMethod` error.
  */
@@ -285,6 +305,47 @@ export interface Adapter {
 	 * await adapter.updateAuthenticator("dGVzdC1jcmVkZW50aWFs", { name: "Work laptop" });
 	 */
 	updateAuthenticator?(credentialID: string, changes: AuthenticatorChanges): Awaitable<AdapterAuthenticator | null | undefined | void>;
+	/**
+	 * Optional (kitgate addition): the second factor of `userId`, or null when the user has none.
+	 * Needed for two-factor sign-in (docs/account.md, "Second factor"); without it nobody is asked
+	 * for a second factor.
+	 *
+	 * @example
+	 * const record = await adapter.getTwoFactor("user-1"); // { userId: "user-1", totpSecret: "eyJ…", lastUsedStep: 58908240, recoveryCodes: [ … ] }
+	 */
+	getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>;
+	/**
+	 * Optional (kitgate addition): stores the second factor of `record.userId`, replacing the one
+	 * it had, and returns it. Used at enrolment and when recovery codes are made again.
+	 *
+	 * @example
+	 * await adapter.setTwoFactor({ userId: "user-1", totpSecret: sealed, lastUsedStep: 58908240, recoveryCodes: hashes, createdAt: new Date() });
+	 */
+	setTwoFactor?(record: AdapterTwoFactor): Awaitable<AdapterTwoFactor>;
+	/**
+	 * Optional (kitgate addition): removes the second factor of `userId` (nothing when it has none).
+	 *
+	 * @example
+	 * await adapter.deleteTwoFactor("user-1");
+	 */
+	deleteTwoFactor?(userId: string): Awaitable<void>;
+	/**
+	 * Optional (kitgate addition): records that a TOTP code of time step `step` signed `userId` in,
+	 * only when `step` is later than the step recorded before; true when it was recorded. Atomic:
+	 * of two concurrent calls with one step, one gets true (a code is accepted once).
+	 *
+	 * @example
+	 * if (!(await adapter.useTotpStep("user-1", 58908241))) throw new Error("replayed");
+	 */
+	useTotpStep?(userId: string, step: number): Awaitable<boolean>;
+	/**
+	 * Optional (kitgate addition): removes the recovery code hash `hash` of `userId`; true when the
+	 * user had it. Atomic: of two concurrent calls with one hash, one gets true.
+	 *
+	 * @example
+	 * if (!(await adapter.useRecoveryCode("user-1", hash))) throw new Error("used");
+	 */
+	useRecoveryCode?(userId: string, hash: string): Awaitable<boolean>;
 }
 
 /** Fields every provider has. */
@@ -695,6 +756,12 @@ export interface RateLimitOptions {
 	 * email change, deletion), per user and per client address (default 30 and 100 per 15 minutes).
 	 */
 	account?: RateLimitRule | false;
+	/**
+	 * Second-factor codes (TOTP or recovery code) typed at the second sign-in step, and the codes of
+	 * the account routes' two-factor changes, per user and per client address (default 5 and 50 per
+	 * 15 minutes).
+	 */
+	secondFactor?: RateLimitRule | false;
 	/** Where counters live (default: this process's memory, bounded). */
 	store?: RateLimitStore;
 	/**
@@ -881,6 +948,15 @@ export interface EventCallbacks {
 	updateAuthenticator: (message: { user: AdapterUser; authenticator: AdapterAuthenticator }) => Awaitable<void>;
 	/** kitgate addition: a user deleted their account from the account routes; every row of it is gone. */
 	deleteUser: (message: { user: AdapterUser }) => Awaitable<void>;
+	/**
+	 * kitgate addition: a user's second factor changed: enrolled, removed, recovery codes made
+	 * again, or a recovery code used at sign-in (`remainingRecoveryCodes` says how many are left).
+	 */
+	twoFactor: (message: {
+		user: AdapterUser;
+		change: 'enrolled' | 'removed' | 'recovery-codes-regenerated' | 'recovery-code-used';
+		remainingRecoveryCodes?: number;
+	}) => Awaitable<void>;
 	/** `token` under JWT sessions, `user` under database sessions. */
 	session: (
 		message: { session: Session; token: JWT; user?: undefined } | { session: Session; user: AdapterUser; token?: undefined }

@@ -20,6 +20,7 @@ import {
 	writeSessionDetails
 } from './account-details.js';
 import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constraints.js';
+import { deleteTwoFactorRows, readTwoFactor, recordTotpStep, spendRecoveryCode, writeTwoFactor } from './two-factor.js';
 import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
 import {
 	accountFromRow,
@@ -350,6 +351,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 					}
 				}
 				await deleteDetailsOfUser(trx, userId, { sessions: true, passkeys: true });
+				await deleteTwoFactorRows(trx, userId);
 				await db.deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
 				await db.deleteFrom(accounts.name).where(accounts.column('userId'), '=', userId).execute();
 				if (passkeys) await db.deleteFrom(passkeys.name).where(passkeys.column('userId'), '=', userId).execute();
@@ -619,6 +621,43 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 				await writePasskeyDetails(trx, current, changes);
 				return findPasskey(trx, credentialID);
 			});
+		},
+
+		async getTwoFactor(id) {
+			const userId = values.userId(id);
+			if (userId === null) return null;
+			const db = await ready();
+			const record = await readTwoFactor(db, userId);
+			return record && { ...record, userId: id };
+		},
+
+		async setTwoFactor(record) {
+			const userId = values.userId(record.userId);
+			if (userId === null) throw new AdapterError(`setTwoFactor: no user with id ${record.userId}`);
+			return (await ready()).transaction().execute(async (trx) => {
+				await writeTwoFactor(trx, userId, record);
+				const stored = await readTwoFactor(trx, userId);
+				return { ...stored!, userId: record.userId };
+			});
+		},
+
+		async deleteTwoFactor(id) {
+			const userId = values.userId(id);
+			if (userId === null) return;
+			const db = await ready();
+			await db.transaction().execute((trx) => deleteTwoFactorRows(trx, userId));
+		},
+
+		async useTotpStep(id, step) {
+			const userId = values.userId(id);
+			if (userId === null || !Number.isSafeInteger(step)) return false;
+			return recordTotpStep(await ready(), userId, step);
+		},
+
+		async useRecoveryCode(id, hash) {
+			const userId = values.userId(id);
+			if (userId === null || typeof hash !== 'string') return false;
+			return spendRecoveryCode(await ready(), userId, hash);
 		}
 	});
 }

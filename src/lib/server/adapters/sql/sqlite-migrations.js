@@ -129,6 +129,26 @@ CREATE TABLE IF NOT EXISTS kitgate_passkey_details (
 CREATE INDEX IF NOT EXISTS kitgate_passkey_details_user_id_idx ON kitgate_passkey_details (user_id);
 `;
 
+const twoFactor = `-- kitgate schema 0006 (SQLite): a user's second factor, beside whichever auth tables the adapter uses
+-- (kitgate's own or another library's, which kitgate never alters). No foreign key: the users table may be
+-- another library's; the user id is kept as text, and the adapter deletes these rows with the user.
+-- totp_secret is sealed with the app secret for its user (never the secret in clear); last_used_step is the
+-- latest TOTP time step accepted (a code is accepted once); a recovery code is kept only as a keyed hash,
+-- one row each, deleted when used. Times are epoch milliseconds.
+CREATE TABLE IF NOT EXISTS kitgate_two_factor (
+	user_id TEXT NOT NULL PRIMARY KEY,
+	totp_secret TEXT NOT NULL,
+	last_used_step INTEGER,
+	created_at INTEGER
+);
+
+CREATE TABLE IF NOT EXISTS kitgate_recovery_codes (
+	user_id TEXT NOT NULL,
+	code_hash TEXT NOT NULL,
+	PRIMARY KEY (user_id, code_hash)
+);
+`;
+
 /**
  * SQLite migrations in the order they apply. Names never change once released. `onlyWith` limits a migration to kitgate's own
  * auth tables (`kitgate-tables`) or to a table mapping (`table-mapping`); the others apply to both.
@@ -142,5 +162,6 @@ export const sqliteMigrations = [
 	{ name: '0002_rate_limits', sql: rateLimits },
 	{ name: '0003_account_fields', sql: accountFields, onlyWith: 'table-mapping' },
 	{ name: '0004_account_fields_owner', sql: accountFieldsOwner, onlyWith: 'table-mapping' },
-	{ name: '0005_account_details', sql: accountDetails }
+	{ name: '0005_account_details', sql: accountDetails },
+	{ name: '0006_two_factor', sql: twoFactor }
 ];

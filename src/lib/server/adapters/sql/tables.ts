@@ -174,6 +174,32 @@ export interface PasskeyDetailsTable {
 }
 
 /**
+ * A row of `kitgate_two_factor` (migration 0006): a user's sealed TOTP secret and the latest time
+ * step accepted. No foreign key, as `kitgate_session_details`.
+ *
+ * @example
+ * type Row = Selectable<TwoFactorTable>;
+ */
+export interface TwoFactorTable {
+	user_id: string;
+	totp_secret: string;
+	last_used_step: NullableBigIntColumn;
+	/** Epoch milliseconds. */
+	created_at: NullableBigIntColumn;
+}
+
+/**
+ * A row of `kitgate_recovery_codes` (migration 0006): the keyed hash of one unused recovery code.
+ *
+ * @example
+ * type Row = Selectable<RecoveryCodesTable>;
+ */
+export interface RecoveryCodesTable {
+	user_id: string;
+	code_hash: string;
+}
+
+/**
  * kitgate's own tables, which it creates in every database: through the adapter's Kysely instance.
  *
  * @example
@@ -185,4 +211,6 @@ export interface KitgateTables {
 	kitgate_account_fields: AccountFieldsTable;
 	kitgate_session_details: SessionDetailsTable;
 	kitgate_passkey_details: PasskeyDetailsTable;
+	kitgate_two_factor: TwoFactorTable;
+	kitgate_recovery_codes: RecoveryCodesTable;
 }
