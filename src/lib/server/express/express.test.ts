@@ -131,6 +131,19 @@ describe('getSession', () => {
 		expect(await (await fetch(`${origin}/me`, { headers: { cookie: tampered } })).json()).toBeNull();
 	});
 
+	test("without `res` (Auth.js's getSession(req, config)), extends the session on req.res", async () => {
+		let now = Date.UTC(2026, 0, 1);
+		const c = config({ now: () => now, session: { updateAge: 60 } });
+		const origin = await start((app) => {
+			app.use('/auth', ExpressAuth(c));
+			app.get('/me', async (req, res) => void res.json(await getSession(req, c)));
+		});
+		const { cookies } = await signIn(origin, 'form');
+		now += 61_000;
+		const stale = await fetch(`${origin}/me`, { headers: { cookie: cookies } });
+		expect(stale.headers.getSetCookie().some((line) => line.startsWith('kitgate.session-token='))).toBe(true);
+	});
+
 	test('with `res`, extends a session whose updateAge has passed', async () => {
 		let now = Date.UTC(2026, 0, 1);
 		const c = config({ now: () => now, session: { updateAge: 60 } });

@@ -23,6 +23,8 @@ export interface ExpressRequestLike extends IncomingMessage {
 	host?: string;
 	/** The client address after `trust proxy` (Express sets it). */
 	ip?: string;
+	/** The response of this request (Express sets it). */
+	res?: ServerResponse;
 }
 
 type ExpressResponseLike = ServerResponse;
@@ -75,8 +77,9 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 }
 
 /**
- * The session of an Express request, or null. Pass `res` to let kitgate extend the session
- * cookie when `updateAge` says so.
+ * The session of an Express request, or null. kitgate extends the session cookie when `updateAge`
+ * says so (and replaces an adopted Auth.js cookie) on `res`, or on `req.res` when `res` is not
+ * passed, as in Auth.js's `getSession(req, config)`.
  *
  * @example
  * app.use(async (req, res, next) => { res.locals.session = await getSession(req, config, res); next(); });
@@ -88,7 +91,8 @@ export async function getSession(
 ): Promise<Session | null> {
 	// the hot path: no Web Request is built, only what a session read needs
 	const { session, setCookies } = await checkSession(sessionRequest(req), config);
-	if (res && setCookies.length && !res.headersSent) appendSetCookie(res, setCookies);
+	const response = res ?? req.res;
+	if (response && setCookies.length && !response.headersSent) appendSetCookie(response, setCookies);
 	return session;
 }
 
