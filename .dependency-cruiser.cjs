@@ -4,6 +4,7 @@
 //   integrations (sveltekit, express) ─▶ engine (server/core) ─▶ pages ─▶ failure table, messages
 //   adapters, providers ─▶ engine's types and errors (providers ─▶ pages for the email)
 //   components, client ─▶ messages
+//   pages ─▶ the account components (components/account/: framework-free, shown by the account page)
 
 /** Files that are not part of the layers: tests, their helpers, stories. */
 const notShipped = '(\\.test\\.ts$|\\.spec\\.ts$|/test/|\\.stories\\.|/stories/)';
@@ -33,10 +34,17 @@ module.exports = {
 		},
 		{
 			name: 'pages-are-a-leaf',
-			comment: 'The engine renders the pages; pages read only their props, the failure table and the messages, and import nothing above them (not even types).',
+			comment: 'The engine renders the pages; pages read only their props, the failure table, the messages and the account components they show (components/account/), and import nothing above them (not even types).',
 			severity: 'error',
 			from: { path: '^src/lib/server/pages/', pathNot: notShipped },
-			to: { path: '^src/lib/(server/(core|adapters|providers|sveltekit|express)|components|client|testing)/' }
+			to: { path: '^src/lib/(server/(core|adapters|providers|sveltekit|express)|components|client|testing)/', pathNot: '^src/lib/components/account/' }
+		},
+		{
+			name: 'account-components-are-framework-free',
+			comment: 'The built-in account page renders the account components in plain Node: they use no SvelteKit module and no other component but each other (scripts/compile-pages.js also refuses `$app/…`); the client only lazily, when a button is pressed.',
+			severity: 'error',
+			from: { path: '^src/lib/components/account/', pathNot: notShipped },
+			to: { path: '^src/lib/(components/(?!account/|messages-context|passkey-errors|types)|server/(?!core/account/account-types)|testing)' }
 		},
 		{
 			name: 'neutral-modules-stay-neutral',

@@ -34,4 +34,5 @@ export const ErrorUnknownAction: Story = page('UnknownAction');
 export const ErrorInvalidCallbackUrl: Story = page('InvalidCallbackUrl');
 export const ErrorInvalidRequest: Story = page('InvalidRequest');
 export const ErrorRateLimited: Story = page('RateLimited');
+export const ErrorLastSignInMethod: Story = page('LastSignInMethod');
 export const ErrorDefault: Story = page('Default');

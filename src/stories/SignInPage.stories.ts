@@ -40,4 +40,6 @@ export const ErrorVerification: Story = withError('Verification');
 export const ErrorInvalidProvider: Story = withError('InvalidProvider');
 export const ErrorWebAuthnVerificationError: Story = withError('WebAuthnVerificationError');
 export const ErrorRateLimited: Story = withError('RateLimited');
+/** Where a sensitive account change (removing the last passkey, deleting the account) sends a stale sign-in. */
+export const ErrorFreshSignInRequired: Story = withError('FreshSignInRequired');
 export const ErrorDefault: Story = withError('Default');

@@ -1,11 +1,19 @@
-// Svelte components for sign-in and sign-out forms, and for passkeys, with the message table they
-// read. Export path: `kitgate/components`. Styles: `import 'kitgate/styles.css'` once.
-// SignIn and SignOut post to SvelteKit form actions (no JavaScript needed, safe to prerender).
+// Svelte components for sign-in and sign-out forms, for passkeys, and for account management, with
+// the message table they read. Export path: `kitgate/components`. Styles: `import 'kitgate/styles.css'` once.
+// SignIn and SignOut post to SvelteKit form actions, the account components to kitgate's account
+// routes (no JavaScript needed, safe to prerender).
 
 export { default as SignIn } from './SignIn.svelte';
 export { default as SignOut } from './SignOut.svelte';
 export { default as PasskeySignIn } from './PasskeySignIn.svelte';
 export { default as PasskeyRegister } from './PasskeyRegister.svelte';
+export { default as AccountSettings } from './account/AccountSettings.svelte';
+export { default as ConnectedAccounts } from './account/ConnectedAccounts.svelte';
+export { default as PasskeyList } from './account/PasskeyList.svelte';
+export { default as ActiveSessions } from './account/ActiveSessions.svelte';
+export { default as ChangeEmail } from './account/ChangeEmail.svelte';
+export { default as DeleteAccount } from './account/DeleteAccount.svelte';
+export type { AccountSectionProps } from './account/types.js';
 export { setMessages } from './messages-context.js';
 export { passkeyErrorId } from './passkey-errors.js';
 export type { AuthorizationParams, CredentialField, FormOptions, Messages, ProviderButtonStyle } from './types.js';

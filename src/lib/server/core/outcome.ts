@@ -29,7 +29,8 @@ export function pageUrl(
 		signOut: 'signout',
 		error: 'error',
 		verifyRequest: 'verify-request',
-		newUser: 'signin'
+		newUser: 'signin',
+		account: 'account'
 	};
 	const custom = ctx.config.pages[page];
 	const url = custom ? new URL(custom, ctx.origin) : new URL(`${ctx.authUrl}/${builtIn[page]}`);

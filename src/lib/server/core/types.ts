@@ -608,6 +608,12 @@ export interface PagesOptions {
 	error: string;
 	verifyRequest: string;
 	newUser: string;
+	/**
+	 * Replaces the built-in account page (`GET {basePath}/account` in a browser): receives the
+	 * `account` (result) and `accountError` query of a change. Build it from `AccountSettings`
+	 * (`kitgate/components`) and the overview (docs/account.md).
+	 */
+	account: string;
 }
 
 /** Attributes of one cookie. */

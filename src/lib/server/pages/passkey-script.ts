@@ -61,3 +61,66 @@ for (const form of document.querySelectorAll('form[data-kitgate-passkey]')) {
 
 /** The CSP source that allows exactly `PASSKEY_SCRIPT`. */
 export const PASSKEY_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(PASSKEY_SCRIPT).digest('base64')}'`;
+
+/**
+ * Enables the "Add a passkey" button of the account page (`button[data-kitgate-passkey-add]`, from
+ * PasskeyList): fetches registration options, asks the browser to create a passkey, posts it as JSON
+ * with the page's CSRF token, and reloads the page with `?account=passkey-added` (or
+ * `?accountError=<type>`). A cancelled prompt changes nothing; without WebAuthn JSON support the
+ * button stays off and the page says so.
+ */
+export const PASSKEY_REGISTER_SCRIPT = `
+for (const button of document.querySelectorAll('button[data-kitgate-passkey-add]')) {
+	const message = button.parentElement.querySelector('[data-kitgate-passkey-message]');
+	const say = (text) => {
+		message.textContent = text;
+		message.hidden = false;
+	};
+	const native = window.PublicKeyCredential;
+	if (!native || typeof native.parseCreationOptionsFromJSON !== 'function' || typeof native.prototype.toJSON !== 'function') {
+		say(button.dataset.unsupported);
+		continue;
+	}
+	const back = (name, value) => {
+		const url = new URL(button.dataset.callbackUrl, location.href);
+		url.searchParams.delete('account');
+		url.searchParams.delete('accountError');
+		url.searchParams.set(name, value || 'Default');
+		location.assign(url.href);
+	};
+	button.disabled = false;
+	button.addEventListener('click', async () => {
+		button.disabled = true;
+		message.hidden = true;
+		try {
+			const optionsResponse = await fetch(button.dataset.optionsUrl + '?action=register', { credentials: 'same-origin' });
+			const answer = await optionsResponse.json();
+			if (!optionsResponse.ok) return back('accountError', answer.error);
+			let credential;
+			try {
+				credential = await navigator.credentials.create({ publicKey: native.parseCreationOptionsFromJSON(answer.options) });
+			} catch (error) {
+				if (error.name === 'NotAllowedError' || error.name === 'AbortError') {
+					button.disabled = false;
+					return say(button.dataset.cancelled);
+				}
+				throw error;
+			}
+			const response = await fetch(button.dataset.action, {
+				method: 'POST',
+				credentials: 'same-origin',
+				headers: { 'content-type': 'application/json' },
+				body: JSON.stringify({ action: 'register', data: credential.toJSON(), csrfToken: button.dataset.csrfToken, callbackUrl: button.dataset.callbackUrl })
+			});
+			const outcome = await response.json();
+			if (response.ok && outcome.url) back('account', 'passkey-added');
+			else back('accountError', outcome.error);
+		} catch {
+			back('accountError', 'Default');
+		}
+	});
+}
+`;
+
+/** The CSP source that allows exactly `PASSKEY_REGISTER_SCRIPT`. */
+export const PASSKEY_REGISTER_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(PASSKEY_REGISTER_SCRIPT).digest('base64')}'`;

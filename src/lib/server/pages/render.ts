@@ -3,6 +3,7 @@
 
 import { render } from 'svelte/server';
 import type { Component } from 'svelte';
+import AccountPage from './compiled/Account.js';
 import ErrorPage from './compiled/Error.js';
 import SignIn from './compiled/SignIn.js';
 import SignOut from './compiled/SignOut.js';
@@ -10,7 +11,7 @@ import VerifyEmail from './compiled/VerifyEmail.js';
 import VerifyRequest from './compiled/VerifyRequest.js';
 import { errorMessageIds, messages as builtInMessages, text } from './messages.js';
 import { themeStyles } from './theme.js';
-import { PASSKEY_SCRIPT, PASSKEY_SCRIPT_SOURCE } from './passkey-script.js';
+import { PASSKEY_REGISTER_SCRIPT, PASSKEY_REGISTER_SCRIPT_SOURCE, PASSKEY_SCRIPT, PASSKEY_SCRIPT_SOURCE } from './passkey-script.js';
 import type { PageKind, PagePropsByKind } from './types.js';
 
 // each compiled page takes its own props type; renderPage's signature keeps them matched
@@ -19,7 +20,8 @@ const components: Record<PageKind, Component<Record<string, unknown>>> = {
 	signout: SignOut,
 	error: ErrorPage,
 	'verify-request': VerifyRequest,
-	'verify-email': VerifyEmail
+	'verify-email': VerifyEmail,
+	account: AccountPage
 };
 
 /**
@@ -35,6 +37,7 @@ export function renderPage<K extends PageKind>(kind: K, props: PagePropsByKind[K
 	const full = { ...props, theme: props.theme ?? {}, messages: { ...builtInMessages.en, ...props.messages } };
 	const component: Component<Record<string, unknown>> = components[kind as PageKind];
 	const { head, body } = render(component, { props: full as unknown as Record<string, unknown> });
+	const script = pageScript(kind, full);
 	return (
 		'<!doctype html>' +
 		`<html lang="${escapeHtml(languageTag(full.lang))}">` +
@@ -47,7 +50,7 @@ export function renderPage<K extends PageKind>(kind: K, props: PagePropsByKind[K
 		`<style>${themeStyles(full.theme)}</style>` +
 		head +
 		'</head>' +
-		`<body>${body}${hasPasskeyButton(kind, full) ? `<script type="module">${PASSKEY_SCRIPT}</script>` : ''}</body>` +
+		`<body>${body}${script ? `<script type="module">${script}</script>` : ''}</body>` +
 		'</html>'
 	);
 }
@@ -72,16 +75,22 @@ export function renderPageResponse<K extends PageKind>(kind: K, props: PageProps
  * new Headers(pageSecurityHeaders('signin', props)).get('content-security-policy') // "script-src 'none'; …"
  */
 export function pageSecurityHeaders<K extends PageKind>(kind: K, props: PagePropsByKind[K]): Record<string, string> {
-	const scripts = hasPasskeyButton(kind, props) ? PASSKEY_SCRIPT_SOURCE : "'none'";
+	const script = pageScript(kind, props);
+	const scripts = script === PASSKEY_SCRIPT ? PASSKEY_SCRIPT_SOURCE : script === PASSKEY_REGISTER_SCRIPT ? PASSKEY_REGISTER_SCRIPT_SOURCE : "'none'";
 	return {
 		'content-security-policy': `script-src ${scripts}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
 		'x-frame-options': 'DENY'
 	};
 }
 
-/** True for a sign-in page listing a passkey provider: only that page ships a script. */
-function hasPasskeyButton(kind: PageKind, props: PagePropsByKind[PageKind]): boolean {
-	return kind === 'signin' && (props as PagePropsByKind['signin']).providers.some((p) => p.type === 'webauthn');
+/**
+ * The one script a page runs, if any: the passkey button of a sign-in page that lists a passkey
+ * provider, or the "Add a passkey" button of an account page with a passkey provider.
+ */
+function pageScript(kind: PageKind, props: PagePropsByKind[PageKind]): string | undefined {
+	if (kind === 'signin' && (props as PagePropsByKind['signin']).providers.some((p) => p.type === 'webauthn')) return PASSKEY_SCRIPT;
+	if (kind === 'account' && (props as PagePropsByKind['account']).overview?.passkeyProvider) return PASSKEY_REGISTER_SCRIPT;
+	return undefined;
 }
 
 /** The document title: the same text as the page's `<h1>`. */
@@ -98,6 +107,8 @@ function pageTitle(kind: PageKind, props: PagePropsByKind[PageKind]): string {
 			return text(table, 'confirm.title');
 		case 'error':
 			return text(table, errorMessageIds(table, (props as PagePropsByKind['error']).error).title);
+		case 'account':
+			return text(table, 'account.title');
 	}
 }
 

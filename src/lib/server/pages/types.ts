@@ -1,6 +1,9 @@
 // Props of the built-in pages, and the display types they share with the config (Theme,
 // ProviderStyle, CredentialInput: public through `kitgate`). The engine builds the props; the pages
-// only display them and import nothing of the engine.
+// only display them and import nothing of the engine. The account page shows the account
+// components (components/account/), whose props carry the overview's type.
+
+import type { AccountSectionProps } from '../../components/account/types.js';
 
 /** Look of a provider's button on the sign-in page. */
 export interface ProviderStyle {
@@ -130,7 +133,20 @@ export interface EmailMessageProps {
 	logo?: string;
 }
 
-export type PageKind = 'signin' | 'signout' | 'error' | 'verify-request' | 'verify-email';
+/** The account page (`GET {basePath}/account` in a browser): `AccountSettings` in the page shell. */
+export interface AccountPageProps extends PageCommon {
+	/** The signed-in user's overview; null once the account is deleted (the page then shows only the notice). */
+	overview: AccountSectionProps['overview'] | null;
+	/** `?account=` and `?accountError=` of the request: the last change's result or refusal. */
+	result?: string;
+	error?: string;
+	/** This page's URL, where every form comes back to. */
+	callbackUrl: string;
+	homeUrl: string;
+	signOutUrl: string;
+}
+
+export type PageKind = 'signin' | 'signout' | 'error' | 'verify-request' | 'verify-email' | 'account';
 
 export interface PagePropsByKind {
 	signin: SignInPageProps;
@@ -138,4 +154,5 @@ export interface PagePropsByKind {
 	error: ErrorPageProps;
 	'verify-request': VerifyRequestPageProps;
 	'verify-email': VerifyEmailPageProps;
+	account: AccountPageProps;
 }

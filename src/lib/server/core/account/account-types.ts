@@ -83,6 +83,10 @@ export interface AccountOverview {
 	canDeleteAccount: boolean;
 	/** The CSRF token every change posts as `csrfToken`. */
 	csrfToken: string;
+	/** Where kitgate's routes are (the configured `basePath`, e.g. `/auth`): each change posts to `{basePath}/account/<change>`. */
+	basePath: string;
+	/** The id of the passkey provider new passkeys are registered with; null when none is configured. */
+	passkeyProvider: string | null;
 }
 
 /**

@@ -71,7 +71,9 @@ export async function accountOverview(ctx: RequestContext, session: AccountSessi
 		sessions: await sessionInfos(ctx, adapter, session),
 		canChangeEmail: config.account.emailProvider !== undefined,
 		canDeleteAccount: config.account.deleteAccount,
-		csrfToken: requestCsrf(ctx).token
+		csrfToken: requestCsrf(ctx).token,
+		basePath: config.basePath,
+		passkeyProvider: config.providers.find((provider) => provider.type === 'webauthn')?.id ?? null
 	};
 }
 

@@ -1,7 +1,8 @@
 // GET|POST {basePath}/account[/:operation]: the signed-in user's own account. GET answers the
-// overview (JSON); each change is a POST with `csrfToken`, as a form (answered with a redirect back
-// to `callbackUrl` carrying `?account=<result>` or `?accountError=<code>`) or as JSON (answered
-// `{ result, url }` or `{ error, url? }`). docs/account.md describes every operation.
+// overview (JSON), or the account page to a browser; each change is a POST with `csrfToken`, as a
+// form (answered with a redirect back to `callbackUrl` carrying `?account=<result>` or
+// `?accountError=<code>`) or as JSON (answered `{ result, url }` or `{ error, url? }`).
+// docs/account.md describes every operation.
 
 import { accountMethods, type AccountOperation } from '../account-options.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
@@ -19,6 +20,7 @@ import { deleteAccount, endOtherSessions, endSession, removePasskey, renamePassk
 import { confirmEmailChange, requestEmailChange, showEmailConfirmation } from '../account/email-change.js';
 import { startLink } from '../account/link.js';
 import { accountOverview, hasPasskeys } from '../account/overview.js';
+import { prefersAccountPage, showAccountPage } from '../account/account-page.js';
 
 /** The changes posted under `{basePath}/account/`, by their path segment. */
 const CHANGES = new Set<AccountOperation>([
@@ -35,8 +37,8 @@ const CHANGES = new Set<AccountOperation>([
 
 /**
  * `GET {basePath}/account`: the overview of the signed-in user's account (`AccountOverview`), 401
- * `SessionRequired` without a session. `GET {basePath}/account/confirm-email`: the page an
- * email-change link opens.
+ * `SessionRequired` without a session; a browser (`Accept: text/html` first) gets the account
+ * page instead. `GET {basePath}/account/confirm-email`: the page an email-change link opens.
  *
  * @example
  * // GET /auth/account → { "user": { … }, "accounts": [ … ], "passkeys": [ … ], "sessions": [ … ], … }
@@ -47,12 +49,14 @@ export async function showAccount(ctx: RequestContext, operation: string | undef
 		return showEmailConfirmation(ctx, await readAccountSession(ctx));
 	}
 	if (operation !== undefined) throw new UnknownAction(`GET ${ctx.url.pathname}: the account route's changes are POSTs.`);
+	const page = prefersAccountPage(ctx.request.headers);
 	try {
 		checkEnabled(ctx, 'overview');
+		if (page) return await showAccountPage(ctx);
 		const session = await requireAccountSession(ctx);
-		return { type: 'json', body: await accountOverview(ctx, session), headers: { vary: 'Cookie' } };
+		return { type: 'json', body: await accountOverview(ctx, session), headers: { vary: 'Accept, Cookie' } };
 	} catch (error) {
-		return failureAnswer(ctx, error, { json: true });
+		return failureAnswer(ctx, error, { json: !page });
 	}
 }
 
