@@ -108,6 +108,11 @@ export const failures = {
 		defaultMessage: 'Invalid request',
 		meaning: 'The request is malformed: a body too large or unreadable, a field missing or repeated.'
 	},
+	InvalidSecondFactor: {
+		status: 401, page: 'signIn', message: 'InvalidSecondFactor', retry: true, log: 'warn', startup: false,
+		defaultMessage: 'Invalid second factor',
+		meaning: 'The authenticator code or recovery code is wrong, malformed, or was already used (a code is accepted once). Counted by `rateLimit.secondFactor`.'
+	},
 	JWTSessionError: {
 		status: 400, page: 'signIn', message: 'JWTSessionError', retry: true, log: 'error', startup: false,
 		defaultMessage: 'Invalid session token',
@@ -168,10 +173,25 @@ export const failures = {
 		defaultMessage: 'Too many attempts',
 		meaning: 'Too many attempts for this identifier or client address; the answer says when to retry.'
 	},
+	SecondFactorExpired: {
+		status: 401, page: 'signIn', message: 'SecondFactorExpired', retry: true, log: 'debug', startup: false,
+		defaultMessage: 'Second sign-in step expired',
+		meaning: 'The second sign-in step has no pending sign-in: its cookie is missing, expired (5 minutes), tampered with, or the user no longer has a second factor. The user signs in again.'
+	},
 	SessionRequired: {
 		status: 401, page: 'signIn', message: 'SessionRequired', retry: true, log: 'debug', startup: false,
 		defaultMessage: 'Not signed in',
 		meaning: 'The request needs a signed-in user and has no session (passkey management).'
+	},
+	TwoFactorAlreadyEnabled: {
+		status: 409, page: 'error', message: 'TwoFactorAlreadyEnabled', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Two-factor authentication is already on',
+		meaning: 'An enrolment was started or confirmed for a user who already has a second factor: remove it first.'
+	},
+	TwoFactorNotEnabled: {
+		status: 409, page: 'error', message: 'TwoFactorNotEnabled', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Two-factor authentication is off',
+		meaning: 'Recovery codes were asked for, or the second factor removed, for a user who has none.'
 	},
 	UnknownAction: {
 		status: 404, page: 'error', message: 'UnknownAction', retry: false, log: 'debug', startup: false,

@@ -6,6 +6,7 @@ import { enForms } from './en-forms.js';
 import { enPasskey } from './en-passkey.js';
 import { enAccount } from './en-account.js';
 import { enAccountUi } from './en-account-ui.js';
+import { enTwoFactor } from './en-two-factor.js';
 
 /** The texts of the built-in pages and the sign-in email (the components' parts are imported). */
 const enPages = {
@@ -86,7 +87,7 @@ const enPages = {
  * @example en['signin.title'] // 'Sign in'
  */
 // marked pure so bundlers drop the whole table from pages that only use the components' parts
-export const en = /* @__PURE__ */ Object.assign({}, enForms, enPasskey, enAccount, enAccountUi, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
+export const en = /* @__PURE__ */ Object.assign({}, enForms, enPasskey, enAccount, enTwoFactor, enAccountUi, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
 
 /** The id of every built-in text (`signin.title`, `error.Verification.body`, …). */
 export type MessageId = keyof typeof en;

@@ -33,7 +33,11 @@ export type AccountOperation =
 	| 'end-other-sessions'
 	| 'change-email'
 	| 'confirm-email'
-	| 'delete';
+	| 'delete'
+	| 'two-factor-start'
+	| 'two-factor-confirm'
+	| 'two-factor-recovery-codes'
+	| 'two-factor-remove';
 
 const READ: AdapterMethod[] = ['getUser', 'listAccountsByUserId'];
 
@@ -68,10 +72,23 @@ export function accountMethods(operation: AccountOperation, strategy: 'jwt' | 'd
 			return [...READ, ...session, 'useVerificationToken', 'getUserByEmail', 'updateUser'];
 		case 'delete':
 			return [...READ, ...session, 'deleteUser', ...(strategy === 'database' ? (['deleteSession'] as const) : [])];
+		case 'two-factor-start':
+			return [...READ, ...session, 'getTwoFactor'];
+		case 'two-factor-confirm':
+		case 'two-factor-recovery-codes':
+		case 'two-factor-remove':
+			// a change to the second factor ends the user's other sessions
+			return [
+				...READ,
+				...session,
+				'getTwoFactor',
+				...(operation === 'two-factor-remove' ? (['deleteTwoFactor', 'useTotpStep', 'useRecoveryCode'] as const) : (['setTwoFactor'] as const)),
+				...(strategy === 'database' ? (['listSessionsByUserId', 'deleteSessionOfUser'] as const) : [])
+			];
 	}
 }
 
-/** Every operation, for the start-up check. */
+/** Every operation, for the start-up check (the second factor's are optional: checked when used, the message naming the method). */
 const OPERATIONS: AccountOperation[] = [
 	'overview', 'unlink', 'link', 'rename-passkey', 'remove-passkey', 'end-session', 'end-other-sessions', 'change-email', 'confirm-email', 'delete'
 ];

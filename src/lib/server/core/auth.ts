@@ -22,6 +22,7 @@ import { showVerifyRequest } from './actions/verify-request.js';
 import { getWebAuthnOptions } from './actions/webauthn-options.js';
 import { deleteWebAuthnAuthenticator, listWebAuthnAuthenticators } from './actions/webauthn-authenticators.js';
 import { changeAccount, showAccount } from './actions/account.js';
+import { showSecondFactor, verifySecondFactor } from './actions/second-factor.js';
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
 import type { AuthConfig } from './types.js';
@@ -41,7 +42,9 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 	'webauthn-options': { GET: getWebAuthnOptions, provider: 'required' },
 	'webauthn-authenticators': { GET: listWebAuthnAuthenticators, POST: deleteWebAuthnAuthenticator, provider: 'required' },
 	// the segment after `account` names the operation (docs/account.md)
-	account: { GET: showAccount, POST: changeAccount, provider: 'optional' }
+	account: { GET: showAccount, POST: changeAccount, provider: 'optional' },
+	// the second sign-in step of a user with a second factor (two-factor/second-factor.ts)
+	'second-factor': { GET: showSecondFactor, POST: (ctx, _id, body) => verifySecondFactor(ctx, body), provider: 'none' }
 };
 
 /** Routes that answer JSON clients; their errors are JSON too. */

@@ -13,6 +13,7 @@ import { findCredentialsUser } from './flows/credentials/credentials-user.js';
 import { decideLinking, isEmailRefuted, type LinkingDecision } from './linking-policy.js';
 import { checkSignInAllowed } from './sign-in-callback.js';
 import { rememberUpstreamAccount } from './flows/oauth/token-refresh.js';
+import { secondFactorGate } from './two-factor/second-factor.js';
 import type { Account, AdapterAccount, AdapterUser, JWT, Profile, Provider, User } from './types.js';
 
 /** What a provider flow hands over once it knows who signed in. */
@@ -94,6 +95,12 @@ export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignI
 	}));
 	if ('redirect' in decided) return { type: 'redirect', url: decided.redirect };
 	const { user, isNewUser } = decided;
+	// a user with a second factor gets no session yet, unless they are connecting an account to the
+	// session they already have (the explicit link)
+	if (signIn.linkRequestedBy !== user.id) {
+		const gated = await secondFactorGate(ctx, { userId: user.id, user, account, profile, isNewUser, callbackUrl });
+		if (gated) return gated;
+	}
 	await startSession(ctx, user, account, profile, isNewUser);
 	await rememberUpstreamAccount(ctx, provider, account);
 	await emitEvent(ctx, 'signIn', { user, account, profile, isNewUser });

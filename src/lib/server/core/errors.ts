@@ -94,6 +94,14 @@ export class SessionRequired extends errorClass('SessionRequired') {}
 export class FreshSignInRequired extends errorClass('FreshSignInRequired') {}
 /** Removing this account or passkey would leave the user no way to sign in. */
 export class LastSignInMethod extends errorClass('LastSignInMethod') {}
+/** The second-factor code (TOTP or recovery code) is wrong, malformed or already used. */
+export class InvalidSecondFactor extends errorClass('InvalidSecondFactor') {}
+/** The second sign-in step has no valid pending sign-in (missing, expired or tampered cookie). */
+export class SecondFactorExpired extends errorClass('SecondFactorExpired') {}
+/** The user already has a second factor. */
+export class TwoFactorAlreadyEnabled extends errorClass('TwoFactorAlreadyEnabled') {}
+/** The user has no second factor. */
+export class TwoFactorNotEnabled extends errorClass('TwoFactorNotEnabled') {}
 
 /**
  * Thrown from a credentials provider's `authorize()` to refuse a sign-in.
@@ -145,6 +153,7 @@ export const errorClasses = {
 	InvalidCheck,
 	InvalidProvider,
 	InvalidRequest,
+	InvalidSecondFactor,
 	JWTSessionError,
 	LastSignInMethod,
 	MethodNotAllowed,
@@ -157,7 +166,10 @@ export const errorClasses = {
 	OAuthSignin,
 	PayloadTooLarge,
 	RateLimited,
+	SecondFactorExpired,
 	SessionRequired,
+	TwoFactorAlreadyEnabled,
+	TwoFactorNotEnabled,
 	UnknownAction,
 	UnsupportedStrategy,
 	UntrustedHost,

@@ -102,4 +102,5 @@ export type AccountResult =
 	| 'other-sessions-ended'
 	| 'email-change-requested'
 	| 'email-changed'
-	| 'account-deleted';
+	| 'account-deleted'
+	| 'two-factor-removed';

@@ -19,6 +19,7 @@ import type { AccountResult } from '../account/account-types.js';
 import { deleteAccount, endOtherSessions, endSession, removePasskey, renamePasskey, unlinkAccount } from '../account/changes.js';
 import { confirmEmailChange, requestEmailChange, showEmailConfirmation } from '../account/email-change.js';
 import { startLink } from '../account/link.js';
+import { confirmTwoFactor, regenerateRecoveryCodes, removeTwoFactor, secretAnswer, startTwoFactor } from '../account/two-factor.js';
 import { accountOverview, hasPasskeys } from '../account/overview.js';
 import { prefersAccountPage, showAccountPage } from '../account/account-page.js';
 
@@ -32,7 +33,11 @@ const CHANGES = new Set<AccountOperation>([
 	'end-other-sessions',
 	'change-email',
 	'confirm-email',
-	'delete'
+	'delete',
+	'two-factor-start',
+	'two-factor-confirm',
+	'two-factor-recovery-codes',
+	'two-factor-remove'
 ]);
 
 /**
@@ -115,6 +120,16 @@ async function carryOut(ctx: RequestContext, op: AccountOperation, session: Acco
 		case 'delete':
 			await deleteAccount(ctx, session);
 			return success(ctx, 'account-deleted', returnTo);
+		// the second factor (account/two-factor.ts): start, confirm and new recovery codes answer JSON to every caller
+		case 'two-factor-start':
+			return secretAnswer(await startTwoFactor(ctx, session));
+		case 'two-factor-confirm':
+			return secretAnswer(await confirmTwoFactor(ctx, session, body));
+		case 'two-factor-recovery-codes':
+			return secretAnswer(await regenerateRecoveryCodes(ctx, session));
+		case 'two-factor-remove':
+			await removeTwoFactor(ctx, session, body);
+			return success(ctx, 'two-factor-removed', returnTo);
 		default:
 			throw new UnknownAction(`No account change "${op as string}".`);
 	}

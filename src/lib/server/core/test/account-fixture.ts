@@ -126,7 +126,7 @@ export function accountWorld(adapter: Adapter, strategy: 'jwt' | 'database', ove
 		}
 
 		async function session() {
-			return (await (await request('/auth/session')).json()) as { user?: { email?: string | null } } | null;
+			return (await (await request('/auth/session')).json()) as { user?: { email?: string | null; name?: string | null } } | null;
 		}
 
 		return { client, device, request, signInByEmail, addPasskey, signInWithPasskey, overview, change, changeJson, session };

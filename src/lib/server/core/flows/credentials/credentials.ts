@@ -4,7 +4,7 @@
 // (else 400); failed attempts are counted against the declared identifier field (rate limits) and
 // take at least `minFailureMs`.
 
-import { assertAdapterMethods } from '../../adapter-guard.js';
+import { assertAdapterMethods, hasAdapterMethod } from '../../adapter-guard.js';
 import type { RequestContext } from '../../context.js';
 import { readableRequest, type RequestBody } from '../../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../../callback-url.js';
@@ -18,6 +18,8 @@ import { establishSession } from '../../session.js';
 import { checkSignInAllowed } from '../../sign-in-callback.js';
 import type { Account, CredentialsConfig, User } from '../../types.js';
 import { STORED_USER_METHODS, storeCredentialsUser } from './stored-user.js';
+import { findCredentialsUser } from './credentials-user.js';
+import { secondFactorGate } from '../../two-factor/second-factor.js';
 
 /** Fields kitgate adds to forms; they are not passed to `authorize()`. */
 const RESERVED_FIELDS = new Set(['csrfToken', 'callbackUrl', 'redirectTo', 'redirect', 'providerId']);
@@ -85,9 +87,28 @@ export async function credentialsSignIn(
 	// database sessions: the stored user whose `credentials` account is authorize()'s id (stored-user.ts);
 	// JWT sessions keep authorize()'s id as `sub`, recorded as such in the token (session-subject.ts)
 	const sessionUser = ctx.config.session.strategy === 'database' ? await storeCredentialsUser(ctx, provider, user) : user;
+	// a stored user with a second factor gets no session yet: the second step (two-factor/second-factor.ts)
+	const storedId = await storedUserId(ctx, provider, sessionUser);
+	if (storedId !== undefined) {
+		const gated = await secondFactorGate(ctx, { userId: storedId, user: sessionUser, account, callbackUrl });
+		if (gated) return gated;
+	}
 	await establishSession(ctx, { user: sessionUser, account });
 	await emitEvent(ctx, 'signIn', { user: authorized, account });
 	return { type: 'redirect', url: callbackUrl };
+}
+
+/**
+ * The stored user a credentials sign-in is (database sessions: the one stored for it; JWT sessions:
+ * the one the credentials mapping finds, flows/credentials/credentials-user.ts), when the adapter
+ * stores second factors; undefined otherwise.
+ */
+async function storedUserId(ctx: RequestContext, provider: CredentialsConfig, sessionUser: User): Promise<string | undefined> {
+	const adapter = ctx.config.adapter;
+	if (!adapter || !hasAdapterMethod(adapter, 'getTwoFactor')) return undefined;
+	if (ctx.config.session.strategy === 'database') return sessionUser.id;
+	const found = await findCredentialsUser(adapter, provider.id, { id: sessionUser.id as string, email: sessionUser.email });
+	return found.kind === 'none' ? undefined : found.user.id;
 }
 
 /** Shortest answer time of a failed attempt when the provider sets none (ms). */

@@ -1,0 +1,152 @@
+// The second factor from the account routes: start an enrolment (a new TOTP secret as otpauth URI,
+// QR code and a pending sealed value bound to the user and this browser), confirm it with a first
+// code (recovery codes shown once), make new recovery codes, remove the second factor (a current
+// code and a recent sign-in). Every change ends the user's other sessions and fires `twoFactor`.
+
+import { createHash } from 'node:crypto';
+import { stringField, type RequestBody } from '../body.js';
+import { requestCsrf, type RequestContext } from '../context.js';
+import { InvalidRequest, InvalidSecondFactor, RateLimited, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from '../errors.js';
+import { emitEvent } from '../events.js';
+import type { Outcome } from '../outcome.js';
+import { takeAttempt } from '../rate-limit.js';
+import { qrCodeSvg } from '../two-factor/qr-code.js';
+import { generateRecoveryCodes } from '../two-factor/recovery-codes.js';
+import { openFor, sealFor, twoFactorOf, useSecondFactor } from '../two-factor/second-factor.js';
+import { sealTotpSecret } from '../two-factor/totp-secret-seal.js';
+import { generateTotpSecret, totpKeyUri, verifyTotp } from '../two-factor/totp.js';
+import { requireFreshSignIn, type AccountSession } from './account-session.js';
+import { endOtherSessions } from './changes.js';
+
+/** Seconds an enrolment may take between start and confirm. */
+export const ENROLMENT_SECONDS = 10 * 60;
+const ENROLMENT_SALT = 'kitgate.two-factor-enrolment';
+
+/** What `two-factor-start` answers: the key to show (QR code and text) and the pending value to post back. */
+export interface TwoFactorEnrolment {
+	result: 'two-factor-started';
+	/** The TOTP secret in base32, to type into an app that cannot scan. */
+	secret: string;
+	/** The otpauth:// URI the QR code holds. */
+	uri: string;
+	/** The QR code as an SVG element (numbers only: safe to inline). */
+	qrCodeSvg: string;
+	/** The sealed secret, bound to the user and this browser: post it back with the first code. */
+	pending: string;
+}
+
+/** The browser an enrolment belongs to: a hash of its CSRF token (cookie-bound). */
+function browserBinding(ctx: RequestContext): string {
+	return createHash('sha256').update(`kitgate enrolment\u0000${requestCsrf(ctx).token}`).digest('base64url');
+}
+
+/**
+ * `POST {basePath}/account/two-factor-start`: a new TOTP secret for the signed-in user. Needs a
+ * recent sign-in; refused with `TwoFactorAlreadyEnabled` when the user has a second factor.
+ *
+ * @example
+ * const enrolment = await startTwoFactor(ctx, session); // { result, secret, uri, qrCodeSvg, pending }
+ */
+export async function startTwoFactor(ctx: RequestContext, session: AccountSession): Promise<TwoFactorEnrolment> {
+	requireFreshSignIn(ctx, session, 'Setting up two-factor authentication');
+	const { user } = session;
+	if (await twoFactorOf(ctx, user.id)) throw new TwoFactorAlreadyEnabled('The user already has a second factor: remove it first.');
+	const secret = generateTotpSecret();
+	const issuer = new URL(ctx.baseUrl).hostname.replace(/:/g, '') || 'kitgate';
+	const accountName = (user.email || user.name || user.id).replace(/:/g, '') || user.id;
+	const uri = totpKeyUri({ secret, issuer, accountName });
+	const pending = sealFor(ctx, ENROLMENT_SALT, { sub: user.id, totp: secret, browser: browserBinding(ctx) }, ENROLMENT_SECONDS);
+	return { result: 'two-factor-started', secret, uri, qrCodeSvg: qrCodeSvg(uri), pending };
+}
+
+/**
+ * `POST {basePath}/account/two-factor-confirm` with `pending` (from start) and `code` (the app's
+ * current code): stores the sealed secret and ten recovery codes' hashes, ends the user's other
+ * sessions, fires `twoFactor` (`enrolled`) and answers the recovery codes, shown this once.
+ *
+ * @example
+ * const { recoveryCodes } = await confirmTwoFactor(ctx, session, { pending, code: '492039' });
+ */
+export async function confirmTwoFactor(ctx: RequestContext, session: AccountSession, body: RequestBody): Promise<{ result: 'two-factor-enabled'; recoveryCodes: string[] }> {
+	const { user } = session;
+	const payload = openFor(ctx, ENROLMENT_SALT, stringField(body, 'pending'));
+	if (!payload || payload.sub !== user.id || payload.browser !== browserBinding(ctx) || typeof payload.totp !== 'string') {
+		throw new InvalidRequest('`pending` is missing, expired, or was made for another user or browser: start the enrolment again.');
+	}
+	const attempt = await countCodeAttempt(ctx, user.id);
+	if (await twoFactorOf(ctx, user.id)) throw new TwoFactorAlreadyEnabled('The user already has a second factor.');
+	const checked = verifyTotp(stringField(body, 'code') ?? '', payload.totp, { now: ctx.now });
+	if (!checked.valid) throw new InvalidSecondFactor('The code does not match the new key: check the device clock, and type the current code.');
+	await attempt.succeeded();
+	const { codes, hashes } = generateRecoveryCodes({ secret: ctx.config.secrets });
+	const adapter = ctx.config.adapter!;
+	await adapter.setTwoFactor({
+		userId: user.id,
+		totpSecret: sealTotpSecret(payload.totp, { secret: ctx.config.secrets, userId: user.id }),
+		lastUsedStep: checked.step,
+		recoveryCodes: hashes,
+		createdAt: new Date(ctx.now)
+	});
+	await endOtherSessions(ctx, session);
+	await emitEvent(ctx, 'twoFactor', { user, change: 'enrolled', remainingRecoveryCodes: codes.length });
+	return { result: 'two-factor-enabled', recoveryCodes: codes };
+}
+
+/**
+ * `POST {basePath}/account/two-factor-recovery-codes`: ten new recovery codes in place of the old
+ * ones (which stop working). Needs a recent sign-in. Ends the other sessions, fires `twoFactor`.
+ *
+ * @example
+ * const { recoveryCodes } = await regenerateRecoveryCodes(ctx, session);
+ */
+export async function regenerateRecoveryCodes(ctx: RequestContext, session: AccountSession): Promise<{ result: 'recovery-codes-regenerated'; recoveryCodes: string[] }> {
+	requireFreshSignIn(ctx, session, 'Making new recovery codes');
+	const { user } = session;
+	const record = await twoFactorOf(ctx, user.id);
+	if (!record) throw new TwoFactorNotEnabled('The user has no second factor.');
+	const { codes, hashes } = generateRecoveryCodes({ secret: ctx.config.secrets });
+	await ctx.config.adapter!.setTwoFactor({ ...record, recoveryCodes: hashes });
+	await endOtherSessions(ctx, session);
+	await emitEvent(ctx, 'twoFactor', { user, change: 'recovery-codes-regenerated', remainingRecoveryCodes: codes.length });
+	return { result: 'recovery-codes-regenerated', recoveryCodes: codes };
+}
+
+/**
+ * `POST {basePath}/account/two-factor-remove` with `code` (a current TOTP code or a recovery
+ * code): removes the second factor. Needs a recent sign-in and the code (a fresh check); ends the
+ * other sessions, fires `twoFactor` (`removed`).
+ *
+ * @example
+ * await removeTwoFactor(ctx, session, { code: '492039' });
+ */
+export async function removeTwoFactor(ctx: RequestContext, session: AccountSession, body: RequestBody): Promise<void> {
+	requireFreshSignIn(ctx, session, 'Turning off two-factor authentication');
+	const { user } = session;
+	const record = await twoFactorOf(ctx, user.id);
+	if (!record) throw new TwoFactorNotEnabled('The user has no second factor.');
+	const attempt = await countCodeAttempt(ctx, user.id);
+	const used = await useSecondFactor(ctx, user.id, record, stringField(body, 'code'));
+	if (!used) throw new InvalidSecondFactor('Turning off two-factor authentication needs a current code from the app, or a recovery code.');
+	await attempt.succeeded();
+	await ctx.config.adapter!.deleteTwoFactor(user.id);
+	await endOtherSessions(ctx, session);
+	await emitEvent(ctx, 'twoFactor', { user, change: 'removed' });
+}
+
+/** Counts a code typed in the account routes under `rateLimit.secondFactor` (per user and address). */
+async function countCodeAttempt(ctx: RequestContext, userId: string): Promise<{ succeeded(): Promise<void> }> {
+	const attempt = await takeAttempt(ctx, 'secondFactor', userId);
+	if (attempt.limited) throw new RateLimited(attempt.reason);
+	return attempt;
+}
+
+/**
+ * The JSON answer of a change that shows secrets once (enrolment, recovery codes): to every
+ * caller, form or script (`cache-control: no-store`, as every answer of the engine).
+ *
+ * @example
+ * return secretAnswer(await startTwoFactor(ctx, session));
+ */
+export function secretAnswer(body: object): Outcome {
+	return { type: 'json', body };
+}

@@ -1,0 +1,129 @@
+// GET|POST {basePath}/second-factor: the second sign-in step. GET shows the form (a code from the
+// authenticator app, or a recovery code); POST checks the code against the pending sign-in's user
+// and starts the session. Forms are answered with redirects, scripts (JSON body or
+// `X-Auth-Return-Redirect: 1`) with JSON.
+
+import { stringField, type RequestBody } from '../body.js';
+import { requestCsrf, type RequestContext } from '../context.js';
+import { isCsrfValid, isSameOriginPost } from '../csrf.js';
+import { AccessDenied, InvalidSecondFactor, MissingCSRF, SecondFactorExpired } from '../errors.js';
+import { emitEvent } from '../events.js';
+import { failureAnswer } from '../failure-answer.js';
+import { rememberUpstreamAccount } from '../flows/oauth/token-refresh.js';
+import { pageUrl, type Outcome } from '../outcome.js';
+import { takeAttempt, rateLimitedOutcome } from '../rate-limit.js';
+import { establishSession } from '../session.js';
+import { assertAdapterMethods } from '../adapter-guard.js';
+import { resolveMessages, signInErrorId } from '../../pages/messages.js';
+import { renderSecondFactorPage, SECOND_FACTOR_PAGE_HEADERS } from '../../pages/second-factor-page.js';
+import { clearPendingSignIn, readPendingSignIn, twoFactorOf, useSecondFactor, type PendingSignIn } from '../two-factor/second-factor.js';
+import type { AdapterUser } from '../types.js';
+
+/** The query parameter the callback URL gets after a recovery-code sign-in: how many codes are left. */
+export const RECOVERY_CODES_LEFT_PARAM = 'recoveryCodesLeft';
+
+/**
+ * `GET {basePath}/second-factor`: the form of the second step while a sign-in is pending; without
+ * one, the sign-in page with `SecondFactorExpired`.
+ *
+ * @example
+ * // GET /auth/second-factor → 200 text/html (form posting `code` and `csrfToken`)
+ */
+export async function showSecondFactor(ctx: RequestContext): Promise<Outcome> {
+	const pending = readPendingSignIn(ctx);
+	if (!pending) return failureAnswer(ctx, new SecondFactorExpired('No sign-in is waiting for its second step.'));
+	const messages = resolveMessages(ctx.config.locale, ctx.config.messages);
+	const error = ctx.url.searchParams.get('error');
+	const errorMessageId = error === 'InvalidSecondFactor' || error === 'RateLimited' ? signInErrorId(messages, error) : undefined;
+	const html = renderSecondFactorPage({
+		theme: ctx.config.theme,
+		messages,
+		lang: ctx.config.locale ?? 'en',
+		action: `${ctx.authUrl}/second-factor`,
+		csrfToken: requestCsrf(ctx).token,
+		signInUrl: pageUrl(ctx, 'signIn', { callbackUrl: pending.callbackUrl }),
+		errorMessageId
+	});
+	return { type: 'html', html, headers: { ...SECOND_FACTOR_PAGE_HEADERS } };
+}
+
+/**
+ * `POST {basePath}/second-factor` with `code` (six digits, or a recovery code) and `csrfToken`:
+ * checked in this order: a pending sign-in, the CSRF token, the rate limit (`rateLimit.secondFactor`,
+ * per user and address), the code (spent once). Then the session starts, `signIn` fires, and the
+ * browser goes to the sign-in's callback URL (after a recovery code with `?recoveryCodesLeft=N`;
+ * scripts get `{ url, recoveryCodesLeft? }`).
+ *
+ * @example
+ * // POST /auth/second-factor  csrfToken=…&code=492039 → 302 /dashboard (session cookie set)
+ */
+export async function verifySecondFactor(ctx: RequestContext, body: RequestBody): Promise<Outcome> {
+	const json = isScriptCaller(ctx.request);
+	const pending = readPendingSignIn(ctx);
+	if (!pending) return failureAnswer(ctx, new SecondFactorExpired('No sign-in is waiting for its second step (missing, expired or tampered cookie).'), { json });
+	try {
+		assertCsrf(ctx, body);
+		const adapter = ctx.config.adapter!;
+		assertAdapterMethods(adapter, ['getTwoFactor', 'useTotpStep', 'useRecoveryCode', ...(ctx.config.session.strategy === 'database' ? (['createSession'] as const) : [])]);
+		const attempt = await takeAttempt(ctx, 'secondFactor', pending.userId);
+		if (attempt.limited) return retryPage(ctx, rateLimitedOutcome(ctx, attempt, undefined, { json }), 'RateLimited');
+		const record = await twoFactorOf(ctx, pending.userId);
+		if (!record) {
+			clearPendingSignIn(ctx);
+			return failureAnswer(ctx, new SecondFactorExpired('The user no longer has a second factor: sign in again.'), { json });
+		}
+		const used = await useSecondFactor(ctx, pending.userId, record, stringField(body, 'code') ?? stringField(body, 'recoveryCode'));
+		if (!used) {
+			return retryPage(ctx, failureAnswer(ctx, new InvalidSecondFactor('The second-factor code is wrong, malformed or already used.'), { json }), 'InvalidSecondFactor');
+		}
+		await attempt.succeeded();
+		clearPendingSignIn(ctx);
+		await finishSignIn(ctx, pending);
+		if (used.kind === 'recovery') {
+			await emitEvent(ctx, 'twoFactor', { user: await storedUser(ctx, pending), change: 'recovery-code-used', remainingRecoveryCodes: used.remaining });
+			const url = new URL(pending.callbackUrl);
+			url.searchParams.set(RECOVERY_CODES_LEFT_PARAM, String(used.remaining));
+			return json ? { type: 'json', body: { url: url.href, recoveryCodesLeft: used.remaining } } : { type: 'redirect', url: url.href };
+		}
+		return json ? { type: 'json', body: { url: pending.callbackUrl } } : { type: 'redirect', url: pending.callbackUrl };
+	} catch (error) {
+		return failureAnswer(ctx, error, { json });
+	}
+}
+
+/** Starts the session of the pending sign-in and fires `signIn`, as the primary flow would have. */
+async function finishSignIn(ctx: RequestContext, pending: PendingSignIn): Promise<void> {
+	const { user, account, profile, isNewUser } = pending;
+	const started = await establishSession(ctx, { user, account, profile, isNewUser });
+	if (!started) throw new AccessDenied('The jwt callback returned null: no session was started.');
+	const provider = account ? ctx.config.providerById.get(account.provider) : undefined;
+	if (provider && account && (account.type === 'oauth' || account.type === 'oidc')) await rememberUpstreamAccount(ctx, provider, account);
+	await emitEvent(ctx, 'signIn', { user, account, profile, isNewUser });
+}
+
+async function storedUser(ctx: RequestContext, pending: PendingSignIn): Promise<AdapterUser> {
+	const found = await Promise.resolve(ctx.config.adapter!.getUser(pending.userId)).catch(() => null);
+	return found ?? ({ ...pending.user, id: pending.userId, email: pending.user.email ?? '', emailVerified: null } as AdapterUser);
+}
+
+/** A refused code from a form goes back to the second step's page with `?error=`, where it can be typed again. */
+function retryPage(ctx: RequestContext, outcome: Outcome, error: 'InvalidSecondFactor' | 'RateLimited'): Outcome {
+	if (outcome.type !== 'redirect') return outcome;
+	return { ...outcome, url: `${ctx.authUrl}/second-factor?error=${error}` };
+}
+
+/**
+ * The CSRF check of the second step: the body's `csrfToken` must match its cookie; a framework
+ * origin check or `skipCSRFCheck` stands in only for a same-origin post.
+ */
+function assertCsrf(ctx: RequestContext, body: RequestBody): void {
+	if (isCsrfValid(requestCsrf(ctx), body.csrfToken)) return;
+	if ((ctx.config.skipCSRFCheck || ctx.csrfChecked) && isSameOriginPost(ctx.request.headers, ctx.origin)) return;
+	throw new MissingCSRF('The CSRF token is missing or does not match its cookie.');
+}
+
+/** A caller that reads the answer itself: it asked for JSON answers, or sent JSON (no HTML form can). */
+function isScriptCaller(request: Request): boolean {
+	if (request.headers.get('x-auth-return-redirect') === '1') return true;
+	return (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
+}

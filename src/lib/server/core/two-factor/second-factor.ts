@@ -1,0 +1,195 @@
+// The second factor in the sign-in: after a primary sign-in (credentials, email link, OAuth/OIDC)
+// of a user who has a second factor, no session is started; a sealed, short-lived, httpOnly
+// "pending second factor" cookie carries the primary sign-in to the second step
+// ({basePath}/second-factor), which starts the session once a TOTP or recovery code checks out.
+// A passkey sign-in is both factors (something you have, unlocked by something you know or are)
+// and is never asked for a second one. Internal.
+
+import { createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { assertAdapterMethods, hasAdapterMethod } from '../adapter-guard.js';
+import type { RequestContext } from '../context.js';
+import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../cookies.js';
+import { AdapterError } from '../errors.js';
+import { decryptJweSync, encryptJweSync, readJweHeader } from '../jwe-sync.js';
+import type { Outcome } from '../outcome.js';
+import { clearSessionCookie, sessionCookieValue } from '../session.js';
+import type { Account, AdapterTwoFactor, AdapterUser, CookieOption, Profile, User } from '../types.js';
+import { verifyRecoveryCode } from './recovery-codes.js';
+import { openTotpSecret } from './totp-secret-seal.js';
+import { verifyTotp } from './totp.js';
+
+/** Seconds a pending sign-in waits for its second step. */
+export const PENDING_SECOND_FACTOR_SECONDS = 5 * 60;
+
+/** The primary sign-in a pending cookie carries to the second step. */
+export interface PendingSignIn {
+	/** The stored user whose second factor is asked for. */
+	userId: string;
+	/** The user the session is started for (a credentials JWT session's is authorize()'s). */
+	user: User | AdapterUser;
+	account: Account | null;
+	profile?: Profile;
+	isNewUser?: boolean;
+	callbackUrl: string;
+	/** A random id of this primary sign-in. */
+	signInId: string;
+	/** When the primary sign-in happened (ms). */
+	signedInAt: number;
+}
+
+interface SealKey {
+	key: Uint8Array;
+	kid: string;
+}
+
+const keyCache = new Map<string, SealKey>();
+
+/** A key HKDF derives from the app secret for one purpose (`salt`): it opens nothing else. */
+export function purposeKey(secret: string, salt: string): SealKey {
+	const cacheKey = `${salt}\u0000${secret}`;
+	let derived = keyCache.get(cacheKey);
+	if (!derived) {
+		const key = new Uint8Array(hkdfSync('sha256', secret, salt, `kitgate ${salt} key`, 64));
+		derived = { key, kid: createHash('sha256').update(key).digest('base64url').slice(0, 22) };
+		keyCache.set(cacheKey, derived);
+	}
+	return derived;
+}
+
+/**
+ * Seals `payload` (with an expiry `exp`, seconds) under the first app secret for `salt`.
+ *
+ * @example
+ * const value = sealFor(ctx, 'kitgate.second-factor', { sub: user.id }, 300);
+ */
+export function sealFor(ctx: RequestContext, salt: string, payload: Record<string, unknown>, maxAgeSeconds: number): string {
+	const { key, kid } = purposeKey(ctx.config.secrets[0], salt);
+	return encryptJweSync({ ...payload, exp: Math.floor(ctx.now / 1000) + maxAgeSeconds }, key, { kid });
+}
+
+/**
+ * The payload `sealFor` sealed for `salt`, under any configured secret, or null (tampered, expired,
+ * another purpose's).
+ *
+ * @example
+ * const payload = openFor(ctx, 'kitgate.second-factor', value);
+ */
+export function openFor(ctx: RequestContext, salt: string, sealed: unknown): Record<string, unknown> | null {
+	if (typeof sealed !== 'string' || sealed.length > 40_000) return null;
+	const header = readJweHeader(sealed);
+	if (!header) return null;
+	const keys = ctx.config.secrets.map((secret) => purposeKey(secret, salt));
+	keys.sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid));
+	for (const { key } of keys) {
+		const payload = decryptJweSync(sealed, key);
+		if (!payload) continue;
+		if (typeof payload.exp !== 'number' || payload.exp * 1000 <= ctx.now) return null;
+		return payload;
+	}
+	return null;
+}
+
+const PENDING_SALT = 'kitgate.second-factor';
+
+/** The pending cookie: `kitgate.second-factor` (`__Secure-` over HTTPS), httpOnly, SameSite=Lax, 5 minutes. */
+export function pendingCookie(ctx: RequestContext): CookieOption {
+	const secure = ctx.cookieNames.sessionToken.options.secure === true;
+	return {
+		name: `${secure ? '__Secure-' : ''}kitgate.second-factor`,
+		options: { httpOnly: true, sameSite: 'lax', path: '/', secure, maxAge: PENDING_SECOND_FACTOR_SECONDS }
+	};
+}
+
+/**
+ * The second factor of `userId` when the adapter stores second factors and the user has one.
+ *
+ * @example
+ * const record = await twoFactorOf(ctx, user.id); // null: no second step
+ */
+export async function twoFactorOf(ctx: RequestContext, userId: string): Promise<AdapterTwoFactor | null> {
+	const adapter = ctx.config.adapter;
+	if (!adapter || !hasAdapterMethod(adapter, 'getTwoFactor')) return null;
+	return (await adapter.getTwoFactor(userId)) ?? null;
+}
+
+/**
+ * The gate after a primary sign-in: for a user with a second factor, ends any session the request
+ * had, writes the pending cookie and answers a redirect to the second step; null (go on and start
+ * the session) for a user without one.
+ *
+ * @example
+ * const gated = await secondFactorGate(ctx, { userId: user.id, user, account, profile, callbackUrl });
+ * if (gated) return gated;
+ */
+export async function secondFactorGate(
+	ctx: RequestContext,
+	signIn: Omit<PendingSignIn, 'signInId' | 'signedInAt'>
+): Promise<Outcome | null> {
+	const record = await twoFactorOf(ctx, signIn.userId);
+	if (!record) return null;
+	const previous = sessionCookieValue(ctx);
+	if (previous) {
+		// the sign-in replaces any session the request had, as establishSession does (no fixation)
+		if (ctx.config.session.strategy === 'database') await Promise.resolve(ctx.config.adapter!.deleteSession(previous)).catch(() => undefined);
+		clearSessionCookie(ctx);
+	}
+	const pending: PendingSignIn = { ...signIn, signInId: randomBytes(16).toString('base64url'), signedInAt: ctx.now };
+	const value = sealFor(ctx, PENDING_SALT, { sub: signIn.userId, pending }, PENDING_SECOND_FACTOR_SECONDS);
+	const option = pendingCookie(ctx);
+	ctx.setCookies.push(...writeChunkedCookie(ctx.cookies, { name: option.name, options: { ...option.options, expires: new Date(ctx.now + PENDING_SECOND_FACTOR_SECONDS * 1000) } }, value));
+	return { type: 'redirect', url: `${ctx.authUrl}/second-factor` };
+}
+
+/**
+ * The pending sign-in of the request's cookie, or null (none, expired, tampered).
+ *
+ * @example
+ * const pending = readPendingSignIn(ctx);
+ */
+export function readPendingSignIn(ctx: RequestContext): PendingSignIn | null {
+	const payload = openFor(ctx, PENDING_SALT, readChunkedCookie(ctx.cookies, pendingCookie(ctx).name));
+	const pending = payload?.pending as PendingSignIn | undefined;
+	if (!pending || typeof pending !== 'object' || typeof pending.userId !== 'string' || pending.userId !== payload?.sub) return null;
+	const user = pending.user as AdapterUser;
+	// dates went through JSON
+	if (typeof user.emailVerified === 'string') user.emailVerified = new Date(user.emailVerified);
+	return pending;
+}
+
+/** Queues the removal of the pending cookie. */
+export function clearPendingSignIn(ctx: RequestContext): void {
+	ctx.setCookies.push(...clearChunkedCookie(ctx.cookies, pendingCookie(ctx)));
+}
+
+/** A code that checked out: a TOTP code, or a recovery code (`remaining` left after it). */
+export type UsedSecondFactor = { kind: 'totp' } | { kind: 'recovery'; remaining: number };
+
+/**
+ * Checks `input` against the user's second factor and spends it: six digits are a TOTP code
+ * (±1 step, refused when its step is not later than the last one used, recorded atomically),
+ * anything else a recovery code (removed atomically). Null when it does not check out.
+ *
+ * @example
+ * const used = await useSecondFactor(ctx, user.id, record, body.code);
+ */
+export async function useSecondFactor(ctx: RequestContext, userId: string, record: AdapterTwoFactor, input: unknown): Promise<UsedSecondFactor | null> {
+	const adapter = ctx.config.adapter!;
+	const typed = typeof input === 'string' ? input.trim() : '';
+	if (typed === '' || typed.length > 64) return null;
+	if (/^\d{6}$/.test(typed.replace(/\s+/g, ''))) {
+		assertAdapterMethods(adapter, ['useTotpStep']);
+		const secret = openTotpSecret(record.totpSecret, { secret: ctx.config.secrets, userId });
+		if (!secret) {
+			ctx.config.logger.error(new AdapterError(`The TOTP secret of user ${userId} does not open with the configured secrets (another user's, or a secret no longer configured).`));
+			return null;
+		}
+		const result = verifyTotp(typed, secret, { usedSteps: [record.lastUsedStep], now: ctx.now });
+		if (!result.valid) return null;
+		return (await adapter.useTotpStep(userId, result.step)) ? { kind: 'totp' } : null;
+	}
+	assertAdapterMethods(adapter, ['useRecoveryCode']);
+	const result = verifyRecoveryCode(typed, record.recoveryCodes, { secret: ctx.config.secrets });
+	if (!result.valid) return null;
+	const used = await adapter.useRecoveryCode(userId, record.recoveryCodes[result.index]);
+	return used ? { kind: 'recovery', remaining: result.remaining } : null;
+}
