@@ -22,6 +22,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/{host-header-links,jwt-outlives-user,oauth-login-csrf,passkey-accounts}.test.ts',
 	'src/lib/server/core/test/attacks/{rate-limit-flood,review-cookies,review-csrf-redirects,review-linking}.test.ts',
 	'src/lib/server/core/test/attacks/{review-race-email-oidc,review-redirect-proxy,review-sveltekit-hooks}.test.ts',
+	'src/lib/server/core/test/attacks/two-factor-integrations.test.ts',
 	'src/lib/server/core/test/attacks/{unknown-provider,unverified-identities}.test.ts',
 	'src/lib/server/core/test/attacks/{review2-action-csrf,review2-action-fields,review2-action-outcomes}.test.ts',
 	'src/lib/server/core/test/attacks/{review2-failure-answers,review2-session-read}.test.ts',
