@@ -1,6 +1,7 @@
 // Playwright: Debian's Chromium when present (Playwright cannot download browsers here), both
 // demo apps started as web servers: SvelteKit (built, adapter-node) and the Express example,
-// with the local IdP and mail sink they use.
+// with the local IdP and mail sink they use; each also with its other session strategy
+// (SvelteKit on JWT, Express on database sessions) for the account tests (e2e/account.spec.ts).
 
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
@@ -8,6 +9,10 @@ import { defineConfig } from '@playwright/test';
 const chromium = '/usr/bin/chromium';
 const SVELTEKIT_PORT = 4173;
 const EXPRESS_PORT = 3100;
+const SVELTEKIT_JWT_PORT = 4174;
+const EXPRESS_DATABASE_PORT = 3101;
+/** Where the demos keep their SQLite files (KITGATE_E2E_DATA: a fresh folder starts from empty databases and rate limits). */
+const DATA = process.env.KITGATE_E2E_DATA ?? '.data';
 
 export default defineConfig({
 	testDir: 'e2e',
@@ -55,7 +60,7 @@ export default defineConfig({
 				PORT: String(SVELTEKIT_PORT),
 				HOST: '127.0.0.1',
 				ORIGIN: `http://localhost:${SVELTEKIT_PORT}`,
-				KITGATE_DB_FILE: '.data/e2e-sveltekit.sqlite'
+				KITGATE_DB_FILE: `${DATA}/e2e-sveltekit.sqlite`
 			},
 			reuseExistingServer: false,
 			timeout: 60_000
@@ -63,7 +68,34 @@ export default defineConfig({
 		{
 			command: 'node examples/express/server.js',
 			port: EXPRESS_PORT,
-			env: { PORT: String(EXPRESS_PORT), HOST: '127.0.0.1', KITGATE_EXPRESS_DB_FILE: '.data/e2e-express.sqlite' },
+			env: { PORT: String(EXPRESS_PORT), HOST: '127.0.0.1', KITGATE_EXPRESS_DB_FILE: `${DATA}/e2e-express.sqlite` },
+			reuseExistingServer: false,
+			timeout: 60_000
+		},
+		{
+			// the same SvelteKit build on JWT sessions
+			command: 'node build',
+			port: SVELTEKIT_JWT_PORT,
+			env: {
+				PORT: String(SVELTEKIT_JWT_PORT),
+				HOST: '127.0.0.1',
+				ORIGIN: `http://localhost:${SVELTEKIT_JWT_PORT}`,
+				KITGATE_DB_FILE: `${DATA}/e2e-sveltekit-jwt.sqlite`,
+				KITGATE_SESSION_STRATEGY: 'jwt'
+			},
+			reuseExistingServer: false,
+			timeout: 60_000
+		},
+		{
+			// the same Express demo on database sessions
+			command: 'node examples/express/server.js',
+			port: EXPRESS_DATABASE_PORT,
+			env: {
+				PORT: String(EXPRESS_DATABASE_PORT),
+				HOST: '127.0.0.1',
+				KITGATE_EXPRESS_DB_FILE: `${DATA}/e2e-express-database.sqlite`,
+				KITGATE_SESSION_STRATEGY: 'database'
+			},
 			reuseExistingServer: false,
 			timeout: 60_000
 		}

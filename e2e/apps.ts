@@ -27,6 +27,24 @@ export const apps: DemoApp[] = [
 	}
 ];
 
+/** A demo app with the session strategy it runs on. */
+export interface StrategyApp extends DemoApp {
+	strategy: 'jwt' | 'database';
+	/** Its SQLite file (the end-to-end tests read it to check what is stored). */
+	database: string;
+}
+
+/**
+ * Both demo apps on both session strategies: the defaults (SvelteKit on database sessions, Express
+ * on JWT) and the same demos started with KITGATE_SESSION_STRATEGY (playwright.config.ts).
+ */
+export const strategyApps: StrategyApp[] = [
+	{ ...apps[0], strategy: 'database', database: 'e2e-sveltekit.sqlite' },
+	{ ...apps[0], origin: 'http://localhost:4174', strategy: 'jwt', database: 'e2e-sveltekit-jwt.sqlite' },
+	{ ...apps[1], strategy: 'jwt', database: 'e2e-express.sqlite' },
+	{ ...apps[1], origin: 'http://localhost:3101', strategy: 'database', database: 'e2e-express-database.sqlite' }
+].map((app) => ({ ...app, database: `${process.env.KITGATE_E2E_DATA ?? '.data'}/${app.database}` }) as StrategyApp);
+
 /** The demo user of both apps. */
 export const DEMO = { username: 'demo', password: 'demo-password', name: 'Demo User' };
 

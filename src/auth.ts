@@ -15,10 +15,14 @@ const DEMO_SECRET = 'kitgate-demo-secret-do-not-use-in-production-0123456789';
 /** Users, accounts and database sessions in an embedded SQLite file (created on first use). */
 export const adapter = SQLiteAdapter({ filename: process.env.KITGATE_DB_FILE ?? '.data/demo.sqlite' });
 
+/** Database sessions by default; KITGATE_SESSION_STRATEGY=jwt runs the same demo on JWT sessions (the end-to-end tests run both). */
+const strategy = process.env.KITGATE_SESSION_STRATEGY === 'jwt' ? 'jwt' : 'database';
+
 export const { handle, signIn, signOut } = SvelteKitAuth({
 	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
 	trustHost: true,
 	adapter,
+	session: { strategy },
 	basePath: `${base}/auth`,
 	providers: [
 		{

@@ -29,8 +29,12 @@ async function emailSignIn() {
 				from: 'kitgate demo <no-reply@kitgate.dev>'
 			})
 		],
-		// JWT sessions stay: the adapter only keeps users, accounts and email tokens
-		options: { adapter: SQLiteAdapter({ filename: process.env.KITGATE_EXPRESS_DB_FILE ?? '.data/express-demo.sqlite' }), session: { strategy: 'jwt' } }
+		// JWT sessions by default (the adapter keeps users, accounts and email tokens);
+		// KITGATE_SESSION_STRATEGY=database keeps the sessions in it too (the end-to-end tests run both)
+		options: {
+			adapter: SQLiteAdapter({ filename: process.env.KITGATE_EXPRESS_DB_FILE ?? '.data/express-demo.sqlite' }),
+			session: { strategy: process.env.KITGATE_SESSION_STRATEGY === 'database' ? 'database' : 'jwt' }
+		}
 	};
 }
 

@@ -29,7 +29,7 @@ const escape = (value) =>
 function page(title, session, body) {
 	const user = session?.user;
 	const nav = user
-		? `<a href="/account">Account</a> <span data-testid="signed-in-as">Signed in as ${escape(user.name ?? user.email)}</span> <a href="/auth/signout">Sign out</a>`
+		? `<a href="/account">Account</a> <a href="/auth/account">Account settings</a> <span data-testid="signed-in-as">Signed in as ${escape(user.name ?? user.email)}</span> <a href="/auth/signout">Sign out</a>`
 		: `<a href="/auth/signin">Sign in</a>`;
 	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} · kitgate Express demo</title></head>
 <body style="font-family: system-ui, sans-serif; margin: 0"><header style="border-bottom:1px solid #e5e7eb;padding:.75rem 1.5rem"><nav aria-label="Main" style="display:flex;gap:1rem">
