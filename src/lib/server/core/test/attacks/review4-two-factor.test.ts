@@ -1,0 +1,245 @@
+// Attack review 4, second factor (issue 19): what a thief of a session or of a password can do
+// against TOTP and recovery codes through Auth() on the memory adapter and a SQLite file, under
+// both session strategies. Tests named "(fails before the fix)" perform an attack that works
+// today; the others are defences that held.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { MemoryAdapter } from '../../../adapters/memory.js';
+import { SQLiteAdapter } from '../../../adapters/sqlite.js';
+import Credentials from '../../../providers/credentials.js';
+import { totpCode, totpStep } from '../../two-factor/totp.js';
+import type { Adapter, AdapterTwoFactor, AdapterUser } from '../../types.js';
+import { accountWorld } from '../account-fixture.js';
+
+const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-review4-2fa-'));
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+	for (const close of closers) await close();
+	rmSync(tempDir, { recursive: true, force: true });
+});
+
+const adapters: [string, () => Adapter][] = [
+	['memory', () => MemoryAdapter()],
+	[
+		'sqlite',
+		() => {
+			const adapter = SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) });
+			closers.push(() => adapter.close());
+			return adapter;
+		}
+	]
+];
+const STRATEGIES = ['jwt', 'database'] as const;
+const PASSWORD = 'correct horse battery staple';
+
+/** The account fixture plus a password sign-in for stored users (as two-factor.test.ts's world). */
+function world(adapter: Adapter, strategy: 'jwt' | 'database') {
+	const w = accountWorld(adapter, strategy);
+	const store = adapter as Required<Adapter>;
+	w.config.providers = [
+		...w.config.providers,
+		Credentials({
+			credentials: { email: {}, password: { type: 'password' } },
+			authorize: async (fields) => {
+				if (fields.password !== PASSWORD) return null;
+				const user = await store.getUserByEmail(String(fields.email));
+				return user ? { id: user.id, email: user.email } : null;
+			}
+		})
+	];
+	function browser() {
+		const b = w.browser();
+		async function signInWithPassword(email = 'ada@example.com'): Promise<Response> {
+			const csrfToken = await b.client.csrfToken();
+			return b.request('/auth/callback/credentials', { form: { csrfToken, email, password: PASSWORD, callbackUrl: '/dashboard' } });
+		}
+		async function secondStep(code: string): Promise<Response> {
+			return b.request('/auth/second-factor', { json: { csrfToken: await b.client.csrfToken(), code } });
+		}
+		async function enrol(): Promise<{ secret: string; recoveryCodes: string[] }> {
+			const started = await b.changeJson('two-factor-start');
+			expect(started.status, 'two-factor-start').toBe(200);
+			const { secret, pending } = (await started.json()) as { secret: string; pending: string };
+			const confirmed = await b.changeJson('two-factor-confirm', { pending, code: totpCode(secret, totpStep(w.clock.now)) });
+			expect(confirmed.status, 'two-factor-confirm').toBe(200);
+			const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
+			w.clock.now += 1000;
+			return { secret, recoveryCodes };
+		}
+		return { ...b, signInWithPassword, secondStep, enrol };
+	}
+	const code = (secret: string, steps = 0) => totpCode(secret, totpStep(w.clock.now) + steps);
+	const userId = async () => ((await store.getUserByEmail('ada@example.com')) as AdapterUser).id;
+	return { ...w, browser, code, userId };
+}
+
+describe.each(adapters)('review 4, second factor: %s adapter', (_name, makeAdapter) => {
+	describe.each(STRATEGIES)('%s sessions', (strategy) => {
+		test('a session thief inside the fresh-sign-in window turns the second factor off without knowing any code: two-factor-recovery-codes asks for none and answers a code that two-factor-remove accepts (fails before the fix)', async () => {
+			const w = world(makeAdapter(), strategy);
+			const ada = w.browser();
+			await ada.signInByEmail('ada@example.com');
+			await ada.enrol();
+			// the thief holds ada's (fresh) session, not her authenticator app nor her recovery codes
+			const noCode = await ada.changeJson('two-factor-remove', {});
+			expect(await noCode.json()).toEqual({ error: 'InvalidSecondFactor' });
+			const regenerated = await ada.changeJson('two-factor-recovery-codes');
+			const body = (await regenerated.json()) as { recoveryCodes?: string[]; error?: string };
+			if (body.recoveryCodes) await ada.changeJson('two-factor-remove', { code: body.recoveryCodes[0] });
+			// the defence the docs promise: removal needs a current code or a recovery code the user holds
+			expect(body.recoveryCodes, 'new recovery codes were handed out without a code').toBeUndefined();
+			expect(await w.adapter.getTwoFactor(await w.userId())).not.toBeNull();
+		});
+
+		test('a stolen session past the fresh-sign-in window registers the thief\'s passkey, which then signs in as both factors with no code (fails before the fix)', async () => {
+			const w = world(makeAdapter(), strategy);
+			const ada = w.browser();
+			await ada.signInByEmail('ada@example.com');
+			await ada.enrol();
+			// the session is stale: every other sensitive change is refused
+			w.clock.now += 11 * 60_000;
+			const link = await ada.changeJson('link', { provider: 'idp' });
+			expect(((await link.json()) as { error: string }).error).toBe('FreshSignInRequired');
+			const regenerate = await ada.changeJson('two-factor-recovery-codes');
+			expect(((await regenerate.json()) as { error: string }).error).toBe('FreshSignInRequired');
+
+			// the thief (this browser's software authenticator) adds a passkey with the stale session
+			const options = await ada.request('/auth/webauthn-options/passkey?action=register');
+			if (options.status === 200) {
+				const { options: creation } = (await options.json()) as { options: Parameters<typeof ada.device.register>[0] };
+				const response = ada.device.register(creation);
+				await ada.request('/auth/callback/passkey', { json: { csrfToken: await ada.client.csrfToken(), action: 'register', data: response } });
+			}
+			const added = await w.adapter.listAuthenticatorsByUserId(await w.userId());
+			if (added.length > 0) {
+				// later, signed out: the thief's passkey is a way in that skips the password and the code
+				await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+				w.clock.now += 24 * 3600_000;
+				await ada.signInWithPasskey();
+				expect((await ada.session())?.user?.email, 'the thief signed in with no second step').toBeUndefined();
+			}
+			expect(added, 'a passkey was added to a 2FA account by a stale session').toHaveLength(0);
+		});
+
+		test('held: one TOTP code posted at once from two pending sign-ins starts exactly one session', async () => {
+			const w = world(makeAdapter(), strategy);
+			const setup = w.browser();
+			await setup.signInByEmail('ada@example.com');
+			const { secret } = await setup.enrol();
+			w.clock.now += 60_000;
+			const victim = w.browser();
+			const attacker = w.browser();
+			await victim.signInWithPassword();
+			await attacker.signInWithPassword();
+			const code = w.code(secret);
+			const answers = await Promise.all([victim.secondStep(code), attacker.secondStep(code)]);
+			expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+			const sessions = await Promise.all([victim.session(), attacker.session()]);
+			expect(sessions.filter((session) => session?.user?.email === 'ada@example.com')).toHaveLength(1);
+		});
+
+		test('held: one recovery code posted at once from two pending sign-ins starts exactly one session', async () => {
+			const w = world(makeAdapter(), strategy);
+			const setup = w.browser();
+			await setup.signInByEmail('ada@example.com');
+			const { recoveryCodes } = await setup.enrol();
+			w.clock.now += 60_000;
+			const victim = w.browser();
+			const attacker = w.browser();
+			await victim.signInWithPassword();
+			await attacker.signInWithPassword();
+			const answers = await Promise.all([victim.secondStep(recoveryCodes[0]), attacker.secondStep(recoveryCodes[0])]);
+			expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
+			expect((await w.adapter.getTwoFactor(await w.userId()))?.recoveryCodes).toHaveLength(9);
+		});
+
+		test('held: with only the pending cookie (the password, no code) the passkey routes, the account routes and the session route see nobody', async () => {
+			const w = world(makeAdapter(), strategy);
+			const setup = w.browser();
+			await setup.signInByEmail('ada@example.com');
+			await setup.enrol();
+			w.clock.now += 60_000;
+			const thief = w.browser();
+			const first = await thief.signInWithPassword();
+			expect(first.headers.get('location')).toBe('http://localhost:3000/auth/second-factor');
+			expect(await thief.session()).toBeNull();
+			expect((await thief.request('/auth/account', { headers: { accept: 'application/json' } })).status).toBe(401);
+			expect(((await (await thief.changeJson('two-factor-recovery-codes')).json()) as { error: string }).error).toBe('SessionRequired');
+			// a passkey for ada's account: neither as "the signed-in user" nor by naming her address
+			const asSignedIn = await thief.request('/auth/webauthn-options/passkey?action=register');
+			expect(asSignedIn.status).not.toBe(200);
+			const byEmail = await thief.request('/auth/webauthn-options/passkey?action=register&email=ada%40example.com');
+			if (byEmail.status === 200) {
+				const { options } = (await byEmail.json()) as { options: Parameters<typeof thief.device.register>[0] };
+				const response = thief.device.register(options);
+				await thief.request('/auth/callback/passkey', { json: { csrfToken: await thief.client.csrfToken(), action: 'register', data: response } });
+			}
+			expect(await w.adapter.listAuthenticatorsByUserId(await w.userId())).toHaveLength(0);
+			expect(await thief.session().then((session) => session?.user?.email)).not.toBe('ada@example.com');
+		});
+
+		test('held: the pending cookie is no way around the per-user limit: five wrong codes from five browsers, then a right one from a sixth is refused', async () => {
+			const w = world(makeAdapter(), strategy);
+			const setup = w.browser();
+			await setup.signInByEmail('ada@example.com');
+			const { secret } = await setup.enrol();
+			w.clock.now += 60_000;
+			for (let i = 0; i < 5; i++) {
+				const b = w.browser();
+				await b.signInWithPassword();
+				expect((await b.secondStep(String(100000 + i))).status).toBe(401);
+			}
+			const last = w.browser();
+			await last.signInWithPassword();
+			expect((await last.secondStep(w.code(secret))).status).toBe(429);
+			expect(await last.session()).toBeNull();
+		});
+	});
+});
+
+describe('review 4, second factor: lost update', () => {
+	test('new recovery codes made while a TOTP code is being used write the old last-used step back, so that code works a second time (fails before the fix)', async () => {
+		const base = MemoryAdapter() as Required<Adapter>;
+		let slowRead: (() => Promise<void>) | null = null;
+		const adapter: Adapter = {
+			...base,
+			async getTwoFactor(userId: string): Promise<AdapterTwoFactor | null> {
+				const record = await base.getTwoFactor(userId);
+				const wait = slowRead;
+				if (wait) {
+					slowRead = null;
+					await wait();
+				}
+				return record;
+			}
+		};
+		const w = world(adapter, 'database');
+		const ada = w.browser();
+		await ada.signInByEmail('ada@example.com');
+		const { secret } = await ada.enrol();
+		w.clock.now += 60_000;
+		const code = w.code(secret);
+
+		// ada makes new recovery codes; her record is read, then the code below is used before the write
+		let release!: () => void;
+		const gate = new Promise<void>((resolve) => (release = resolve));
+		slowRead = () => gate;
+		const regenerating = ada.changeJson('two-factor-recovery-codes');
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		const laptop = w.browser();
+		await laptop.signInWithPassword();
+		expect((await laptop.secondStep(code)).status).toBe(200);
+		release();
+		expect((await regenerating).status).toBe(200);
+
+		// an attacker who saw that code (phishing relay, shoulder) replays it with the password
+		const attacker = w.browser();
+		await attacker.signInWithPassword();
+		const replay = await attacker.secondStep(code);
+		expect(replay.status, 'the same TOTP code was accepted twice').toBe(401);
+		expect(await attacker.session()).toBeNull();
+	});
+});
