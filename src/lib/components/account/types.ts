@@ -28,3 +28,25 @@ export interface AccountSectionProps {
 	/** Classes added to the component's root element. */
 	class?: string;
 }
+
+/**
+ * The props of `AccountSettings`.
+ *
+ * @example
+ * const props: AccountSettingsProps = { overview: data.overview, callbackUrl: '/settings', deleteCallbackUrl: '/' };
+ */
+export interface AccountSettingsProps extends AccountSectionProps {
+	/** Where to go after deleting the account (default `callbackUrl`): a page that needs no session, such as the home page. */
+	deleteCallbackUrl?: string;
+}
+
+/**
+ * The props of `PasskeyList`.
+ *
+ * @example
+ * const props: PasskeyListProps = { overview: data.overview, callbackUrl: '/settings/passkeys', provider: 'passkey' };
+ */
+export interface PasskeyListProps extends AccountSectionProps {
+	/** Passkey provider to register with (default: the overview's `passkeyProvider`). */
+	provider?: string;
+}
