@@ -30,6 +30,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/account-attacks.test.ts',
 	'src/lib/server/adapters/review3-authjs-tables.test.ts',
 	'src/lib/server/core/test/attacks/review3-authjs-presets.test.ts',
+	'src/lib/server/core/test/attacks/review4-two-factor.test.ts',
 	'src/lib/server/express/express.test.ts',
 	'src/lib/server/sveltekit/actions.test.ts'
 ];

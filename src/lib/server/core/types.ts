@@ -316,7 +316,9 @@ export interface Adapter {
 	getTwoFactor?(userId: string): Awaitable<AdapterTwoFactor | null>;
 	/**
 	 * Optional (kitgate addition): stores the second factor of `record.userId`, replacing the one
-	 * it had, and returns it. Used at enrolment and when recovery codes are made again.
+	 * it had, and returns it. Used at enrolment and when recovery codes are made again. The stored
+	 * `lastUsedStep` never goes back: keep the later of the stored and the given one, in one write
+	 * (a record read before a code was used must not undo that use).
 	 *
 	 * @example
 	 * await adapter.setTwoFactor({ userId: "user-1", totpSecret: sealed, lastUsedStep: 58908240, recoveryCodes: hashes, createdAt: new Date() });

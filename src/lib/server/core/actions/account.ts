@@ -126,7 +126,7 @@ async function carryOut(ctx: RequestContext, op: AccountOperation, session: Acco
 		case 'two-factor-confirm':
 			return secretAnswer(await confirmTwoFactor(ctx, session, body));
 		case 'two-factor-recovery-codes':
-			return secretAnswer(await regenerateRecoveryCodes(ctx, session));
+			return secretAnswer(await regenerateRecoveryCodes(ctx, session, body));
 		case 'two-factor-remove':
 			await removeTwoFactor(ctx, session, body);
 			return success(ctx, 'two-factor-removed', returnTo);

@@ -1,18 +1,21 @@
 // Attack review 4, second factor (issue 19): what a thief of a session or of a password can do
 // against TOTP and recovery codes through Auth() on the memory adapter and a SQLite file, under
 // both session strategies. Tests named "(fails before the fix)" perform an attack that works
-// today; the others are defences that held.
+// today; the others are defences that held. Integration (vite.config.ts): the link test runs a
+// real OIDC IdP on a socket.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import { SQLiteAdapter } from '../../../adapters/sqlite.js';
 import Credentials from '../../../providers/credentials.js';
 import { totpCode, totpStep } from '../../two-factor/totp.js';
 import type { Adapter, AdapterTwoFactor, AdapterUser } from '../../types.js';
-import { accountWorld } from '../account-fixture.js';
+import { accountWorld, ORIGIN } from '../account-fixture.js';
+import { loginAtIdp } from '../idp-browser.js';
+import { startIdpFor } from './flows.js';
 
 const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-review4-2fa-'));
 const closers: (() => Promise<void>)[] = [];
@@ -219,15 +222,15 @@ describe('review 4, second factor: lost update', () => {
 		const w = world(adapter, 'database');
 		const ada = w.browser();
 		await ada.signInByEmail('ada@example.com');
-		const { secret } = await ada.enrol();
+		const { secret, recoveryCodes } = await ada.enrol();
 		w.clock.now += 60_000;
 		const code = w.code(secret);
 
-		// ada makes new recovery codes; her record is read, then the code below is used before the write
+		// ada makes new recovery codes (with one of her recovery codes, as regeneration now asks); her record is read, then the code below is used before the write
 		let release!: () => void;
 		const gate = new Promise<void>((resolve) => (release = resolve));
 		slowRead = () => gate;
-		const regenerating = ada.changeJson('two-factor-recovery-codes');
+		const regenerating = ada.changeJson('two-factor-recovery-codes', { code: recoveryCodes[0] });
 		await new Promise((resolve) => setTimeout(resolve, 20));
 		const laptop = w.browser();
 		await laptop.signInWithPassword();
@@ -241,5 +244,52 @@ describe('review 4, second factor: lost update', () => {
 		const replay = await attacker.secondStep(code);
 		expect(replay.status, 'the same TOTP code was accepted twice').toBe(401);
 		expect(await attacker.session()).toBeNull();
+	});
+});
+
+describe('review 4, second factor: the explicit link', () => {
+	let idp: Awaited<ReturnType<typeof startIdpFor>>;
+	beforeAll(async () => {
+		idp = await startIdpFor([ORIGIN], ['idp']);
+	});
+	afterAll(async () => {
+		await idp.close();
+	});
+
+	describe.each(STRATEGIES)('%s sessions', (strategy) => {
+		test('a link started by a 2FA user and finished after she signed out (shared computer, IdP still logged in) signs her in with no second step (fails before the fix)', async () => {
+			const w = world(MemoryAdapter(), strategy);
+			w.config.providers = w.config.providers.map((provider) => ((provider as { id?: string }).id === 'idp' ? idp.provider('idp') : provider));
+			const ada = w.browser();
+			await ada.signInByEmail('ada@example.com');
+			const theirs = idp.addAccount({ id: `ada-${crypto.randomUUID()}`, email: 'ada.idp@example.org', name: 'Ada' });
+			// ada connects her IdP account (explicit link), then turns on 2FA
+			const linking = await ada.change('link', { provider: 'idp' });
+			expect(linking.status).toBe(302);
+			const linked = await ada.request(await loginAtIdp(linking.headers.get('location')!, { login: theirs.id }));
+			expect(new URL(linked.headers.get('location')!).searchParams.get('account')).toBe('linked');
+			const { secret } = await ada.enrol();
+
+			// a plain IdP sign-in asks for the second step (the gate works)
+			const plain = w.browser();
+			const csrfToken = await plain.client.csrfToken();
+			const signIn = await plain.request('/auth/signin/idp', { form: { csrfToken, callbackUrl: '/' } });
+			const plainBack = await plain.request(await loginAtIdp(signIn.headers.get('location')!, { login: theirs.id }));
+			expect(plainBack.headers.get('location')).toBe(`${ORIGIN}/auth/second-factor`);
+			expect(await plain.session()).toBeNull();
+
+			// on the shared computer ada clicks "Connect" again, leaves the IdP tab, and signs out
+			const again = await ada.change('link', { provider: 'idp' });
+			expect(again.status).toBe(302);
+			const authorizationUrl = again.headers.get('location')!;
+			await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+			expect(await ada.session()).toBeNull();
+			w.clock.now += 60_000;
+			// the next person at that computer finishes the IdP step (its session is still logged in)
+			const back = await ada.request(await loginAtIdp(authorizationUrl, { login: theirs.id }));
+			const session = await ada.session();
+			expect(session?.user?.email, `signed in as ada with no code (answer ${back.status} ${back.headers.get('location')})`).toBeUndefined();
+			expect(secret).toBeTruthy();
+		});
 	});
 });
