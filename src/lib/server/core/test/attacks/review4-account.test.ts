@@ -130,6 +130,22 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 			expect(await thief.session()).toBeNull();
 		});
 
+		test('held: with the public URL configured, a forged X-Forwarded-Host reaches neither the confirmation link nor the note sent to the holder of a taken address', async () => {
+			const w = accountWorld(makeAdapter(), strategy, { url: 'http://localhost:3000' });
+			await w.browser().signInByEmail('victim@example.com');
+			const eve = w.browser();
+			await eve.signInByEmail('eve@example.com');
+			const forged = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+			for (const email of ['victim@example.com', 'eve.new@example.com']) {
+				const csrfToken = await eve.client.csrfToken();
+				const answer = await eve.request('/auth/account/change-email', { form: { csrfToken, email, callbackUrl: '/settings' }, headers: forged });
+				expect(outcomeOf(answer).account).toBe('email-change-requested');
+			}
+			const urls = w.mails.map((mail) => mail.url);
+			expect(urls.length).toBeGreaterThanOrEqual(3);
+			for (const url of urls) expect(new URL(url).host, url).toBe('localhost:3000');
+		});
+
 		test('held: ending the other sessions ends one signed in earlier in the same second; this browser goes on', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
 			const ada = w.browser();
