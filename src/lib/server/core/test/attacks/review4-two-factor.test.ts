@@ -4,6 +4,7 @@
 // today; the others are defences that held. Integration (vite.config.ts): the link test runs a
 // real OIDC IdP on a socket.
 
+import { createHash, sign } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -200,6 +201,47 @@ describe.each(adapters)('review 4, second factor: %s adapter', (_name, makeAdapt
 			expect((await last.secondStep(w.code(secret))).status).toBe(429);
 			expect(await last.session()).toBeNull();
 		});
+	});
+});
+
+/** A passkey assertion of `device`'s first credential with user presence only (UV flag clear): a security key without its PIN. */
+function assertionWithoutUserVerification(device: { credentials: { id: string; privateKey: Parameters<typeof sign>[2]; userHandle: string; rpId: string; counter: number }[] }, options: { challenge: string; rpId?: string }, origin: string) {
+	const credential = device.credentials[0]!;
+	credential.counter += 1;
+	const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest();
+	const counter = Buffer.alloc(4);
+	counter.writeUInt32BE(credential.counter);
+	const flags = 0x01 | 0x08 | 0x10; // user present, backup eligible, backed up: NOT user verified
+	const authData = Buffer.concat([sha256(options.rpId ?? credential.rpId), Buffer.from([flags]), counter]);
+	const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false }));
+	const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), credential.privateKey);
+	const b64 = (b: Buffer) => b.toString('base64url');
+	return {
+		id: credential.id,
+		rawId: credential.id,
+		type: 'public-key',
+		response: { clientDataJSON: b64(clientDataJSON), authenticatorData: b64(authData), signature: b64(signature), userHandle: credential.userHandle },
+		clientExtensionResults: {},
+		authenticatorAttachment: 'cross-platform'
+	};
+}
+
+describe('review 4, second factor: a passkey without user verification', () => {
+	test.each(STRATEGIES)('%s sessions: a passkey assertion without user verification (a found or stolen security key, no PIN) is taken as both factors and skips the code (fails before the fix)', async (strategy) => {
+		const w = world(MemoryAdapter(), strategy);
+		const ada = w.browser();
+		await ada.signInByEmail('ada@example.com');
+		await ada.addPasskey();
+		await ada.enrol();
+		await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+		w.clock.now += 60_000;
+		// the key's holder (something you have, nothing you know): presence only
+		const finder = w.browser();
+		const options = (await (await finder.request('/auth/webauthn-options/passkey?action=authenticate')).json()) as { options: { challenge: string; rpId?: string } };
+		const data = assertionWithoutUserVerification(ada.device as never, options.options, 'http://localhost:3000');
+		const done = await finder.request('/auth/callback/passkey', { json: { csrfToken: await finder.client.csrfToken(), action: 'authenticate', data } });
+		const session = await finder.session();
+		expect(session?.user?.email, `one factor signed in a 2FA user (answer ${done.status})`).toBeUndefined();
 	});
 });
 
