@@ -542,6 +542,19 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				await adapter.deleteTwoFactor(user.id);
 			});
 
+			test('second factor: setTwoFactor never moves lastUsedStep back (a record read before a code was used cannot undo that use)', async () => {
+				if (typeof raw.setTwoFactor !== 'function') return;
+				const user = await createUser();
+				const record = { userId: user.id, totpSecret: 'sealed', lastUsedStep: 100, recoveryCodes: ['hash-a'] };
+				await adapter.setTwoFactor(record);
+				expect(await adapter.useTotpStep(user.id, 101)).toBe(true);
+				await adapter.setTwoFactor({ ...record, recoveryCodes: ['hash-b'] });
+				expect(await adapter.getTwoFactor(user.id)).toMatchObject({ lastUsedStep: 101, recoveryCodes: ['hash-b'] });
+				expect(await adapter.useTotpStep(user.id, 101)).toBe(false);
+				await adapter.setTwoFactor({ ...record, lastUsedStep: null });
+				expect((await adapter.getTwoFactor(user.id))?.lastUsedStep).toBe(101);
+			});
+
 			test('second factor: useTotpStep accepts only a later step, once, even when called concurrently', async () => {
 				if (typeof raw.useTotpStep !== 'function') return;
 				const [user, other] = [await createUser(), await createUser()];

@@ -271,10 +271,13 @@ export function MemoryAdapter(): Required<Adapter> {
 
 		async setTwoFactor(record) {
 			requireUser(record.userId, 'setTwoFactor');
+			// the last used step never goes back: a record read before a code was used cannot undo that use
+			const before = twoFactors.get(record.userId)?.lastUsedStep ?? null;
+			const given = record.lastUsedStep ?? null;
 			const stored: AdapterTwoFactor = {
 				userId: record.userId,
 				totpSecret: record.totpSecret,
-				lastUsedStep: record.lastUsedStep ?? null,
+				lastUsedStep: before === null ? given : given === null ? before : Math.max(before, given),
 				recoveryCodes: [...record.recoveryCodes],
 				createdAt: record.createdAt ? new Date(record.createdAt) : null
 			};

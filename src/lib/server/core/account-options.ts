@@ -82,7 +82,9 @@ export function accountMethods(operation: AccountOperation, strategy: 'jwt' | 'd
 				...READ,
 				...session,
 				'getTwoFactor',
-				...(operation === 'two-factor-remove' ? (['deleteTwoFactor', 'useTotpStep', 'useRecoveryCode'] as const) : (['setTwoFactor'] as const)),
+				...(operation === 'two-factor-remove' ? (['deleteTwoFactor'] as const) : (['setTwoFactor'] as const)),
+				// removal and new recovery codes check a current code first
+				...(operation === 'two-factor-confirm' ? [] : (['useTotpStep', 'useRecoveryCode'] as const)),
 				...(strategy === 'database' ? (['listSessionsByUserId', 'deleteSessionOfUser'] as const) : [])
 			];
 	}

@@ -96,8 +96,8 @@ export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignI
 	if ('redirect' in decided) return { type: 'redirect', url: decided.redirect };
 	const { user, isNewUser } = decided;
 	// a user with a second factor gets no session yet, unless they are connecting an account to the
-	// session they already have (the explicit link)
-	if (signIn.linkRequestedBy !== user.id) {
+	// session they still have (the explicit link; a link finished after sign-out is a sign-in)
+	if (!(await connectsToOwnSession(ctx, adapter, signIn.linkRequestedBy, user.id))) {
 		const gated = await secondFactorGate(ctx, { userId: user.id, user, account, profile, isNewUser, callbackUrl });
 		if (gated) return gated;
 	}
@@ -106,6 +106,13 @@ export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignI
 	await emitEvent(ctx, 'signIn', { user, account, profile, isNewUser });
 	const newUserPage = isNewUser && ctx.config.pages.newUser;
 	return { type: 'redirect', url: newUserPage ? pageUrl(ctx, 'newUser', { callbackUrl }) : callbackUrl };
+}
+
+/** True when this is the explicit link of `userId` and the request still carries that user's session. */
+async function connectsToOwnSession(ctx: RequestContext, adapter: GuardedAdapter, linkRequestedBy: string | undefined, userId: string): Promise<boolean> {
+	if (linkRequestedBy === undefined || linkRequestedBy !== userId) return false;
+	const signedIn = await signedInUser(ctx, adapter).catch(() => null);
+	return signedIn?.id === userId;
 }
 
 const identityQueues = new Map<string, Promise<unknown>>();

@@ -1,7 +1,7 @@
 // kitgate_two_factor and kitgate_recovery_codes (migration 0006): a user's second factor beside
 // whichever auth tables the adapter uses (kitgate's own and Auth.js's alike, never altered). The
 // user id is kept as text; the rows go with the user (deleteUser). Internal to the SQL adapters.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { AdapterTwoFactor } from '../../core/types.js';
 import type { KitgateTables } from './tables.js';
 
@@ -37,18 +37,27 @@ export async function readTwoFactor(db: Db, userId: string | number): Promise<Ad
 }
 
 /**
- * Replaces the second factor of `record.userId` (call inside a transaction).
+ * Replaces the second factor of `record.userId` (call inside a transaction). One upsert keeps the
+ * later of the stored and the given last-used step, so a record read before a code was used
+ * (`recordTotpStep`) cannot write that use back.
  *
  * @example
  * await writeTwoFactor(trx, '42', record);
  */
 export async function writeTwoFactor(db: Db, userId: string | number, record: AdapterTwoFactor): Promise<void> {
-	await deleteTwoFactorRows(db, userId);
 	const createdAt = record.createdAt ? new Date(record.createdAt).getTime() : null;
 	await db
 		.insertInto('kitgate_two_factor')
 		.values({ user_id: ownerKey(userId), totp_secret: record.totpSecret, last_used_step: record.lastUsedStep ?? null, created_at: createdAt })
+		.onConflict((conflict) =>
+			conflict.column('user_id').doUpdateSet({
+				totp_secret: (eb) => eb.ref('excluded.totp_secret'),
+				created_at: (eb) => eb.ref('excluded.created_at'),
+				last_used_step: sql<number | null>`case when kitgate_two_factor.last_used_step is null then excluded.last_used_step when excluded.last_used_step is null then kitgate_two_factor.last_used_step when excluded.last_used_step > kitgate_two_factor.last_used_step then excluded.last_used_step else kitgate_two_factor.last_used_step end`
+			})
+		)
 		.execute();
+	await db.deleteFrom('kitgate_recovery_codes').where('user_id', '=', ownerKey(userId)).execute();
 	const hashes = [...new Set(record.recoveryCodes)];
 	if (hashes.length > 0) {
 		await db.insertInto('kitgate_recovery_codes').values(hashes.map((hash) => ({ user_id: ownerKey(userId), code_hash: hash }))).execute();

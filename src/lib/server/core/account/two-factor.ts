@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { stringField, type RequestBody } from '../body.js';
 import { requestCsrf, type RequestContext } from '../context.js';
-import { InvalidRequest, InvalidSecondFactor, RateLimited, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from '../errors.js';
+import { InvalidRequest, InvalidSecondFactor, RateLimited, SessionRequired, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from '../errors.js';
 import { emitEvent } from '../events.js';
 import type { Outcome } from '../outcome.js';
 import { takeAttempt } from '../rate-limit.js';
@@ -15,7 +15,7 @@ import { generateRecoveryCodes } from '../two-factor/recovery-codes.js';
 import { openFor, sealFor, twoFactorOf, useSecondFactor } from '../two-factor/second-factor.js';
 import { sealTotpSecret } from '../two-factor/totp-secret-seal.js';
 import { generateTotpSecret, totpKeyUri, verifyTotp } from '../two-factor/totp.js';
-import { requireFreshSignIn, type AccountSession } from './account-session.js';
+import { readAccountSession, requireFreshSignIn, type AccountSession } from './account-session.js';
 import { endOtherSessions } from './changes.js';
 
 /** Seconds an enrolment may take between start and confirm. */
@@ -93,18 +93,25 @@ export async function confirmTwoFactor(ctx: RequestContext, session: AccountSess
 }
 
 /**
- * `POST {basePath}/account/two-factor-recovery-codes`: ten new recovery codes in place of the old
- * ones (which stop working). Needs a recent sign-in. Ends the other sessions, fires `twoFactor`.
+ * `POST {basePath}/account/two-factor-recovery-codes` with `code` (a current TOTP code or a
+ * recovery code): ten new recovery codes in place of the old ones (which stop working). Needs a
+ * recent sign-in and the code: new codes are a way past the second factor, so a session alone
+ * (a stolen one) does not get them. Ends the other sessions, fires `twoFactor`.
  *
  * @example
- * const { recoveryCodes } = await regenerateRecoveryCodes(ctx, session);
+ * const { recoveryCodes } = await regenerateRecoveryCodes(ctx, session, { code: '492039' });
  */
-export async function regenerateRecoveryCodes(ctx: RequestContext, session: AccountSession): Promise<{ result: 'recovery-codes-regenerated'; recoveryCodes: string[] }> {
+export async function regenerateRecoveryCodes(ctx: RequestContext, session: AccountSession, body: RequestBody): Promise<{ result: 'recovery-codes-regenerated'; recoveryCodes: string[] }> {
 	requireFreshSignIn(ctx, session, 'Making new recovery codes');
 	const { user } = session;
 	const record = await twoFactorOf(ctx, user.id);
 	if (!record) throw new TwoFactorNotEnabled('The user has no second factor.');
+	const attempt = await countCodeAttempt(ctx, user.id);
+	const used = await useSecondFactor(ctx, user.id, record, stringField(body, 'code'));
+	if (!used) throw new InvalidSecondFactor('New recovery codes need a current code from the app, or a recovery code.');
+	await attempt.succeeded();
 	const { codes, hashes } = generateRecoveryCodes({ secret: ctx.config.secrets });
+	// the adapter keeps the later of the stored and this (possibly stale) last-used step
 	await ctx.config.adapter!.setTwoFactor({ ...record, recoveryCodes: hashes });
 	await endOtherSessions(ctx, session);
 	await emitEvent(ctx, 'twoFactor', { user, change: 'recovery-codes-regenerated', remainingRecoveryCodes: codes.length });
@@ -131,6 +138,21 @@ export async function removeTwoFactor(ctx: RequestContext, session: AccountSessi
 	await ctx.config.adapter!.deleteTwoFactor(user.id);
 	await endOtherSessions(ctx, session);
 	await emitEvent(ctx, 'twoFactor', { user, change: 'removed' });
+}
+
+/**
+ * Throws `FreshSignInRequired` when the request's user has a second factor and signed in longer
+ * ago than `account.freshSignIn.maxAge`: adding a passkey (which signs in as both factors) to such
+ * an account needs a recent sign-in, which included the second step.
+ *
+ * @example
+ * await requireFreshSignInWithSecondFactor(ctx, signedIn.id);
+ */
+export async function requireFreshSignInWithSecondFactor(ctx: RequestContext, userId: string): Promise<void> {
+	if (!(await twoFactorOf(ctx, userId))) return;
+	const session = await readAccountSession(ctx);
+	if (!session || session.user.id !== userId) throw new SessionRequired('Adding a passkey to this account needs its signed-in user.');
+	requireFreshSignIn(ctx, session, 'Adding a passkey to an account with two-factor authentication');
 }
 
 /** Counts a code typed in the account routes under `rateLimit.secondFactor` (per user and address). */

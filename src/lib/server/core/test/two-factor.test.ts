@@ -364,7 +364,9 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			await tablet.secondStep(recoveryCodes[0]);
 			expect((await tablet.session())?.user?.email).toBe('ada@example.com');
 			w.clock.now += 2000;
-			const regenerated = await ada.changeJson('two-factor-recovery-codes');
+			const withoutCode = await ada.changeJson('two-factor-recovery-codes');
+			expect(await withoutCode.json()).toEqual({ error: 'InvalidSecondFactor' });
+			const regenerated = await ada.changeJson('two-factor-recovery-codes', { code: recoveryCodes[2] });
 			const { recoveryCodes: fresh } = (await regenerated.json()) as { recoveryCodes: string[] };
 			expect(fresh).toHaveLength(10);
 			expect(await tablet.session()).toBeNull();

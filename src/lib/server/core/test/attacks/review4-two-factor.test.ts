@@ -271,9 +271,14 @@ describe('review 4, second factor: lost update', () => {
 		// ada makes new recovery codes (with one of her recovery codes, as regeneration now asks); her record is read, then the code below is used before the write
 		let release!: () => void;
 		const gate = new Promise<void>((resolve) => (release = resolve));
-		slowRead = () => gate;
+		let reached!: () => void;
+		const readDone = new Promise<void>((resolve) => (reached = resolve));
+		slowRead = () => {
+			reached();
+			return gate;
+		};
 		const regenerating = ada.changeJson('two-factor-recovery-codes', { code: recoveryCodes[0] });
-		await new Promise((resolve) => setTimeout(resolve, 20));
+		await readDone;
 		const laptop = w.browser();
 		await laptop.signInWithPassword();
 		expect((await laptop.secondStep(code)).status).toBe(200);
