@@ -35,4 +35,6 @@ export const ErrorInvalidCallbackUrl: Story = page('InvalidCallbackUrl');
 export const ErrorInvalidRequest: Story = page('InvalidRequest');
 export const ErrorRateLimited: Story = page('RateLimited');
 export const ErrorLastSignInMethod: Story = page('LastSignInMethod');
+export const ErrorTwoFactorAlreadyEnabled: Story = page('TwoFactorAlreadyEnabled');
+export const ErrorTwoFactorNotEnabled: Story = page('TwoFactorNotEnabled');
 export const ErrorDefault: Story = page('Default');

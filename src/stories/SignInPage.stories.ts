@@ -42,4 +42,7 @@ export const ErrorWebAuthnVerificationError: Story = withError('WebAuthnVerifica
 export const ErrorRateLimited: Story = withError('RateLimited');
 /** Where a sensitive account change (removing the last passkey, deleting the account) sends a stale sign-in. */
 export const ErrorFreshSignInRequired: Story = withError('FreshSignInRequired');
+/** Where the second sign-in step sends a browser whose pending sign-in is gone (issue 19). */
+export const ErrorSecondFactorExpired: Story = withError('SecondFactorExpired');
+export const ErrorInvalidSecondFactor: Story = withError('InvalidSecondFactor');
 export const ErrorDefault: Story = withError('Default');
