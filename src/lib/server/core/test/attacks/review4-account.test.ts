@@ -56,6 +56,22 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 			expect(afterTaken, 'what eve\'s mailbox got for a taken address vs a free one').toEqual(afterFree);
 		});
 
+		test('a stolen session past the fresh-sign-in window adds the thief\'s passkey as a way in (connecting an IdP account is refused for the same session) (fails before the fix)', async () => {
+			const w = accountWorld(makeAdapter(), strategy);
+			const ada = w.browser();
+			await ada.signInByEmail('ada@example.com');
+			w.clock.now += 11 * 60_000;
+			const link = await ada.changeJson('link', { provider: 'idp' });
+			expect(((await link.json()) as { error: string }).error).toBe('FreshSignInRequired');
+			const options = await ada.request('/auth/webauthn-options/passkey?action=register');
+			if (options.status === 200) {
+				const { options: creation } = (await options.json()) as { options: Parameters<typeof ada.device.register>[0] };
+				await ada.request('/auth/callback/passkey', { json: { csrfToken: await ada.client.csrfToken(), action: 'register', data: ada.device.register(creation) } });
+			}
+			const id = (await w.adapter.getUserByEmail('ada@example.com'))!.id;
+			expect(await w.adapter.listAuthenticatorsByUserId(id), 'the thief\'s passkey became a way into ada\'s account').toHaveLength(0);
+		});
+
 		test('held: callbackUrl on account posts never leaves the origin (form success, form failure, JSON, stale sign-in)', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
 			const ada = w.browser();

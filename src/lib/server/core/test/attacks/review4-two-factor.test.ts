@@ -338,5 +338,26 @@ describe('review 4, second factor: the explicit link', () => {
 			expect(session?.user?.email, `signed in as ada with no code (answer ${back.status} ${back.headers.get('location')})`).toBeUndefined();
 			expect(secret).toBeTruthy();
 		});
+
+		test('held (since 08825a0): a link started by a 2FA user and finished after another user (no 2FA) signed in on that computer does not sign her in', async () => {
+			const w = world(MemoryAdapter(), strategy);
+			w.config.providers = w.config.providers.map((provider) => ((provider as { id?: string }).id === 'idp' ? idp.provider('idp') : provider));
+			const ada = w.browser();
+			await ada.signInByEmail('ada@example.com');
+			const theirs = idp.addAccount({ id: `ada-${crypto.randomUUID()}`, email: 'ada.idp2@example.org', name: 'Ada' });
+			const linking = await ada.change('link', { provider: 'idp' });
+			await ada.request(await loginAtIdp(linking.headers.get('location')!, { login: theirs.id }));
+			await ada.enrol();
+			const again = await ada.change('link', { provider: 'idp' });
+			expect(again.status).toBe(302);
+			const authorizationUrl = again.headers.get('location')!;
+			await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+			// bob (no second factor) signs in on the same computer
+			await ada.signInByEmail('bob@example.com');
+			expect((await ada.session())?.user?.email).toBe('bob@example.com');
+			w.clock.now += 60_000;
+			await ada.request(await loginAtIdp(authorizationUrl, { login: theirs.id }));
+			expect((await ada.session())?.user?.email, 'ada signed in with no code').not.toBe('ada@example.com');
+		});
 	});
 });
