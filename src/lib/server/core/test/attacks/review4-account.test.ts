@@ -72,6 +72,21 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 			expect(await w.adapter.listAuthenticatorsByUserId(id), 'the thief\'s passkey became a way into ada\'s account').toHaveLength(0);
 		});
 
+		test('held: a session extended or re-issued long after its sign-in stays stale (the extension moves neither createdAt nor auth_time)', async () => {
+			const w = accountWorld(makeAdapter(), strategy);
+			const ada = w.browser();
+			await ada.signInByEmail('ada@example.com');
+			const signedInAt = (await ada.overview()).signedInAt;
+			w.clock.now += 25 * 3600_000; // past updateAge: this read extends / re-issues the session
+			expect((await ada.session())?.user?.email).toBe('ada@example.com');
+			expect((await ada.overview()).signedInAt).toBe(signedInAt);
+			expect(outcomeOf(await ada.change('delete')).error).toBe('FreshSignInRequired');
+			// nor does a session update (trigger "update") with the default jwt callback
+			await ada.request('/auth/session', { json: { csrfToken: await ada.client.csrfToken(), data: { auth_time: Math.floor(w.clock.now / 1000) } } });
+			expect(outcomeOf(await ada.change('delete')).error).toBe('FreshSignInRequired');
+			expect(await w.adapter.getUserByEmail('ada@example.com')).not.toBeNull();
+		});
+
 		test('held: callbackUrl on account posts never leaves the origin (form success, form failure, JSON, stale sign-in)', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
 			const ada = w.browser();
