@@ -9,6 +9,7 @@ import type { Outcome } from '../../outcome.js';
 import { checkSignInAllowed } from '../../sign-in-callback.js';
 import type { Account, AdapterAuthenticator, WebAuthnConfig } from '../../types.js';
 import { finishPasskeySignIn } from './webauthn-answer.js';
+import { secondFactorGate } from '../../two-factor/second-factor.js';
 import type { ChallengeState } from './webauthn-challenge.js';
 import { loadWebAuthnServer } from './webauthn-library.js';
 import type { RelyingParty } from './webauthn-relying-party.js';
@@ -67,6 +68,7 @@ export async function verifyAuthentication(
 	assertUserHandle(data, authenticator);
 
 	let newCounter: number;
+	let userVerified: boolean;
 	try {
 		const verification = await verifyAuthenticationResponse({
 			response: data as unknown as AuthenticationResponseJSON,
@@ -84,6 +86,7 @@ export async function verifyAuthentication(
 		});
 		if (!verification.verified) throw new Error('signature not verified');
 		newCounter = verification.authenticationInfo.newCounter;
+		userVerified = verification.authenticationInfo.userVerified === true;
 	} catch (error) {
 		const message = error instanceof Error ? error.message : String(error);
 		throw new WebAuthnVerificationError(`The authentication response did not verify: ${message}`, { cause: { err: error } });
@@ -108,6 +111,12 @@ export async function verifyAuthentication(
 	const account: Account = { provider: provider.id, type: 'webauthn', providerAccountId: authenticator.providerAccountId };
 	const denied = await checkSignInAllowed(ctx, { user, account });
 	if (denied) return { type: 'json', body: { url: denied.redirect } };
+	// a passkey is both factors only with user verification; presence alone (a security key without
+	// its PIN) is one factor: a user with a second factor goes on to the second step
+	if (!userVerified) {
+		const gated = await secondFactorGate(ctx, { userId: user.id, user, account, callbackUrl });
+		if (gated?.type === 'redirect') return { type: 'json', body: { url: gated.url } };
+	}
 	return finishPasskeySignIn(ctx, { user, account, isNewUser: false, callbackUrl });
 }
 

@@ -52,7 +52,7 @@ export async function webAuthnOptions(ctx: RequestContext, provider: WebAuthnCon
 				throw new AccessDenied('A passkey is added to an existing account only by its signed-in user.');
 			}
 			// a passkey signs in as both factors: on an account with a second factor, only after a recent sign-in
-			if (info.exists) await requireFreshSignInWithSecondFactor(ctx, info.user.id);
+			if (info.exists && typeof info.user.id === 'string') await requireFreshSignInWithSecondFactor(ctx, info.user.id);
 			assertAdapterMethods(adapter, callbackMethods(ctx, 'register', !info.exists));
 			const { options, state } = await registrationOptions(ctx, provider, rp, info);
 			await storeChallenge(ctx, state);
