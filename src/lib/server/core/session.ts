@@ -105,15 +105,18 @@ function writeSessionCookie(ctx: RequestContext, value: string, expires: number)
 
 async function encodeSessionToken(ctx: RequestContext, token: JWT, now = ctx.now): Promise<{ value: string; expires: number }> {
 	const { jwt } = ctx.config;
-	const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token;
+	const { iat, exp: _exp, jti: _jti, ...claims } = token;
+	// never issued before the token itself: a session re-issued at a revocation instant (the next
+	// whole second, end-other-sessions) and written again within that second must not predate it
+	const issuedAt = typeof iat === 'number' && Number.isFinite(iat) ? Math.max(now, iat * 1000) : now;
 	const value = await jwt.encode({
 		token: claims,
 		secret: ctx.config.secrets,
 		salt: ctx.cookieNames.sessionToken.name,
 		maxAge: jwt.maxAge,
-		now
+		now: issuedAt
 	});
-	return { value, expires: now + jwt.maxAge * 1000 };
+	return { value, expires: issuedAt + jwt.maxAge * 1000 };
 }
 
 /**
