@@ -195,6 +195,8 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		const token = withSubject(returned, readSubject(decoded));
 		// the sign-in time is kitgate's too: whatever the callback returned, it stays what it was
 		if (decoded[SIGN_IN_TIME_CLAIM] !== undefined) token[SIGN_IN_TIME_CLAIM] = decoded[SIGN_IN_TIME_CLAIM];
+		// a token without one (Auth.js's, an older kitgate's) stays without: never a time the callback chose
+		else delete token[SIGN_IN_TIME_CLAIM];
 		const changed = refreshed !== decoded || (before !== undefined && JSON.stringify(token) !== before);
 		if (update || changed || stale) {
 			revocation ??= await revocationState(ctx, decoded);

@@ -75,6 +75,19 @@ export function requireFreshSignIn(ctx: RequestContext, session: AccountSession,
 }
 
 /**
+ * Throws unless the request's session is `userId`'s and its sign-in is recent: what adding a way in
+ * (a passkey) to an existing account needs, so a stolen session cannot add its thief's.
+ *
+ * @example
+ * await requireFreshSignInOf(ctx, user.id, 'Adding a passkey to an account');
+ */
+export async function requireFreshSignInOf(ctx: RequestContext, userId: string, what: string): Promise<void> {
+	const session = await readAccountSession(ctx);
+	if (!session || session.user.id !== userId) throw new SessionRequired(`${what} needs its signed-in user.`);
+	requireFreshSignIn(ctx, session, what);
+}
+
+/**
  * The public id of a database session: a keyed hash of its token (the token never leaves the
  * server), the same for every schema, whether or not its table has an id column.
  *

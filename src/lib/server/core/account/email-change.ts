@@ -47,7 +47,8 @@ function emailProvider(ctx: RequestContext): ResolvedEmailConfig & Required<Pick
 /**
  * Starts an email change (`{ email }`): needs a recent sign-in. The confirmation link goes to the
  * new address and a notice to the old one. When another user has the address, that address gets a
- * note instead and the answer is the same (it tells nothing about other accounts). Returns a
+ * note instead of the link, the old one the same notice, and the answer is the same (nothing tells
+ * about other accounts). Returns a
  * `RateLimited` outcome when too many links were asked for this address.
  *
  * @example
@@ -75,6 +76,8 @@ export async function requestEmailChange(ctx: RequestContext, session: AccountSe
 	const holder = await adapter.getUserByEmail(email);
 	if (holder && holder.id !== user.id) {
 		await send(ctx, provider, { kind: 'email-in-use', identifier: email, url: ctx.baseUrl, newEmail: email });
+		// the old address is told in both cases: its mailbox must not tell whether the new one is taken
+		await tellOldAddress(ctx, provider, user, email);
 		return undefined;
 	}
 	const token = randomVerificationToken();
@@ -91,10 +94,21 @@ export async function requestEmailChange(ctx: RequestContext, session: AccountSe
 		await Promise.resolve(adapter.useVerificationToken({ identifier, token: hashVerificationToken(token, ctx.config.secrets[0]) })).catch(() => undefined);
 		throw error;
 	}
-	if (user.email) await send(ctx, provider, { kind: 'email-change-notice', identifier: user.email, url: ctx.baseUrl, newEmail: email }).catch((error: unknown) => {
+	await tellOldAddress(ctx, provider, user, email);
+	return undefined;
+}
+
+/** The notice to the account's current address that a change to `email` was asked for; a failure is logged, not answered. */
+async function tellOldAddress(
+	ctx: RequestContext,
+	provider: ResolvedEmailConfig & Required<Pick<EmailConfig, 'sendAccountEmail'>>,
+	user: AccountSession['user'],
+	email: string
+): Promise<void> {
+	if (!user.email) return;
+	await send(ctx, provider, { kind: 'email-change-notice', identifier: user.email, url: ctx.baseUrl, newEmail: email }).catch((error: unknown) => {
 		ctx.config.logger.error(new EmailSignin('Could not tell the old address about an email change.', { cause: { err: error } }));
 	});
-	return undefined;
 }
 
 async function send(

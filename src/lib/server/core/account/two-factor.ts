@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { stringField, type RequestBody } from '../body.js';
 import { requestCsrf, type RequestContext } from '../context.js';
-import { InvalidRequest, InvalidSecondFactor, RateLimited, SessionRequired, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from '../errors.js';
+import { InvalidRequest, InvalidSecondFactor, RateLimited, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from '../errors.js';
 import { emitEvent } from '../events.js';
 import type { Outcome } from '../outcome.js';
 import { takeAttempt } from '../rate-limit.js';
@@ -15,7 +15,7 @@ import { generateRecoveryCodes } from '../two-factor/recovery-codes.js';
 import { openFor, sealFor, twoFactorOf, useSecondFactor } from '../two-factor/second-factor.js';
 import { sealTotpSecret } from '../two-factor/totp-secret-seal.js';
 import { generateTotpSecret, totpKeyUri, verifyTotp } from '../two-factor/totp.js';
-import { readAccountSession, requireFreshSignIn, type AccountSession } from './account-session.js';
+import { requireFreshSignIn, type AccountSession } from './account-session.js';
 import { endOtherSessions } from './changes.js';
 
 /** Seconds an enrolment may take between start and confirm. */
@@ -138,21 +138,6 @@ export async function removeTwoFactor(ctx: RequestContext, session: AccountSessi
 	await ctx.config.adapter!.deleteTwoFactor(user.id);
 	await endOtherSessions(ctx, session);
 	await emitEvent(ctx, 'twoFactor', { user, change: 'removed' });
-}
-
-/**
- * Throws `FreshSignInRequired` when the request's user has a second factor and signed in longer
- * ago than `account.freshSignIn.maxAge`: adding a passkey (which signs in as both factors) to such
- * an account needs a recent sign-in, which included the second step.
- *
- * @example
- * await requireFreshSignInWithSecondFactor(ctx, signedIn.id);
- */
-export async function requireFreshSignInWithSecondFactor(ctx: RequestContext, userId: string): Promise<void> {
-	if (!(await twoFactorOf(ctx, userId))) return;
-	const session = await readAccountSession(ctx);
-	if (!session || session.user.id !== userId) throw new SessionRequired('Adding a passkey to this account needs its signed-in user.');
-	requireFreshSignIn(ctx, session, 'Adding a passkey to an account with two-factor authentication');
 }
 
 /** Counts a code typed in the account routes under `rateLimit.secondFactor` (per user and address). */

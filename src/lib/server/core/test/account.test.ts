@@ -320,14 +320,17 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(outcomeOf(replay).accountError).toBe('Verification');
 		});
 
-		test('email change to an address another user has: the same answer, a note to that address, no link', async () => {
+		test('email change to an address another user has: the same answer, a note to that address, no link, the same notice to the old address', async () => {
 			const w = world();
 			await w.browser().signInByEmail('bob@example.com');
 			const ada = w.browser();
 			await ada.signInByEmail('ada@example.com');
 			const requested = await ada.change('change-email', { email: 'bob@example.com' });
 			expect(outcomeOf(requested).account).toBe('email-change-requested');
-			expect(w.mails.map((m) => [m.kind, m.identifier])).toEqual([['email-in-use', 'bob@example.com']]);
+			expect(w.mails.map((m) => [m.kind, m.identifier])).toEqual([
+				['email-in-use', 'bob@example.com'],
+				['email-change-notice', 'ada@example.com']
+			]);
 			expect(w.mails[0]!.url).not.toContain('token');
 		});
 

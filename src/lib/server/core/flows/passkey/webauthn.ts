@@ -5,7 +5,7 @@ import { assertAdapterMethods, type AdapterMethod } from '../../adapter-guard.js
 import type { RequestBody } from '../../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../../callback-url.js';
 import { signedInUser } from '../../complete-sign-in.js';
-import { requireFreshSignInWithSecondFactor } from '../../account/two-factor.js';
+import { requireFreshSignInOf } from '../../account/account-session.js';
 import type { RequestContext } from '../../context.js';
 import { sessionMethods } from '../../session.js';
 import { AccessDenied, InvalidRequest, WebAuthnVerificationError } from '../../errors.js';
@@ -51,8 +51,8 @@ export async function webAuthnOptions(ctx: RequestContext, provider: WebAuthnCon
 			if (info.exists && signedIn?.id !== info.user.id) {
 				throw new AccessDenied('A passkey is added to an existing account only by its signed-in user.');
 			}
-			// a passkey signs in as both factors: on an account with a second factor, only after a recent sign-in
-			if (info.exists && typeof info.user.id === 'string') await requireFreshSignInWithSecondFactor(ctx, info.user.id);
+			// a passkey is a way in (and both factors): a stolen, stale session must not add its thief's
+			if (info.exists && typeof info.user.id === 'string') await requireFreshSignInOf(ctx, info.user.id, 'Adding a passkey to an account');
 			assertAdapterMethods(adapter, callbackMethods(ctx, 'register', !info.exists));
 			const { options, state } = await registrationOptions(ctx, provider, rp, info);
 			await storeChallenge(ctx, state);
