@@ -1,9 +1,9 @@
 // The engine: `Auth(request, config)` routes a Web Request under basePath to its action and
 // returns a Response. Errors become safe redirects, pages or 4xx answers; causes go to the log.
 
-import { readBody, type RequestBody } from './body.js';
+import { parseBody, readBody, type RequestBody } from './body.js';
 import { resolveConfig, type ResolvedConfig } from './config.js';
-import { createContext, type RequestContext, type RequestOptions } from './context.js';
+import { createContext, type RequestContext, type RequestOptions, type RequestSource } from './context.js';
 import type { OutgoingCookie } from './cookies.js';
 import { AuthError, failures, MethodNotAllowed, UnknownAction } from './errors.js';
 import { asAuthError, failureAnswer, logFailure } from './failure-answer.js';
@@ -73,9 +73,12 @@ export async function runAuth(request: Request, config: AuthConfig, options: Req
 	return { response: rawToResponse(raw), cookies };
 }
 
-/** `Auth()` answering plain values, for integrations that write responses themselves (Express). */
+/**
+ * `Auth()` answering plain values, for integrations that write responses themselves (Express);
+ * they may hand over a `RequestSource` instead of a Web Request, built only if a callback needs it.
+ */
 export async function runAuthRaw(
-	request: Request,
+	request: Request | RequestSource,
 	config: AuthConfig,
 	options: RequestOptions = {}
 ): Promise<{ raw: RawResponse; cookies: OutgoingCookie[] }> {
@@ -115,7 +118,7 @@ export function parseAuthPath(pathname: string, basePath: string): { action: str
 async function handleRequest(ctx: RequestContext): Promise<Outcome> {
 	const parsed = parseAuthPath(ctx.url.pathname, ctx.config.basePath);
 	const route = parsed && !parsed.extra ? routes[parsed.action] : undefined;
-	const method = ctx.request.method === 'HEAD' ? 'GET' : ctx.request.method;
+	const method = ctx.method === 'HEAD' ? 'GET' : ctx.method;
 	if (!parsed || !route || !Object.hasOwn(routes, parsed.action) || (route.provider === 'none' && parsed.providerId)) {
 		return failure(ctx, new UnknownAction(`No kitgate route at ${ctx.url.pathname}.`), true);
 	}
@@ -128,7 +131,7 @@ async function handleRequest(ctx: RequestContext): Promise<Outcome> {
 	const isJson = JSON_ROUTES.has(parsed.action) || (parsed.action === 'callback' && isWebAuthnProvider(ctx, parsed.providerId));
 	try {
 		if (route.provider === 'required' && !parsed.providerId) throw new UnknownAction('The route needs a provider id.');
-		const body = method === 'POST' ? await readBody(ctx.request) : {};
+		const body = method === 'POST' ? await postBody(ctx) : {};
 		// GET signin/:provider shows the page (for a known provider); only POST starts a flow
 		if (method === 'GET' && parsed.action === 'signin') {
 			if (parsed.providerId !== undefined) findProvider(ctx, parsed.providerId);
@@ -138,6 +141,11 @@ async function handleRequest(ctx: RequestContext): Promise<Outcome> {
 	} catch (error) {
 		return failure(ctx, error, isJson);
 	}
+}
+
+/** The body of a POST: from the bytes the integration read, else from the Web Request. */
+function postBody(ctx: RequestContext): Promise<RequestBody> {
+	return ctx.bodyBytes === undefined ? readBody(ctx.request) : parseBody(ctx.bodyBytes, ctx.headers.get('content-type'));
 }
 
 function isWebAuthnProvider(ctx: RequestContext, providerId: string | undefined): boolean {
@@ -150,12 +158,12 @@ function isWebAuthnProvider(ctx: RequestContext, providerId: string | undefined)
  */
 function failure(ctx: RequestContext, error: unknown, json: boolean): Outcome {
 	const notFound = error instanceof AuthError && (error.type === 'UnknownAction' || error.type === 'InvalidProvider');
-	return failureAnswer(ctx, error, { json: json || (notFound && !wantsPage(ctx.request)) });
+	return failureAnswer(ctx, error, { json: json || (notFound && !wantsPage(ctx.headers)) });
 }
 
 /** True for a browser navigation (it accepts HTML) or a script asking for the redirect target. */
-function wantsPage(request: Request): boolean {
-	return request.headers.get('x-auth-return-redirect') === '1' || (request.headers.get('accept') ?? '').includes('text/html');
+function wantsPage(headers: RequestContext['headers']): boolean {
+	return headers.get('x-auth-return-redirect') === '1' || (headers.get('accept') ?? '').includes('text/html');
 }
 
 /**

@@ -27,7 +27,6 @@ export async function readBody(request: Request): Promise<RequestBody> {
 	if (request.method !== 'POST' || !request.body) return {};
 	const declared = Number(request.headers.get('content-length') ?? '0');
 	if (declared > MAX_BODY_BYTES) throw new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-	const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
 	let bytes: Uint8Array;
 	try {
 		bytes = new Uint8Array(await request.arrayBuffer());
@@ -38,11 +37,23 @@ export async function readBody(request: Request): Promise<RequestBody> {
 	}
 	if (bytes.byteLength > MAX_BODY_BYTES) throw new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
 	bodies.set(request, bytes);
+	return parseBody(bytes, request.headers.get('content-type'));
+}
+
+/**
+ * Parses body bytes an integration already read (no Web Request is built for them) by their
+ * Content-Type, as `readBody` does.
+ *
+ * @example
+ * const body = await parseBody(new TextEncoder().encode('a=1'), 'application/x-www-form-urlencoded'); // { a: '1' }
+ */
+export async function parseBody(bytes: Uint8Array, contentType: string | null): Promise<RequestBody> {
+	if (bytes.byteLength > MAX_BODY_BYTES) throw new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+	const type = (contentType ?? '').split(';')[0].trim().toLowerCase();
 	if (type === 'multipart/form-data') {
 		try {
 			// the bytes are already read: parse them with the request's own boundary
-			const contentType = request.headers.get('content-type') ?? '';
-			return firstValues(await new Response(bytes as BodyInit, { headers: { 'content-type': contentType } }).formData());
+			return firstValues(await new Response(bytes as BodyInit, { headers: { 'content-type': contentType ?? '' } }).formData());
 		} catch (error) {
 			throw new InvalidRequest('The multipart body could not be read.', { cause: error });
 		}
@@ -63,19 +74,40 @@ export async function readBody(request: Request): Promise<RequestBody> {
 	return {};
 }
 
+/** Fields a form body carried more than once, by the body parsed from it. */
+const repeated = new WeakMap<RequestBody, Set<string>>();
+
 /**
  * The string fields of a form, the first value of a field sent twice: what the app's own
  * `FormData.get()` reads, so an app that checks a field before calling kitgate checks the value
- * kitgate acts on, whatever the encoding.
+ * kitgate acts on, whatever the encoding. Fields sent more than once are noted (`repeatedFields`).
  */
 function firstValues(form: Iterable<[string, FormDataEntryValue]>): RequestBody {
 	const result: RequestBody = {};
+	const seen = new Set<string>();
+	let twice: Set<string> | undefined;
 	for (const [key, value] of form) {
+		if (seen.has(key)) (twice ??= new Set()).add(key);
+		seen.add(key);
 		if (typeof value !== 'string' || Object.hasOwn(result, key)) continue;
 		// defined, not assigned: a field named __proto__ is a field like any other
 		Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
 	}
+	if (twice) repeated.set(result, twice);
 	return result;
+}
+
+/**
+ * Names among `names` that the form body `body` (as `readBody` or `parseBody` parsed it) carried
+ * more than once, whatever their values' types; empty for other bodies. kitgate keeps one value of
+ * each field, but an app reading the request handed to a callback could see another one.
+ *
+ * @example
+ * repeatedFields(await parseBody(bytes('a=1&a=2'), 'application/x-www-form-urlencoded'), ['a']) // Set { 'a' }
+ */
+export function repeatedFields(body: RequestBody, names: readonly string[]): Set<string> {
+	const twice = repeated.get(body);
+	return new Set(twice ? names.filter((name) => twice.has(name)) : []);
 }
 
 /** A string field of the body, or undefined when absent or not a string. */

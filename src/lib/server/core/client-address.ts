@@ -76,7 +76,7 @@ export function clientAddressOf(ctx: RequestContext): string | undefined {
 			return undefined;
 		}
 	}
-	const forwarded = forwardedClientAddress(ctx.request.headers.get('x-forwarded-for'), rateLimit.trustedProxies);
+	const forwarded = forwardedClientAddress(ctx.headers.get('x-forwarded-for'), rateLimit.trustedProxies);
 	return forwarded ?? normalizeAddress(ctx.clientAddress);
 }
 

@@ -1,6 +1,7 @@
 // The per-request context every action receives: resolved config, public URL, cookie names for
 // the request's scheme, the request's cookies, and the cookies the response will set.
 
+import { readableRequest } from './body.js';
 import type { ResolvedConfig } from './config.js';
 import { parseCookies, type CookieSet, type OutgoingCookie } from './cookies.js';
 import { csrfState, type CsrfState } from './csrf.js';
@@ -26,10 +27,24 @@ export interface RequestOptions {
 	csrfChecked?: boolean;
 }
 
+/** Request headers as the engine reads them: a Web `Headers`, or an integration's own view of its request. */
+export interface HeaderReader {
+	get(name: string): string | null;
+}
+
 /** Everything an action needs to know about the request it handles. */
 export interface RequestContext {
 	config: ResolvedConfig;
+	/** The Web Request; an integration that did not build one has it built on first use (an app callback). */
 	request: Request;
+	/** The request method (`GET`, `POST`, …), read without building the Web Request. */
+	method: string;
+	/** The request headers, read without building the Web Request. */
+	headers: HeaderReader;
+	/** The body bytes an integration already read, for the engine to parse without a Web Request. */
+	bodyBytes?: Uint8Array;
+	/** A Web Request of this request whose body can still be read (a new one each call when the body was read): what app callbacks get. */
+	readableRequest(): Request;
 	/** The public URL of the request. */
 	url: URL;
 	/**
@@ -62,35 +77,6 @@ export interface RequestContext {
 	urlVouched: boolean;
 }
 
-/** Builds the context of `request`. Throws `InvalidRequest` for an invalid Host header. */
-export function createContext(request: Request, config: ResolvedConfig, options: RequestOptions = {}): RequestContext {
-	const url = publicUrl(request, { ...config, requestUrlIsPublic: options.requestUrlIsPublic });
-	const secure = config.useSecureCookies ?? url.protocol === 'https:';
-	const appBase = (options.appBase ?? '').replace(/\/+$/, '');
-	return {
-		config,
-		request,
-		url,
-		query: url.searchParams,
-		csrfChecked: options.csrfChecked === true,
-		origin: url.origin,
-		baseUrl: `${url.origin}${appBase}`,
-		authUrl: `${url.origin}${config.basePath}`,
-		secure,
-		cookieNames: secure ? config.cookies.secure : config.cookies.insecure,
-		cookies: parseCookies(request.headers.get('cookie')),
-		setCookies: [],
-		now: config.now(),
-		clientAddress: options.clientAddress,
-		urlVouched: isUrlVouched(config, options)
-	};
-}
-
-/** True when the public URL does not come from a Host header kitgate merely trusts (pure). */
-function isUrlVouched(config: ResolvedConfig, options: RequestOptions): boolean {
-	return Boolean(config.authUrl) || Boolean(options.requestUrlIsPublic) || !config.trustHost;
-}
-
 /** What a session check needs to know about a request: its URL's scheme and its headers. */
 export interface SessionRequest {
 	/** The request URL (only its protocol is read unless a route needs more). */
@@ -99,42 +85,178 @@ export interface SessionRequest {
 }
 
 /**
+ * A request as an integration hands it to the engine without building a Web Request first
+ * (Express): its URL, method, headers and body bytes, and how to build the Web Request should an
+ * app callback (`authorize`, `rateLimit.clientAddress`, …) or a failure need one.
+ *
+ * @example
+ * const source: RequestSource = { url, method: 'GET', headers: { get: (name) => null }, toRequest: () => new Request(url) };
+ */
+export interface RequestSource extends SessionRequest {
+	method: string;
+	/** The body the integration read (POST), as bytes. */
+	body?: Uint8Array;
+	/** Builds a new Web Request, body included, on each call. */
+	toRequest(): Request;
+}
+
+/** True for a Web Request (or anything that is one already, not a source to build it from). */
+function isWebRequest(request: Request | RequestSource): request is Request {
+	return typeof (request as Partial<RequestSource>).toRequest !== 'function';
+}
+
+/**
+ * The context of a route request. Its Web Request is built from the integration's source only when
+ * something asks for it: most routes read the method, headers and body bytes only.
+ */
+class RouteContext implements RequestContext {
+	config: ResolvedConfig;
+	method: string;
+	headers: HeaderReader;
+	bodyBytes?: Uint8Array;
+	url: URL;
+	query: URLSearchParams;
+	csrfChecked: boolean;
+	origin: string;
+	baseUrl: string;
+	authUrl: string;
+	secure: boolean;
+	cookieNames: CookieSet;
+	cookies: Record<string, string>;
+	setCookies: OutgoingCookie[] = [];
+	now: number;
+	clientAddress?: string;
+	urlVouched: boolean;
+	#source: Request | RequestSource;
+	#request?: Request;
+
+	constructor(request: Request | RequestSource, config: ResolvedConfig, options: RequestOptions) {
+		const url = publicUrl(request, { ...config, requestUrlIsPublic: options.requestUrlIsPublic });
+		const secure = config.useSecureCookies ?? url.protocol === 'https:';
+		const appBase = (options.appBase ?? '').replace(/\/+$/, '');
+		this.#source = request;
+		if (isWebRequest(request)) this.#request = request;
+		else this.bodyBytes = request.body;
+		this.config = config;
+		this.method = request.method ?? 'GET';
+		this.headers = request.headers;
+		this.url = url;
+		this.query = url.searchParams;
+		this.csrfChecked = options.csrfChecked === true;
+		this.origin = url.origin;
+		this.baseUrl = `${url.origin}${appBase}`;
+		this.authUrl = `${url.origin}${config.basePath}`;
+		this.secure = secure;
+		this.cookieNames = secure ? config.cookies.secure : config.cookies.insecure;
+		this.cookies = parseCookies(request.headers.get('cookie'));
+		this.now = config.now();
+		this.clientAddress = options.clientAddress;
+		this.urlVouched = isUrlVouched(config, options);
+	}
+
+	get request(): Request {
+		return (this.#request ??= (this.#source as RequestSource).toRequest());
+	}
+
+	readableRequest(): Request {
+		const source = this.#source;
+		return isWebRequest(source) ? readableRequest(source) : source.toRequest();
+	}
+}
+
+/**
+ * Builds the context of `request` (a Web Request, or an integration's source of one). Throws
+ * `InvalidRequest` for an invalid Host header.
+ *
+ * @example
+ * const ctx = createContext(new Request('https://example.com/auth/signin'), resolveConfig(config));
+ */
+export function createContext(request: Request | RequestSource, config: ResolvedConfig, options: RequestOptions = {}): RequestContext {
+	return new RouteContext(request, config, options);
+}
+
+/** True when the public URL does not come from a Host header kitgate merely trusts (pure). */
+function isUrlVouched(config: ResolvedConfig, options: RequestOptions): boolean {
+	return Boolean(config.authUrl) || Boolean(options.requestUrlIsPublic) || !config.trustHost;
+}
+
+/**
+ * The context of a session read: no URL is parsed unless something asks for one (the origin and
+ * page URLs are computed on first use, from a full route context). The hot path of every request,
+ * so its lazy fields live on the prototype: a read allocates no closures.
+ */
+class SessionContext implements RequestContext {
+	config: ResolvedConfig;
+	csrfChecked: boolean;
+	secure: boolean;
+	cookieNames: CookieSet;
+	cookies: Record<string, string>;
+	setCookies: OutgoingCookie[] = [];
+	now: number;
+	urlVouched: boolean;
+	headers: HeaderReader;
+	#request: SessionRequest;
+	#options: RequestOptions;
+	#route?: RequestContext;
+	#query?: URLSearchParams;
+
+	constructor(request: SessionRequest, config: ResolvedConfig, options: RequestOptions) {
+		const secure = config.useSecureCookies ?? isHttps(request, config, options.requestUrlIsPublic);
+		this.#request = request;
+		this.#options = options;
+		this.config = config;
+		this.csrfChecked = options.csrfChecked === true;
+		this.secure = secure;
+		this.cookieNames = secure ? config.cookies.secure : config.cookies.insecure;
+		this.headers = request.headers;
+		this.cookies = parseCookies(request.headers.get('cookie'));
+		this.now = config.now();
+		this.urlVouched = isUrlVouched(config, this.#options);
+	}
+
+	/** The route's fields, built from the real request only when a callback or hook reads them. */
+	#full(): RequestContext {
+		return (this.#route ??= createContext(this.#request as Request, this.config, this.#options));
+	}
+
+	get request(): Request {
+		return this.#full().request;
+	}
+	readableRequest(): Request {
+		return this.#full().readableRequest();
+	}
+	get method(): string {
+		return (this.#request as Partial<Request>).method ?? 'GET';
+	}
+	get url(): URL {
+		return this.#full().url;
+	}
+	get query(): URLSearchParams {
+		return this.#query ?? this.#full().query;
+	}
+	set query(query: URLSearchParams) {
+		this.#query = query;
+	}
+	get origin(): string {
+		return this.#full().origin;
+	}
+	get baseUrl(): string {
+		return this.#full().baseUrl;
+	}
+	get authUrl(): string {
+		return this.#full().authUrl;
+	}
+}
+
+/**
  * A context for reading the session only: no URL is parsed unless something asks for one (the
  * origin and page URLs are computed on first use). This is the hot path of every request.
+ *
+ * @example
+ * const ctx = createSessionContext({ url, headers: request.headers }, resolveConfig(config));
  */
 export function createSessionContext(request: SessionRequest, config: ResolvedConfig, options: RequestOptions = {}): RequestContext {
-	const secure = config.useSecureCookies ?? isHttps(request, config, options.requestUrlIsPublic);
-	let full: RequestContext | undefined;
-	// routes' fields, built from the real request only when a callback or hook reads them
-	const route = () => (full ??= createContext(request as Request, config, options));
-	return {
-		config,
-		get request() {
-			return route().request;
-		},
-		get url() {
-			return route().url;
-		},
-		get query() {
-			return route().query;
-		},
-		csrfChecked: options.csrfChecked === true,
-		get origin() {
-			return route().origin;
-		},
-		get baseUrl() {
-			return route().baseUrl;
-		},
-		get authUrl() {
-			return route().authUrl;
-		},
-		secure,
-		cookieNames: secure ? config.cookies.secure : config.cookies.insecure,
-		cookies: parseCookies(request.headers.get('cookie')),
-		setCookies: [],
-		now: config.now(),
-		urlVouched: isUrlVouched(config, options)
-	};
+	return new SessionContext(request, config, options);
 }
 
 /** True when the public URL of the request is HTTPS (same rule as `publicUrl`, without building it). */

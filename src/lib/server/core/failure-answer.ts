@@ -71,14 +71,14 @@ export function failureAnswer(ctx: RequestContext, error: unknown, options: Fail
 	const { headers } = options;
 	if (options.json) return { type: 'json', status, body: { error: type }, headers, failure };
 	const url = failurePageUrl(ctx, authError, options.callbackUrl, options.params);
-	if (isScriptCaller(ctx.request)) return { type: 'json', status, body: { error: type, url }, headers, failure };
+	if (isScriptCaller(ctx.headers)) return { type: 'json', status, body: { error: type, url }, headers, failure };
 	return { type: 'redirect', url, failure };
 }
 
 /** A caller that reads the answer itself: it asked for JSON answers, or sent JSON (no HTML form can). */
-function isScriptCaller(request: Request): boolean {
-	if (request.headers.get('x-auth-return-redirect') === '1') return true;
-	return (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
+function isScriptCaller(headers: RequestContext['headers']): boolean {
+	if (headers.get('x-auth-return-redirect') === '1') return true;
+	return (headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
 }
 
 /** The page a browser meets after `error`: the sign-in page with `?error=` (and `code`), or the error page. */

@@ -23,7 +23,7 @@ export function isValidHost(host: string): boolean {
  * SvelteKit's adapters do) the request URL is used as it is; otherwise, with `trustHost`, the
  * origin comes from X-Forwarded-Proto/X-Forwarded-Host, then Host.
  */
-export function publicUrl(request: Request, options: { authUrl?: URL; trustHost: boolean; requestUrlIsPublic?: boolean }): URL {
+export function publicUrl(request: { url: string; headers: { get(name: string): string | null } }, options: { authUrl?: URL; trustHost: boolean; requestUrlIsPublic?: boolean }): URL {
 	const url = new URL(request.url);
 	const path = `${url.pathname}${url.search}`;
 	if (options.authUrl) return new URL(path, options.authUrl.origin);

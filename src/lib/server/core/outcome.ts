@@ -52,7 +52,7 @@ export function toRawResponse(ctx: RequestContext, outcome: Outcome): RawRespons
 	let status: number;
 	let body: string | null;
 	if (outcome.type === 'redirect') {
-		if (ctx.request.headers.get('x-auth-return-redirect') === '1') {
+		if (ctx.headers.get('x-auth-return-redirect') === '1') {
 			headers.push(['content-type', 'application/json']);
 			status = 200;
 			body = JSON.stringify({ url: outcome.url });

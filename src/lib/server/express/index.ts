@@ -8,6 +8,7 @@ import { resolveConfig } from '../core/config.js';
 import { MAX_BODY_BYTES } from '../core/body.js';
 import { failures, InvalidRequest, PayloadTooLarge } from '../core/errors.js';
 import { isValidHost } from '../core/origin.js';
+import type { RequestSource, SessionRequest } from '../core/context.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import type { AuthConfig, Session } from '../core/types.js';
 
@@ -59,9 +60,10 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 			// the client address as Express decided it (`trust proxy`), for per-address rate limits;
 			// read before the body, while the socket is surely attached
 			const clientAddress = req.ip ?? req.socket?.remoteAddress;
-			let request: Request;
+			let request: RequestSource;
 			try {
-				request = await toWebRequest(req, true);
+				// no Web Request: the engine reads the method, headers and body bytes, and builds one only for an app callback
+				request = await requestSource(req, true);
 			} catch (error) {
 				if (error instanceof PayloadTooLarge) return refuseLargeBody(req, res);
 				// a body that broke off or failed to read: the client gets a 400, never a 500
@@ -96,22 +98,9 @@ export async function getSession(
 	return session;
 }
 
-/** The request as a session check sees it: Express's protocol and host, the raw headers. */
-function sessionRequest(req: ExpressRequestLike) {
-	const protocol = req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
-	return {
-		get url() {
-			return `${protocol}://${req.host ?? header(req, 'host') ?? 'localhost'}${req.originalUrl ?? req.url ?? '/'}`;
-		},
-		headers: {
-			get(name: string): string | null {
-				// Express has already applied `trust proxy` to the protocol and host
-				if (name === 'x-forwarded-proto') return protocol;
-				if (name === 'x-forwarded-host') return req.host ?? header(req, 'host') ?? null;
-				return header(req, name) ?? null;
-			}
-		}
-	};
+/** Express's protocol for the request (its `trust proxy` setting applied), without Express: the socket's. */
+function protocolOf(req: ExpressRequestLike): string {
+	return req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
 }
 
 function header(req: ExpressRequestLike, name: string): string | undefined {
@@ -120,46 +109,128 @@ function header(req: ExpressRequestLike, name: string): string | undefined {
 }
 
 /**
- * Converts an Express request to a Web Request. Protocol and host come from Express, which
- * applies its own `trust proxy` setting, so raw X-Forwarded-* headers are replaced by its answer.
- * A body over `MAX_BODY_BYTES` (declared or sent) throws `InvalidRequest` and is not read further.
+ * The request's headers as the engine reads them, without copying them into a Web `Headers`:
+ * Express has already applied `trust proxy` to the protocol and host, so raw X-Forwarded-Proto
+ * and X-Forwarded-Host are replaced by its answer.
  */
-export async function toWebRequest(req: ExpressRequestLike, withBody: boolean): Promise<Request> {
-	const protocol = req.protocol ?? ((req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http');
+class ExpressHeaders {
+	constructor(
+		private readonly req: ExpressRequestLike,
+		private readonly protocol: string,
+		private readonly forwardedHost: () => string | null,
+		/** The body was re-encoded from what a body parser made of it: its declared length no longer holds. */
+		private readonly reencoded = false
+	) {}
+
+	get(name: string): string | null {
+		const key = name.toLowerCase();
+		if (key === 'x-forwarded-proto') return this.protocol;
+		if (key === 'x-forwarded-host') return this.forwardedHost();
+		if ((key === 'content-length' && this.reencoded) || key.startsWith(':')) return null;
+		return header(this.req, key) ?? null;
+	}
+}
+
+/** The request as a session check sees it: Express's protocol and host, the raw headers, no URL until asked for. */
+class ExpressSessionRequest implements SessionRequest {
+	readonly headers: ExpressHeaders;
+
+	constructor(private readonly req: ExpressRequestLike) {
+		this.headers = new ExpressHeaders(req, protocolOf(req), () => req.host ?? header(req, 'host') ?? null);
+	}
+
+	get url(): string {
+		const { req } = this;
+		return `${protocolOf(req)}://${req.host ?? header(req, 'host') ?? 'localhost'}${req.originalUrl ?? req.url ?? '/'}`;
+	}
+}
+
+function sessionRequest(req: ExpressRequestLike): SessionRequest {
+	return new ExpressSessionRequest(req);
+}
+
+/** An Express request as the engine's routes read it; the Web Request is built from it only on demand. */
+class ExpressRequestSource implements RequestSource {
+	readonly url: string;
+	readonly method: string;
+	readonly headers: ExpressHeaders;
+	readonly body: Uint8Array | undefined;
+
+	constructor(
+		private readonly req: ExpressRequestLike,
+		url: URL,
+		protocol: string,
+		forwardedHost: string,
+		/** The body as read or re-encoded (a string stays one, as `new Request` takes it). */
+		private readonly rawBody: string | Uint8Array | undefined,
+		reencoded: boolean
+	) {
+		this.body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
+		this.url = url.href;
+		this.method = req.method ?? 'GET';
+		this.headers = new ExpressHeaders(req, protocol, () => forwardedHost, reencoded);
+	}
+
+	toRequest(): Request {
+		const headers = new Headers();
+		for (const [name, value] of Object.entries(this.req.headers)) {
+			if (value === undefined || name.startsWith(':')) continue;
+			headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+		}
+		headers.set('x-forwarded-proto', this.headers.get('x-forwarded-proto') as string);
+		headers.set('x-forwarded-host', this.headers.get('x-forwarded-host') as string);
+		if (this.headers.get('content-length') === null) headers.delete('content-length');
+		const init: RequestInit = { method: this.method, headers };
+		if (this.rawBody !== undefined) init.body = this.rawBody as BodyInit;
+		return new Request(this.url, init);
+	}
+}
+
+/**
+ * The request as the engine's routes read it: protocol and host from Express (its own `trust
+ * proxy` setting), the body read (when `withBody`) as bytes. A body over `MAX_BODY_BYTES`
+ * (declared or sent) throws `PayloadTooLarge` and is not read further.
+ */
+async function requestSource(req: ExpressRequestLike, withBody: boolean): Promise<ExpressRequestSource> {
+	const protocol = protocolOf(req);
 	const host = req.host ?? req.get?.('host') ?? header(req, 'host') ?? 'localhost';
 	// a malformed or empty Host is passed on so the engine answers 400 InvalidRequest (not a 500 here)
 	const malformedHost = isValidHost(host) ? undefined : host || '(empty)';
 	const url = new URL(req.originalUrl ?? req.url ?? '/', `${protocol}://${malformedHost === undefined ? host : 'localhost'}`);
-	const headers = new Headers();
-	for (const [name, value] of Object.entries(req.headers)) {
-		if (value === undefined || name.startsWith(':')) continue;
-		headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-	}
-	headers.set('x-forwarded-proto', protocol);
-	headers.set('x-forwarded-host', malformedHost ?? url.host);
 	const method = req.method ?? 'GET';
-	const init: RequestInit = { method, headers };
-	if (withBody && method !== 'GET' && method !== 'HEAD') init.body = (await requestBody(req, headers)) as BodyInit;
-	return new Request(url, init);
+	let body: string | Uint8Array | undefined;
+	let reencoded = false;
+	if (withBody && method !== 'GET' && method !== 'HEAD') ({ bytes: body, reencoded } = await requestBody(req));
+	return new ExpressRequestSource(req, url, protocol, malformedHost ?? url.host, body, reencoded);
 }
 
+/**
+ * Converts an Express request to a Web Request. Protocol and host come from Express, which
+ * applies its own `trust proxy` setting, so raw X-Forwarded-* headers are replaced by its answer.
+ * A body over `MAX_BODY_BYTES` (declared or sent) throws `InvalidRequest` and is not read further.
+ *
+ * @example
+ * const request = await toWebRequest(req, true);
+ */
+export async function toWebRequest(req: ExpressRequestLike, withBody: boolean): Promise<Request> {
+	return (await requestSource(req, withBody)).toRequest();
+}
 
 /** The body bytes: re-encoded when a body parser already consumed the stream, else read raw. */
-async function requestBody(req: ExpressRequestLike, headers: Headers): Promise<string | Uint8Array> {
+async function requestBody(req: ExpressRequestLike): Promise<{ bytes: string | Uint8Array; reencoded: boolean }> {
 	if (req.body !== undefined && req.body !== null && typeof req.body === 'object' && !(req.body instanceof Uint8Array)) {
-		const type = headers.get('content-type') ?? '';
-		headers.delete('content-length');
-		if (type.includes('application/json')) return JSON.stringify(req.body);
+		const type = header(req, 'content-type') ?? '';
+		if (type.includes('application/json')) return { bytes: JSON.stringify(req.body), reencoded: true };
 		const form = new URLSearchParams();
 		for (const [key, value] of Object.entries(req.body as Record<string, unknown>)) {
 			if (typeof value === 'string') form.append(key, value);
 		}
-		return form.toString();
+		return { bytes: form.toString(), reencoded: true };
 	}
-	if (typeof req.body === 'string' || req.body instanceof Uint8Array) return req.body;
+	if (typeof req.body === 'string' || req.body instanceof Uint8Array) return { bytes: req.body, reencoded: false };
 	// refused on the declared length before a byte is read
 	if (Number(header(req, 'content-length') ?? 0) > MAX_BODY_BYTES) throw new PayloadTooLarge(`The request body is larger than ${MAX_BODY_BYTES} bytes.`);
-	return readRawBody(req);
+	return { bytes: await readRawBody(req), reencoded: false };
 }
 
 /** Reads the stream up to MAX_BODY_BYTES; past that it stops reading and throws `PayloadTooLarge`. */

@@ -16,7 +16,7 @@ export async function handleCallback(ctx: RequestContext, providerId: string | u
 	const provider = findProvider(ctx, providerId);
 	switch (provider.type) {
 		case 'credentials':
-			if (ctx.request.method !== 'POST') throw new InvalidRequest('Credentials are submitted with POST.');
+			if (ctx.method !== 'POST') throw new InvalidRequest('Credentials are submitted with POST.');
 			assertCsrf(ctx, body);
 			return credentialsSignIn(ctx, provider, body);
 		case 'oauth':
@@ -24,7 +24,7 @@ export async function handleCallback(ctx: RequestContext, providerId: string | u
 			return handleOAuthCallback(ctx, provider, body);
 		case 'email':
 			// GET shows the confirmation page; its POST spends the link's token
-			if (ctx.request.method === 'POST') assertCsrf(ctx, body);
+			if (ctx.method === 'POST') assertCsrf(ctx, body);
 			return handleEmailCallback(ctx, provider, body);
 		case 'webauthn':
 			return handleWebAuthnCallback(ctx, provider, body);

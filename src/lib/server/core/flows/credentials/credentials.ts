@@ -6,7 +6,7 @@
 
 import { assertAdapterMethods, hasAdapterMethod } from '../../adapter-guard.js';
 import type { RequestContext } from '../../context.js';
-import { readableRequest, type RequestBody } from '../../body.js';
+import { repeatedFields, type RequestBody } from '../../body.js';
 import { resolveCallbackUrl, requestedCallbackUrl } from '../../callback-url.js';
 import { CallbackRouteError, CredentialsSignin, InvalidRequest } from '../../errors.js';
 import { emitEvent } from '../../events.js';
@@ -48,7 +48,7 @@ export async function credentialsSignIn(
 	const credentials = Object.fromEntries(Object.entries(body).filter(([key]) => !RESERVED_FIELDS.has(key)));
 
 	// the fields are checked before anything counts or runs: what is counted is what authorize reads
-	const checked = await checkedIdentifier(ctx, provider, credentials);
+	const checked = checkedIdentifier(ctx, provider, credentials, repeatedFields(body, credentialFieldNames(ctx, provider)));
 	if ('problem' in checked) return malformedCredentials(ctx, checked.problem, callbackUrl);
 	const { identifier } = checked;
 	const refused = (error: CredentialsSignin) => {
@@ -61,7 +61,7 @@ export async function credentialsSignIn(
 	const started = performance.now();
 	let authorized: User | null;
 	try {
-		authorized = await provider.authorize(credentials, readableRequest(ctx.request));
+		authorized = await provider.authorize(credentials, ctx.readableRequest());
 	} catch (error) {
 		await failureFloor(provider, started);
 		if (error instanceof CredentialsSignin) return refused(error);
@@ -124,22 +124,30 @@ async function failureFloor(provider: CredentialsConfig, started: number): Promi
 	if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
 }
 
+/** The fields checked before `authorize` runs: the declared ones and the identifier field. */
+function credentialFieldNames(ctx: RequestContext, provider: CredentialsConfig): string[] {
+	const option = ctx.config.rateLimit.credentials?.identifier;
+	const declared = Object.keys(provider.credentials ?? {});
+	const field = typeof option === 'function' ? undefined : identifierField(provider.credentials ?? {}, option);
+	return field === undefined || declared.includes(field) ? declared : [...declared, field];
+}
+
 /**
  * The identifier an attempt is counted against, normalised, or why the fields cannot be checked.
  * The field is `rateLimit.credentials.identifier` (a name or a function), else the provider's
  * declared identifier field; a blank value names no account, and such attempts share one counter.
  * Undefined when the provider declares no identifier field (only the address is counted then).
+ * `repeated` holds the checked fields the form sent more than once.
  */
-async function checkedIdentifier(
+function checkedIdentifier(
 	ctx: RequestContext,
 	provider: CredentialsConfig,
-	credentials: Record<string, unknown>
-): Promise<{ identifier: string | undefined } | { problem: string }> {
+	credentials: Record<string, unknown>,
+	repeated: ReadonlySet<string>
+): { identifier: string | undefined } | { problem: string } {
 	const option = ctx.config.rateLimit.credentials?.identifier;
-	const declared = provider.credentials ?? {};
-	const field = typeof option === 'function' ? undefined : identifierField(declared, option);
-	const fields = [...new Set([...Object.keys(declared), ...(field === undefined ? [] : [field])])];
-	const problem = credentialFieldsProblem(credentials, fields, field, await repeatedFields(ctx.request, fields));
+	const field = typeof option === 'function' ? undefined : identifierField(provider.credentials ?? {}, option);
+	const problem = credentialFieldsProblem(credentials, credentialFieldNames(ctx, provider), field, repeated);
 	if (problem) return { problem };
 	if (typeof option === 'function') {
 		const custom = option(credentials);
@@ -178,22 +186,6 @@ export function credentialFieldsProblem(
 		}
 	}
 	return undefined;
-}
-
-/**
- * Names among `names` that a form body carries more than once. kitgate keeps one value of each
- * field, but an app reading the `request` handed to `authorize` could see another one.
- */
-async function repeatedFields(request: Request, names: readonly string[]): Promise<Set<string>> {
-	const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
-	// only a body kitgate has read (and kept) can be read again here
-	if (names.length === 0 || !request.bodyUsed || (type !== 'application/x-www-form-urlencoded' && type !== 'multipart/form-data')) return new Set();
-	try {
-		const form = await readableRequest(request).formData();
-		return new Set(names.filter((name) => form.getAll(name).length > 1));
-	} catch {
-		return new Set();
-	}
 }
 
 /** The answer to credentials that cannot be checked: `InvalidRequest`, before anything is counted or `authorize` runs. */

@@ -104,7 +104,7 @@ export async function startEmailSignIn(ctx: RequestContext, provider: EmailConfi
  * case 'email': return handleEmailCallback(ctx, provider, body);
  */
 export async function handleEmailCallback(ctx: RequestContext, provider: EmailConfig, body: RequestBody): Promise<Outcome> {
-	return ctx.request.method === 'POST' ? useLink(ctx, provider, body) : showConfirmation(ctx, provider);
+	return ctx.method === 'POST' ? useLink(ctx, provider, body) : showConfirmation(ctx, provider);
 }
 
 /** The confirmation page of a link; the link's fields travel on in its form. */

@@ -172,7 +172,7 @@ function requestedAuthorizationParams(ctx: RequestContext, body: RequestBody): U
 
 /** The callback's parameters: the query of a GET, the form fields of a POST (`response_mode=form_post`). */
 function callbackParams(ctx: RequestContext, body: RequestBody): URLSearchParams {
-	if (ctx.request.method !== 'POST') return new URLSearchParams(ctx.url.searchParams);
+	if (ctx.method !== 'POST') return new URLSearchParams(ctx.url.searchParams);
 	const params = new URLSearchParams();
 	for (const [name, value] of Object.entries(body)) if (typeof value === 'string') params.set(name, value);
 	return params;

@@ -76,7 +76,7 @@ export async function webAuthnOptions(ctx: RequestContext, provider: WebAuthnCon
  */
 export async function handleWebAuthnCallback(ctx: RequestContext, provider: WebAuthnConfig, body: RequestBody): Promise<Outcome> {
 	return answerWebAuthn(ctx, async () => {
-		if (ctx.request.method !== 'POST') throw new InvalidRequest('Passkey responses are sent with POST.');
+		if (ctx.method !== 'POST') throw new InvalidRequest('Passkey responses are sent with POST.');
 		const state = await takeChallenge(ctx);
 		assertCsrf(ctx, body);
 		if (!state) throw new WebAuthnVerificationError('No passkey challenge: it expired, was used already, or was never issued.');
