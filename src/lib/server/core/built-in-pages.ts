@@ -1,15 +1,21 @@
 // Builds the props of the built-in pages from the request context and renders them.
 // The pages themselves live in ../pages; this module only feeds them.
 
+import type { ResolvedConfig } from './config.js';
 import type { RequestContext } from './context.js';
 import type { Outcome } from './outcome.js';
-import { resolveMessages } from '../pages/messages.js';
+import { resolveMessages, type MessageTable } from '../pages/messages.js';
 import { pageSecurityHeaders, renderPage } from '../pages/render.js';
 import type { PageCommon, PageKind, PagePropsByKind, PageProvider } from '../pages/types.js';
 
+/** The message table of each config's pages, merged once: the pages only read it. */
+const pageMessages = new WeakMap<ResolvedConfig, Readonly<MessageTable>>();
+
 function common(ctx: RequestContext): PageCommon {
-	const { locale, messages, theme } = ctx.config;
-	return { theme, messages: resolveMessages(locale, messages), lang: locale ?? 'en' };
+	const { config } = ctx;
+	let messages = pageMessages.get(config);
+	if (!messages) pageMessages.set(config, (messages = Object.freeze(resolveMessages(config.locale, config.messages))));
+	return { theme: config.theme, messages, lang: config.locale ?? 'en' };
 }
 
 /** The providers as the sign-in page shows them, each with the URL its form posts to. */
