@@ -155,6 +155,37 @@ describe('encodeJwt / decodeJwt', () => {
 	});
 });
 
+describe('decodeJwt of a token decoded before (the verified-token memo)', () => {
+	test('each read gets its own object: a caller changing one changes no later read', async () => {
+		const token = await encode(SECRET_A, { sub: 'user-1', roles: ['reader'] });
+		const first = (await decode(token, SECRET_A)) as Record<string, unknown>;
+		first.sub = 'admin';
+		(first.roles as string[]).push('admin');
+		expect(await decode(token, SECRET_A)).toMatchObject({ sub: 'user-1', roles: ['reader'] });
+	});
+
+	test('once a secret leaves the rotation, a token it made and that was read before is refused', async () => {
+		const token = await encode(SECRET_A);
+		expect(await decode(token, [SECRET_B, SECRET_A])).toMatchObject({ sub: 'user-1' });
+		expect(await decode(token, [SECRET_B])).toBeNull();
+		expect(await decode(token, SECRET_A, T, 'kitgate.session-token')).toBeNull();
+	});
+
+	test('a tampered copy of a token read before is refused', async () => {
+		const token = await encode(SECRET_A);
+		expect(await decode(token, SECRET_A)).not.toBeNull();
+		for (const segment of [0, 2, 3, 4]) expect(await decode(tamper(token, segment), SECRET_A)).toBeNull();
+		expect(await decode(`${token}A`, SECRET_A)).toBeNull();
+	});
+
+	test('a token read before is still checked for expiry on each read', async () => {
+		const token = await encode(SECRET_A, { sub: 'user-1' }, 60);
+		expect(await decode(token, SECRET_A)).not.toBeNull();
+		expect(await decode(token, SECRET_A, T + 61_000 + TOLERANCE_MS)).toBeNull();
+		expect(await decode(token, SECRET_A)).not.toBeNull();
+	});
+});
+
 describe('deriveKey', () => {
 	test('returns the same cached object for the same inputs', () => {
 		const first = deriveKey(SECRET_A, SALT);

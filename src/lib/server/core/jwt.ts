@@ -4,6 +4,7 @@
 import { hkdfSync, createHash } from 'node:crypto';
 import { decryptJweSync, encryptJweSync, readJweHeader } from './jwe-sync.js';
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from './types.js';
+import { rememberVerifiedToken, verifiedTokenPayload } from './verified-tokens.js';
 
 /** A session key and the `kid` kitgate writes in the JWE header of tokens made with it. */
 export interface DerivedKey {
@@ -94,17 +95,23 @@ export async function decodeJwt(params: JWTDecodeParams): Promise<JWT | null> {
  * const token = decodeJwtSync({ token: cookie, secret: secrets, salt: 'kitgate.session-token' });
  */
 export function decodeJwtSync(params: JWTDecodeParams, family: KeyFamily = kitgateKeys): JWT | null {
-	if (!params.token || typeof params.token !== 'string') return null;
-	const header = readJweHeader(params.token);
-	if (!header) return null;
+	const { token } = params;
+	if (!token || typeof token !== 'string') return null;
 	const secrets = Array.isArray(params.secret) ? params.secret : [params.secret];
 	const keys = secrets.map((secret) => deriveKey(secret, params.salt, family));
+	const nowSeconds = Math.floor((params.now ?? Date.now()) / 1000);
+	// a token this process authenticated before under one of these keys: no need to decrypt it again
+	const known = verifiedTokenPayload(token, keys.map(({ key }) => key));
+	if (known) return claimsValid(known, nowSeconds) ? (known as JWT) : null;
+	const header = readJweHeader(token);
+	if (!header) return null;
 	// try the key the header names first; older tokens may carry no kid
 	if (header.kid) keys.sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid));
-	const nowSeconds = Math.floor((params.now ?? Date.now()) / 1000);
 	for (const { key } of keys) {
-		const payload = decryptJweSync(params.token, key);
-		if (payload) return claimsValid(payload, nowSeconds) ? (payload as JWT) : null;
+		const payload = decryptJweSync(token, key);
+		if (!payload) continue;
+		rememberVerifiedToken(token, key, payload);
+		return claimsValid(payload, nowSeconds) ? (payload as JWT) : null;
 	}
 	return null;
 }

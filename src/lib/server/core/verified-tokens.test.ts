@@ -1,0 +1,30 @@
+import { describe, expect, test } from 'vitest';
+import { MAX_VERIFIED_TOKENS, rememberVerifiedToken, verifiedTokenPayload } from './verified-tokens.js';
+
+const KEY = new Uint8Array(64).fill(1);
+const OTHER_KEY = new Uint8Array(64).fill(1);
+
+describe('verified-token memo', () => {
+	test('a remembered token is found under its own key object only', () => {
+		rememberVerifiedToken('token-a', KEY, { sub: 'a' });
+		expect(verifiedTokenPayload('token-a', [KEY])).toEqual({ sub: 'a' });
+		// equal bytes, another key object: not the key that authenticated it
+		expect(verifiedTokenPayload('token-a', [OTHER_KEY])).toBeUndefined();
+		expect(verifiedTokenPayload('token-a', [])).toBeUndefined();
+		expect(verifiedTokenPayload('token-a ', [KEY])).toBeUndefined();
+	});
+
+	test('each hit is a new object', () => {
+		rememberVerifiedToken('token-b', KEY, { sub: 'b', nested: { n: 1 } });
+		const first = verifiedTokenPayload('token-b', [KEY]) as { nested: { n: number } };
+		first.nested.n = 2;
+		expect(verifiedTokenPayload('token-b', [KEY])).toEqual({ sub: 'b', nested: { n: 1 } });
+	});
+
+	test(`holds at most ${MAX_VERIFIED_TOKENS} tokens, dropping the oldest first`, () => {
+		rememberVerifiedToken('oldest', KEY, { sub: 'old' });
+		for (let i = 0; i < MAX_VERIFIED_TOKENS; i++) rememberVerifiedToken(`filler-${i}`, KEY, { i });
+		expect(verifiedTokenPayload('oldest', [KEY])).toBeUndefined();
+		expect(verifiedTokenPayload(`filler-${MAX_VERIFIED_TOKENS - 1}`, [KEY])).toEqual({ i: MAX_VERIFIED_TOKENS - 1 });
+	});
+});
