@@ -22,6 +22,7 @@ import {
 import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constraints.js';
 import { deleteTwoFactorRows, readTwoFactor, recordTotpStep, spendRecoveryCode, writeTwoFactor } from './two-factor.js';
 import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
+import { reusableQuery } from './reusable-query.js';
 import {
 	accountFromRow,
 	accountToRow,
@@ -143,6 +144,13 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 	// tables without unique or foreign keys: every write that needs one is a checked transaction
 	const checked = mapping.constraints === 'kitgate';
 	const migrate = () => parts.connection().migrate();
+	// the session check of every request: one query, its SQL built once
+	const sessionAndUser = reusableQuery((db: Db, sessionToken: string) =>
+		selectSessions(db)
+			.innerJoin(`${users.name} as u`, users.column('id', 'u'), sessions.column('userId', 's'))
+			.select(users.selection('u'))
+			.where(sessions.column('sessionToken', 's'), '=', sessionToken)
+	);
 
 	async function ready(): Promise<Kysely<KitgateTables>> {
 		const connection = parts.connection();
@@ -455,11 +463,8 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		},
 
 		async getSessionAndUser(sessionToken) {
-			const row = await selectSessions(await ready())
-				.innerJoin(`${users.name} as u`, users.column('id', 'u'), sessions.column('userId', 's'))
-				.select(users.selection('u'))
-				.where(sessions.column('sessionToken', 's'), '=', sessionToken)
-				.executeTakeFirst();
+			const db = await ready();
+			const [row] = (await auth(db).executeQuery(sessionAndUser(db, sessionToken))).rows;
 			if (!row) return null;
 			return { session: withSessionDetails(sessionFromRow(row as unknown as SessionRow), row), user: userFromRow(row as unknown as UserRow) };
 		},

@@ -1,0 +1,31 @@
+// Queries of the hot path whose SQL text does not depend on their one value (the session check's
+// lookup by token): built and compiled by Kysely once per database handle, then run with each
+// call's value bound as the parameter, as the query built anew would bind it.
+
+import { randomUUID } from 'node:crypto';
+import type { CompiledQuery, Compilable } from 'kysely';
+
+/** Stands for the value while the query is compiled; found nowhere else in a query. */
+const MARKER = `kitgate-reusable-parameter-${randomUUID()}`;
+
+/**
+ * Wraps `build` (a query with exactly one bound value) so that it is compiled once per database
+ * handle. When the compiled query binds anything but that one value (or the value shows in the
+ * SQL text), nothing is reused and each call builds the query anew.
+ *
+ * @example
+ * const sessionByToken = reusableQuery((db, token) => db.selectFrom('session').selectAll().where('sessionToken', '=', token));
+ * const { rows } = await db.executeQuery(sessionByToken(db, token));
+ */
+export function reusableQuery<D extends object, R>(build: (db: D, value: string) => Compilable<R>): (db: D, value: string) => CompiledQuery<R> {
+	const compiled = new WeakMap<D, CompiledQuery<R> | null>();
+	return (db, value) => {
+		let template = compiled.get(db);
+		if (template === undefined) {
+			const candidate = build(db, MARKER).compile();
+			const reusable = candidate.parameters.length === 1 && candidate.parameters[0] === MARKER && !candidate.sql.includes(MARKER);
+			compiled.set(db, (template = reusable ? candidate : null));
+		}
+		return template ? { ...template, parameters: [value] } : build(db, value).compile();
+	};
+}
