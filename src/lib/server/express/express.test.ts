@@ -111,6 +111,63 @@ describe('ExpressAuth', () => {
 		expect(plain.headers.getSetCookie()[0]).toMatch(/^kitgate\.csrf-token=/);
 	});
 
+	test('authorize gets a Web Request of the post: Express\'s protocol and host, the headers, a body it can read', async () => {
+		const seen: { url: string; method: string; proto: string | null; host: string | null; agent: string | null; body: string }[] = [];
+		const c = config({
+			providers: [
+				Credentials({
+					authorize: async ({ username }, request) => {
+						const { url, method, headers } = request;
+						seen.push({ url, method, proto: headers.get('x-forwarded-proto'), host: headers.get('x-forwarded-host'), agent: headers.get('user-agent'), body: await request.text() });
+						return username === 'ada' ? { id: '1', name: 'Ada', email: 'ada@example.com' } : null;
+					}
+				})
+			]
+		});
+		const origin = await start((app) => {
+			app.set('trust proxy', true);
+			app.use('/auth', ExpressAuth(c));
+		});
+		const { response } = await signIn(origin, 'form', { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'app.example', 'user-agent': 'kitgate-test' });
+		expect(response.status).toBe(302);
+		expect(seen).toHaveLength(1);
+		expect(seen[0]).toMatchObject({ url: 'https://app.example/auth/callback/credentials', method: 'POST', proto: 'https', host: 'app.example', agent: 'kitgate-test' });
+		expect(new URLSearchParams(seen[0].body).get('username')).toBe('ada');
+	});
+
+	test('a credentials field sent twice is refused before authorize runs, with or without a body parser', async () => {
+		let calls = 0;
+		const c = config({
+			providers: [
+				Credentials({
+					credentials: { username: {}, password: {} },
+					authorize: () => {
+						calls++;
+						return { id: '1', name: 'Ada', email: 'ada@example.com' };
+					}
+				})
+			]
+		});
+		const raw = await start((app) => app.use('/auth', ExpressAuth(c)));
+		const parsed = await start((app) => {
+			app.use(express.urlencoded({ extended: false }));
+			app.use('/auth', ExpressAuth(c));
+		});
+		for (const origin of [raw, parsed]) {
+			const csrf = await fetch(`${origin}/auth/csrf`);
+			const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+			const response = await fetch(`${origin}/auth/callback/credentials`, {
+				method: 'POST',
+				redirect: 'manual',
+				headers: { cookie: cookieHeader(csrf), 'content-type': 'application/x-www-form-urlencoded', 'x-auth-return-redirect': '1' },
+				body: `csrfToken=${csrfToken}&username=ada&username=admin&password=x`
+			});
+			expect(response.status).toBe(400);
+			expect(await response.json()).toMatchObject({ error: 'InvalidRequest' });
+		}
+		expect(calls).toBe(0);
+	});
+
 	test('a misconfiguration throws when the middleware is created', () => {
 		expect(() => ExpressAuth({ providers: [], secret: 'short' })).toThrow(/at least 32/);
 	});

@@ -207,7 +207,8 @@ async function requestSource(req: ExpressRequestLike, withBody: boolean): Promis
 /**
  * Converts an Express request to a Web Request. Protocol and host come from Express, which
  * applies its own `trust proxy` setting, so raw X-Forwarded-* headers are replaced by its answer.
- * A body over `MAX_BODY_BYTES` (declared or sent) throws `InvalidRequest` and is not read further.
+ * A body over `MAX_BODY_BYTES` (declared or sent) throws `PayloadTooLarge` and is not read further;
+ * one that breaks off throws `InvalidRequest`. The middleware itself no longer builds one per route.
  *
  * @example
  * const request = await toWebRequest(req, true);
