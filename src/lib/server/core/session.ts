@@ -350,7 +350,7 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
  */
 function sessionDetails(ctx: RequestContext): { createdAt?: Date; userAgent?: string | null } {
 	if (!hasAdapterMethod(ctx.config.adapter!, 'listSessionsByUserId')) return {};
-	const userAgent = ctx.request.headers.get('user-agent');
+	const userAgent = ctx.headers.get('user-agent');
 	return { createdAt: new Date(ctx.now), userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null };
 }
 
