@@ -163,7 +163,7 @@ interface PostgresServer {
 
 /**
  * A PostgreSQL database of its own with @auth/pg-adapter's tables: in a throwaway cluster (or in
- * the server of DATABASE_URL). Without PostgreSQL the database variant is skipped, except in CI.
+ * the server of DATABASE_URL). Without PostgreSQL the database variant fails (it says why); in CI the set-up stops.
  */
 async function authjsPostgres(): Promise<{ url: string; stop: () => void } | { skipped: string }> {
 	let server: PostgresServer;
