@@ -338,4 +338,5 @@ function writeRawResponse(res: ExpressResponseLike, raw: RawResponse): void {
 }
 
 // the types an app augments or annotates, also here (as `@auth/express` has them)
-export type { Account, AuthConfig, DefaultSession, JWT, Profile, Session, User } from '../core/types.js';
+// from the package root, so that an augmentation of 'kitgate' (Auth.js's of '@auth/core/jwt', renamed) applies wherever these are used
+export type { Account, AuthConfig, DefaultSession, JWT, Profile, Session, User } from '../../index.js';

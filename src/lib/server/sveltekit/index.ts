@@ -229,4 +229,5 @@ function setEventCookie(event: RequestEvent, cookie: OutgoingCookie): void {
 
 export { CredentialsSignin };
 // the types an app augments or annotates, also here (as `@auth/sveltekit` has them): `declare module 'kitgate/sveltekit' { interface Session { … } }`
-export type { Account, AuthConfig, DefaultSession, JWT, Profile, Session, User } from '../core/types.js';
+// from the package root, so that an augmentation of 'kitgate' (Auth.js's of '@auth/core/jwt', renamed) applies wherever these are used
+export type { Account, AuthConfig, DefaultSession, JWT, Profile, Session, User } from '../../index.js';
