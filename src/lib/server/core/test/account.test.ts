@@ -3,36 +3,16 @@
 // ids, a stale sign-in, the last way in, rate limits). HTTP through both integrations, PostgreSQL
 // and the OAuth link flow are in attacks/account-attacks.test.ts.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import { resolveConfig } from '../config.js';
 import type { Adapter } from '../types.js';
 import { accountWorld, IDP, outcomeOf, START, UA_FIREFOX, UA_SAFARI } from './account-fixture.js';
 import { TEST_SECRET } from './client.js';
+import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
 
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-account-'));
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-	for (const close of closers) await close();
-	rmSync(tempDir, { recursive: true, force: true });
-});
-
-const adapters: [string, () => Adapter][] = [
-	['memory', () => MemoryAdapter()],
-	[
-		'sqlite',
-		() => {
-			const adapter = SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) });
-			closers.push(() => adapter.close());
-			return adapter;
-		}
-	]
-];
-const STRATEGIES = ['jwt', 'database'] as const;
+const adapters = memoryAndSqliteAdapters('account');
+const STRATEGIES = SESSION_STRATEGIES;
 const ELEVEN_MINUTES = 11 * 60 * 1000;
 
 describe.each(adapters)('%s adapter', (_name, makeAdapter) => {

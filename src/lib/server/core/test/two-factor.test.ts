@@ -4,36 +4,16 @@
 // throttling, removal with a fresh check, and other sessions ended by every change. HTTP through
 // both integrations and PostgreSQL are in attacks/two-factor-integrations.test.ts.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import Credentials from '../../providers/credentials.js';
 import { totpCode, totpStep } from '../two-factor/totp.js';
 import type { Adapter, AdapterUser } from '../types.js';
 import { accountWorld, IDP, START } from './account-fixture.js';
+import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
 
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-two-factor-'));
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-	for (const close of closers) await close();
-	rmSync(tempDir, { recursive: true, force: true });
-});
-
-const adapters: [string, () => Adapter][] = [
-	['memory', () => MemoryAdapter()],
-	[
-		'sqlite',
-		() => {
-			const adapter = SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) });
-			closers.push(() => adapter.close());
-			return adapter;
-		}
-	]
-];
-const STRATEGIES = ['jwt', 'database'] as const;
+const adapters = memoryAndSqliteAdapters('two-factor');
+const STRATEGIES = SESSION_STRATEGIES;
 const PASSWORD = 'correct horse battery staple';
 
 /** A world with the account fixture's providers plus a password sign-in for ada@example.com. */

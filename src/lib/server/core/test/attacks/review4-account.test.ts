@@ -3,37 +3,16 @@
 // under both session strategies. Tests named "(fails before the fix)" perform an attack that
 // works today; the others are defences that held.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { MemoryAdapter } from '../../../adapters/memory.js';
-import { SQLiteAdapter } from '../../../adapters/sqlite.js';
+import { describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
 import { totpCode, totpStep } from '../../two-factor/totp.js';
 import type { Adapter, AdapterUser, JWT } from '../../types.js';
 import { accountWorld, outcomeOf } from '../account-fixture.js';
 import { TEST_SECRET } from '../client.js';
+import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
 
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-review4-account-'));
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-	for (const close of closers) await close();
-	rmSync(tempDir, { recursive: true, force: true });
-});
-
-const adapters: [string, () => Adapter][] = [
-	['memory', () => MemoryAdapter()],
-	[
-		'sqlite',
-		() => {
-			const adapter = SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) });
-			closers.push(() => adapter.close());
-			return adapter;
-		}
-	]
-];
-const STRATEGIES = ['jwt', 'database'] as const;
+const adapters = memoryAndSqliteAdapters('review4-account');
+const STRATEGIES = SESSION_STRATEGIES;
 
 describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdapter) => {
 	describe.each(STRATEGIES)('%s sessions', (strategy) => {

@@ -5,38 +5,18 @@
 // real OIDC IdP on a socket.
 
 import { createHash, sign } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
-import { SQLiteAdapter } from '../../../adapters/sqlite.js';
 import Credentials from '../../../providers/credentials.js';
 import { totpCode, totpStep } from '../../two-factor/totp.js';
 import type { Adapter, AdapterTwoFactor, AdapterUser } from '../../types.js';
 import { accountWorld, ORIGIN } from '../account-fixture.js';
 import { loginAtIdp } from '../idp-browser.js';
 import { startIdpFor } from './flows.js';
+import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
 
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-review4-2fa-'));
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-	for (const close of closers) await close();
-	rmSync(tempDir, { recursive: true, force: true });
-});
-
-const adapters: [string, () => Adapter][] = [
-	['memory', () => MemoryAdapter()],
-	[
-		'sqlite',
-		() => {
-			const adapter = SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) });
-			closers.push(() => adapter.close());
-			return adapter;
-		}
-	]
-];
-const STRATEGIES = ['jwt', 'database'] as const;
+const adapters = memoryAndSqliteAdapters('review4-2fa');
+const STRATEGIES = SESSION_STRATEGIES;
 const PASSWORD = 'correct horse battery staple';
 
 /** The account fixture plus a password sign-in for stored users (as two-factor.test.ts's world). */
