@@ -62,15 +62,7 @@ export function renderVerificationEmail(input: VerificationEmailInput): Verifica
 		colors: emailColors(input.theme ?? {}),
 		logo: absoluteLogo(input.theme?.logo)
 	};
-	const { body } = render(EmailMessage as Component<Record<string, unknown>>, { props: { ...props } });
-	const html =
-		'<!doctype html>' +
-		`<html lang="${escapeAttribute(languageOf(input.locale))}">` +
-		'<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
-		'<meta name="color-scheme" content="light">' +
-		`<title>${escapeText(props.title)}</title></head>` +
-		`<body style="margin:0;padding:0;background-color:${props.colors.background}">${withoutComments(body)}</body>` +
-		'</html>';
+	const html = emailDocument(props, input.locale);
 	const plain = [
 		props.title,
 		'',
@@ -131,17 +123,23 @@ export function renderAccountEmail(input: AccountEmailInput): VerificationEmail 
 		colors: emailColors(input.theme ?? {}),
 		logo: absoluteLogo(input.theme?.logo)
 	};
+	const html = emailDocument(props, input.locale);
+	const plain = [props.title, '', props.intro, input.url, '', ...(expires ? [expires, ''] : []), props.ignore, ''].join('\n');
+	return { subject: text(table, `${key}.subject`, values), text: plain, html };
+}
+
+/** The whole HTML document of a mail: EmailMessage rendered with `props`, in the language of `locale`. */
+function emailDocument(props: EmailMessageProps, locale: string | undefined): string {
 	const { body } = render(EmailMessage as Component<Record<string, unknown>>, { props: { ...props } });
-	const html =
+	return (
 		'<!doctype html>' +
-		`<html lang="${escapeAttribute(languageOf(input.locale))}">` +
+		`<html lang="${escapeAttribute(languageOf(locale))}">` +
 		'<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">' +
 		'<meta name="color-scheme" content="light">' +
 		`<title>${escapeText(props.title)}</title></head>` +
 		`<body style="margin:0;padding:0;background-color:${props.colors.background}">${withoutComments(body)}</body>` +
-		'</html>';
-	const plain = [props.title, '', props.intro, input.url, '', ...(expires ? [expires, ''] : []), props.ignore, ''].join('\n');
-	return { subject: text(table, `${key}.subject`, values), text: plain, html };
+		'</html>'
+	);
 }
 
 /** The provider's `maxAge`, else the time left until `expires`. */
