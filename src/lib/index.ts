@@ -25,5 +25,6 @@ export type {
 	ConnectedAccount,
 	LinkableProvider,
 	PasskeyInfo,
-	SessionInfo
+	SessionInfo,
+	TwoFactorStatus
 } from './server/core/account/account-types.js';

@@ -14,7 +14,7 @@ export { default as ActiveSessions } from './account/ActiveSessions.svelte';
 export { default as ChangeEmail } from './account/ChangeEmail.svelte';
 export { default as DeleteAccount } from './account/DeleteAccount.svelte';
 export type { AccountSectionProps, AccountSettingsProps, PasskeyListProps } from './account/types.js';
-export type { AccountOverview, AccountResult, ConnectedAccount, LinkableProvider, PasskeyInfo, SessionInfo } from '../server/core/account/account-types.js';
+export type { AccountOverview, AccountResult, ConnectedAccount, LinkableProvider, PasskeyInfo, SessionInfo, TwoFactorStatus } from '../server/core/account/account-types.js';
 export { setMessages } from './messages-context.js';
 export { passkeyErrorId } from './passkey-errors.js';
 export type { AuthorizationParams, CredentialField, FormOptions, Messages, ProviderButtonStyle } from './types.js';

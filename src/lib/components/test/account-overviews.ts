@@ -53,7 +53,8 @@ export const fullOverview: AccountOverview = {
 	canDeleteAccount: true,
 	csrfToken: 'csrf-token-of-this-browser',
 	basePath: '/auth',
-	passkeyProvider: 'passkey'
+	passkeyProvider: 'passkey',
+	twoFactor: { enabled: false, enabledAt: null, recoveryCodesLeft: 0 }
 };
 
 /** A new user: nothing connected, no passkeys, signed in on this device only, no name. */
@@ -97,6 +98,7 @@ export const restrictedOverview: AccountOverview = {
 	accounts: [fullOverview.accounts[0]],
 	passkeys: [],
 	passkeyProvider: null,
+	twoFactor: null,
 	canChangeEmail: false,
 	canDeleteAccount: false
 };

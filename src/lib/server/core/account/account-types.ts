@@ -87,6 +87,17 @@ export interface AccountOverview {
 	basePath: string;
 	/** The id of the passkey provider new passkeys are registered with; null when none is configured. */
 	passkeyProvider: string | null;
+	/** The user's second factor: null when the adapter cannot store second factors. */
+	twoFactor: TwoFactorStatus | null;
+}
+
+/** Whether the user has a second factor, and how many recovery codes are left. */
+export interface TwoFactorStatus {
+	enabled: boolean;
+	/** When it was set up (ISO), null when unknown or not enabled. */
+	enabledAt: string | null;
+	/** Unused recovery codes; 0 when not enabled. */
+	recoveryCodesLeft: number;
 }
 
 /**

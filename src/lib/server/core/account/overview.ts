@@ -6,7 +6,8 @@ import { requestCsrf, type RequestContext } from '../context.js';
 import { splitTransports } from '../flows/passkey/webauthn-register.js';
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, Provider } from '../types.js';
 import { publicSessionId, type AccountSession } from './account-session.js';
-import type { AccountOverview, ConnectedAccount, PasskeyInfo, SessionInfo } from './account-types.js';
+import { twoFactorOf } from '../two-factor/second-factor.js';
+import type { AccountOverview, ConnectedAccount, PasskeyInfo, SessionInfo, TwoFactorStatus } from './account-types.js';
 import { authenticatorName, describeUserAgent } from './describe-device.js';
 import { isFreshSignIn } from './freshness.js';
 import { canRemove, waysIn, type WayIn } from './ways-in.js';
@@ -73,8 +74,16 @@ export async function accountOverview(ctx: RequestContext, session: AccountSessi
 		canDeleteAccount: config.account.deleteAccount,
 		csrfToken: requestCsrf(ctx).token,
 		basePath: config.basePath,
-		passkeyProvider: config.providers.find((provider) => provider.type === 'webauthn')?.id ?? null
+		passkeyProvider: config.providers.find((provider) => provider.type === 'webauthn')?.id ?? null,
+		twoFactor: await twoFactorStatus(ctx, session)
 	};
+}
+
+async function twoFactorStatus(ctx: RequestContext, session: AccountSession): Promise<TwoFactorStatus | null> {
+	if (!hasAdapterMethod(ctx.config.adapter!, 'getTwoFactor')) return null;
+	const record = await twoFactorOf(ctx, session.user.id);
+	if (!record) return { enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
+	return { enabled: true, enabledAt: iso(record.createdAt), recoveryCodesLeft: record.recoveryCodes.length };
 }
 
 function connectedAccounts(ctx: RequestContext, holdings: UserHoldings): ConnectedAccount[] {
