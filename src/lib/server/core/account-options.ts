@@ -20,6 +20,8 @@ export interface ResolvedAccountOptions {
 	/** Why email changes are off, for the error a request to change an address gets. */
 	emailChangeOff?: string;
 	deleteAccount: boolean;
+	/** JWT sessions only: each session is recorded in the adapter's sessions table (jwt-sessions.ts). */
+	listJwtSessions: boolean;
 }
 
 /** The operations of the account routes, each with the adapter methods it may call. */
@@ -107,9 +109,9 @@ export function resolveAccountOptions(
 	option: AccountOptions | false | undefined,
 	facts: { adapter?: Adapter; providers: Provider[]; strategy: 'jwt' | 'database' }
 ): ResolvedAccountOptions {
-	if (option === false) return { enabled: false, freshSignInMaxAge: DEFAULT_FRESH_SIGN_IN_MAX_AGE, deleteAccount: false, emailChangeOff: 'account is false' };
+	if (option === false) return { enabled: false, freshSignInMaxAge: DEFAULT_FRESH_SIGN_IN_MAX_AGE, deleteAccount: false, emailChangeOff: 'account is false', listJwtSessions: false };
 	// without an adapter there is no stored account to manage: the routes are not there (an explicit `account` says why at start-up)
-	if (option === undefined && !facts.adapter) return { enabled: false, freshSignInMaxAge: DEFAULT_FRESH_SIGN_IN_MAX_AGE, deleteAccount: false, emailChangeOff: 'there is no adapter' };
+	if (option === undefined && !facts.adapter) return { enabled: false, freshSignInMaxAge: DEFAULT_FRESH_SIGN_IN_MAX_AGE, deleteAccount: false, emailChangeOff: 'there is no adapter', listJwtSessions: false };
 	if (option !== undefined && (option === null || typeof option !== 'object')) {
 		throw new InvalidConfiguration('account must be an object such as { freshSignIn: { maxAge: 600 } }, or false.');
 	}
@@ -121,16 +123,27 @@ export function resolveAccountOptions(
 	if (given.deleteAccount !== undefined && typeof given.deleteAccount !== 'boolean') {
 		throw new InvalidConfiguration('account.deleteAccount must be true or false.');
 	}
+	if (given.listJwtSessions !== undefined && typeof given.listJwtSessions !== 'boolean') {
+		throw new InvalidConfiguration('account.listJwtSessions must be true or false.');
+	}
 	const { provider: emailProvider, off: emailChangeOff } = emailChangeProvider(given.emailChange, facts.providers);
 	const resolved: ResolvedAccountOptions = {
 		enabled: true,
 		freshSignInMaxAge: maxAge,
 		emailProvider,
 		emailChangeOff,
-		deleteAccount: given.deleteAccount ?? true
+		deleteAccount: given.deleteAccount ?? true,
+		listJwtSessions: facts.strategy === 'jwt' && given.listJwtSessions !== false && canListJwtSessions(facts.adapter)
 	};
 	if (option !== undefined) checkAtStartUp(resolved, given, facts);
 	return resolved;
+}
+
+/** The adapter methods JWT session rows need: written at sign-in, listed, ended one by one. */
+const JWT_SESSION_ROW_METHODS: AdapterMethod[] = ['createSession', 'listSessionsByUserId', 'deleteSessionOfUser', 'deleteSession'];
+
+function canListJwtSessions(adapter: Adapter | undefined): boolean {
+	return adapter !== undefined && JWT_SESSION_ROW_METHODS.every((method) => hasAdapterMethod(adapter, method));
 }
 
 function emailChangeProvider(option: AccountOptions['emailChange'], providers: Provider[]): { provider?: EmailConfig; off?: string } {
@@ -175,6 +188,12 @@ function checkAtStartUp(
 						'Add it to your adapter (docs/adapters.md), or turn the feature off in `account` (docs/account.md).'
 				);
 			}
+		}
+	}
+	if (given.listJwtSessions === true && strategy === 'jwt') {
+		const lacking = JWT_SESSION_ROW_METHODS.find((method) => !hasAdapterMethod(adapter, method));
+		if (lacking) {
+			throw new MissingAdapterMethod(`The adapter has no \`${lacking}\` method, which account.listJwtSessions needs to record JWT sessions. Add it, or leave listJwtSessions out.`);
 		}
 	}
 	if (resolved.emailProvider && typeof resolved.emailProvider.sendAccountEmail !== 'function' && given.emailChange !== undefined) {

@@ -5,6 +5,7 @@ import { assertAdapterMethods } from './adapter-guard.js';
 import { resolveConfig } from './config.js';
 import type { RequestContext } from './context.js';
 import { AdapterError, InvalidConfiguration, MissingAdapter } from './errors.js';
+import { forgetOtherJwtSessions, isSessionIdRevoked, sessionIdOf } from './jwt-sessions.js';
 import type { AuthConfig, JWT } from './types.js';
 
 /** Seconds a revocation is kept beyond the JWT lifetime (the decoder's clock tolerance and then some). */
@@ -29,7 +30,8 @@ export function isIssuedBeforeRevocation(issuedAtSeconds: unknown, revokedAtMs: 
 export type RevocationState = 'valid' | 'revoked' | 'unknown';
 
 /**
- * Whether the JWT session `token` was revoked, asking the config's revocation store. A store that
+ * Whether the JWT session `token` was revoked (its user's sessions everywhere, or this one session by
+ * its id), asking the config's revocation store. A store that
  * fails answers `unknown` (logged): the caller keeps the session but must not extend it.
  *
  * @example
@@ -38,8 +40,13 @@ export type RevocationState = 'valid' | 'revoked' | 'unknown';
 export async function revocationState(ctx: RequestContext, token: JWT): Promise<RevocationState> {
 	if (typeof token.sub !== 'string' || !token.sub) return 'valid';
 	try {
-		const revokedAt = await ctx.config.revocation.store.revokedAt(token.sub, ctx.now);
-		return isIssuedBeforeRevocation(token.iat, revokedAt) ? 'revoked' : 'valid';
+		const id = sessionIdOf(token);
+		// the user's "everywhere" revocation and this one session's, asked side by side
+		const [revokedAt, sessionEnded] = await Promise.all([
+			ctx.config.revocation.store.revokedAt(token.sub, ctx.now),
+			id === undefined ? false : isSessionIdRevoked(ctx, id)
+		]);
+		return sessionEnded || isIssuedBeforeRevocation(token.iat, revokedAt) ? 'revoked' : 'valid';
 	} catch (error) {
 		ctx.config.logger.error(new AdapterError('The revocation store failed; the session was kept without being extended.', { cause: { err: error } }));
 		return 'unknown';
@@ -70,7 +77,10 @@ export async function revokeSessions(userId: string, config: AuthConfig): Promis
 		return;
 	}
 	const keepSeconds = resolved.jwt.maxAge + KEEP_MARGIN_SECONDS;
-	await resolved.revocation.store.revoke(userId, resolved.now(), keepSeconds);
+	const now = resolved.now();
+	await resolved.revocation.store.revoke(userId, now, keepSeconds);
+	// the account page no longer lists them
+	await forgetOtherJwtSessions({ config: resolved, now }, userId, undefined);
 }
 
 

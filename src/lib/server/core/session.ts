@@ -9,6 +9,7 @@ import { hasAdapterMethod, type AdapterMethod } from './adapter-guard.js';
 import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
+import { forgetJwtSession, isJwtSessionRow, newSessionId, recordJwtSession, SESSION_ID_CLAIM, sessionIdOf, touchJwtSession } from './jwt-sessions.js';
 import { revocationState } from './revocation.js';
 import { readSubject, subjectOfSignIn, withSubject } from './session-subject.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
@@ -46,13 +47,16 @@ const MAX_SESSION_TOKEN_LENGTH = 512;
 /**
  * True when a session cookie value can be one kitgate issued: printable ASCII without spaces (what
  * a cookie may hold), and for database sessions at most 512 characters. Anything else (a NUL byte
- * a database would refuse, say) is no session, never a failing lookup. Pure.
+ * a database would refuse, say) is no session, never a failing lookup; nor is the token of a JWT
+ * session's row. Pure.
  *
  * @example
  * isWellFormedSessionValue('\u0000', 'database'); // false
  */
 export function isWellFormedSessionValue(value: string, strategy: 'jwt' | 'database'): boolean {
 	if (strategy === 'database' && value.length > MAX_SESSION_TOKEN_LENGTH) return false;
+	// a JWT session's row in the sessions table (jwt-sessions.ts) is never a database session
+	if (strategy === 'database' && isJwtSessionRow(value)) return false;
 	return /^[\x21-\x7e]+$/.test(value);
 }
 
@@ -197,6 +201,9 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		if (decoded[SIGN_IN_TIME_CLAIM] !== undefined) token[SIGN_IN_TIME_CLAIM] = decoded[SIGN_IN_TIME_CLAIM];
 		// a token without one (Auth.js's, an older kitgate's) stays without: never a time the callback chose
 		else delete token[SIGN_IN_TIME_CLAIM];
+		// so is the session's id (jwt-sessions.ts): the callback cannot move a session onto another's
+		if (decoded[SESSION_ID_CLAIM] !== undefined) token[SESSION_ID_CLAIM] = decoded[SESSION_ID_CLAIM];
+		else delete token[SESSION_ID_CLAIM];
 		const changed = refreshed !== decoded || (before !== undefined && JSON.stringify(token) !== before);
 		if (update || changed || stale) {
 			revocation ??= await revocationState(ctx, decoded);
@@ -208,6 +215,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			if (revocation === 'valid') {
 				const { value, expires } = await encodeSessionToken(ctx, token);
 				writeSessionCookie(ctx, value, expires);
+				if (stale && !adopt) await touchJwtSession(ctx, token, expires);
 				return { strategy: 'jwt', token, expires };
 			}
 		}
@@ -297,6 +305,8 @@ export interface SignedInUser {
 	account: Account | null;
 	profile?: Profile;
 	isNewUser?: boolean;
+	/** The stored user a credentials sign-in resolved to, when `user` is authorize()'s (JWT sessions list under it). */
+	storedUserId?: string;
 }
 
 /**
@@ -322,10 +332,20 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 			return false;
 		}
 		// records whether `sub` is a stored user's id or authorize()'s (linking reads it: complete-sign-in.ts)
-		const token = withSubject(returned, subjectOfSignIn(account, config.adapter !== undefined));
+		// the session this one replaces is no longer listed (a database session's row is deleted below)
+		if (previous && config.account.listJwtSessions) {
+			const replaced = await decodeSessionCookie(ctx);
+			const replacedId = replaced ? sessionIdOf(replaced) : undefined;
+			if (replacedId) await forgetJwtSession(ctx, replacedId);
+		}
+		const subject = subjectOfSignIn(account, config.adapter !== undefined);
+		const token = withSubject(returned, subject);
 		token[SIGN_IN_TIME_CLAIM] = seconds(ctx.now);
+		token[SESSION_ID_CLAIM] = newSessionId();
 		const { value, expires } = await encodeSessionToken(ctx, token);
 		writeSessionCookie(ctx, value, expires);
+		// the stored user the session is listed under: a credentials sign-in names it, any other is it
+		await recordJwtSession(ctx, token, signedIn.storedUserId ?? (subject === 'user' ? (user.id as string) : undefined), expires);
 		return true;
 	}
 	const adapter = config.adapter!;
@@ -362,6 +382,8 @@ export async function endSession(ctx: RequestContext): Promise<void> {
 	if (!raw) return;
 	if (config.session.strategy === 'jwt') {
 		const token = await decodeSessionCookie(ctx);
+		const id = token ? sessionIdOf(token) : undefined;
+		if (id) await forgetJwtSession(ctx, id);
 		await emitEvent(ctx, 'signOut', { token });
 		return;
 	}

@@ -942,10 +942,10 @@ export interface EventCallbacks {
 	 * `session`: the deleted database session (what the adapter returned); `token`: the JWT that was
 	 * in the cookie (null when it could not be read). When a user ends their other JWT sessions from
 	 * the account routes, `token` is null and `userId` and `revokedBefore` say whose sessions issued
-	 * before when were revoked.
+	 * before when were revoked; when they end one other JWT session, `sessionId` is its listed id.
 	 */
 	signOut: (
-		message: { session: AdapterSession | null | undefined | void } | { token: JWT | null; userId?: string; revokedBefore?: Date }
+		message: { session: AdapterSession | null | undefined | void } | { token: JWT | null; userId?: string; revokedBefore?: Date; sessionId?: string }
 	) => Awaitable<void>;
 	createUser: (message: { user: AdapterUser }) => Awaitable<void>;
 	updateUser: (message: { user: AdapterUser }) => Awaitable<void>;
@@ -992,6 +992,13 @@ export interface AccountOptions {
 	emailChange?: { provider?: string } | false;
 	/** Whether users may delete their own account (default true). */
 	deleteAccount?: boolean;
+	/**
+	 * With JWT sessions, whether each session is recorded in the adapter's sessions table (token
+	 * `jwt:<id>`, never read as a database session) so the account page lists the user's devices
+	 * and ends one of them (default true when the adapter can list sessions). `false`: JWT sessions
+	 * write nothing, the page lists only the current device and ends the others all at once.
+	 */
+	listJwtSessions?: boolean;
 }
 
 /** Marker that turns off the CSRF check; for integrations whose framework already checks the origin. */

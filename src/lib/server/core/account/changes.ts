@@ -7,6 +7,7 @@ import { stringField, type RequestBody } from '../body.js';
 import type { RequestContext } from '../context.js';
 import { AdapterError, InvalidRequest, LastSignInMethod } from '../errors.js';
 import { emitEvent } from '../events.js';
+import { endJwtSession, forgetOtherJwtSessions, listJwtSessions, rowToken, sessionIdOf, sessionIdOfRow } from '../jwt-sessions.js';
 import { clearSessionCookie, reissueJwtSession } from '../session.js';
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession } from '../types.js';
 import { publicSessionId, requireFreshSignIn, type AccountSession } from './account-session.js';
@@ -94,8 +95,9 @@ export async function removePasskey(ctx: RequestContext, session: AccountSession
 }
 
 /**
- * Ends one of the user's database sessions (`{ sessionId }`, an id from the overview). Ending the
- * current one signs this browser out. Refused under JWT sessions (use `end-other-sessions`).
+ * Ends one of the user's sessions (`{ sessionId }`, an id from the overview). Ending the current
+ * one signs this browser out. JWT sessions are ended one by one when they are listed
+ * (`account.listJwtSessions`): the session's id is revoked, so its cookie fails its next request.
  *
  * @example
  * const endedCurrent = await endSession(ctx, session, { sessionId: 'kY3…' });
@@ -103,12 +105,7 @@ export async function removePasskey(ctx: RequestContext, session: AccountSession
 export async function endSession(ctx: RequestContext, session: AccountSession, body: RequestBody): Promise<{ current: boolean }> {
 	const sessionId = requiredField(body, 'sessionId', 64);
 	const { stored } = session;
-	if (stored.strategy === 'jwt') {
-		if (sessionId !== 'current') throw new InvalidRequest('JWT sessions cannot be ended one by one: end the other sessions instead.');
-		clearSessionCookie(ctx);
-		await emitEvent(ctx, 'signOut', { token: stored.token });
-		return { current: true };
-	}
+	if (stored.strategy === 'jwt') return endJwtSessionById(ctx, session, sessionId);
 	const adapter = ctx.config.adapter!;
 	const rows = await adapter.listSessionsByUserId(session.user.id);
 	const row = rows.find((candidate) => publicSessionId(ctx, candidate.sessionToken) === sessionId);
@@ -119,6 +116,27 @@ export async function endSession(ctx: RequestContext, session: AccountSession, b
 	if (current) clearSessionCookie(ctx);
 	await emitEvent(ctx, 'signOut', { session: deleted });
 	return { current };
+}
+
+/** `endSession` of a JWT session: the current one (`current`, or its listed id), or another listed one. */
+async function endJwtSessionById(ctx: RequestContext, session: AccountSession, sessionId: string): Promise<{ current: boolean }> {
+	if (session.stored.strategy !== 'jwt') throw new InvalidRequest('Not a JWT session.');
+	const { token } = session.stored;
+	const ownId = sessionIdOf(token);
+	const own = ownId === undefined ? undefined : rowToken(ownId);
+	if (sessionId === 'current' || (own !== undefined && publicSessionId(ctx, own) === sessionId)) {
+		if (ownId !== undefined) await endJwtSession(ctx, ownId);
+		clearSessionCookie(ctx);
+		await emitEvent(ctx, 'signOut', { token });
+		return { current: true };
+	}
+	const row = (await listJwtSessions(ctx, session.user.id)).find((candidate) => publicSessionId(ctx, candidate.sessionToken) === sessionId);
+	const id = row && sessionIdOfRow(row.sessionToken);
+	// another user's session looks exactly like a missing one
+	if (!row || !id) throw new InvalidRequest('The user has no session with this id.');
+	await endJwtSession(ctx, id);
+	await emitEvent(ctx, 'signOut', { token: null, userId: session.user.id, sessionId });
+	return { current: false };
 }
 
 /**
@@ -137,6 +155,7 @@ export async function endOtherSessions(ctx: RequestContext, session: AccountSess
 		await store.revoke(user.id, at, ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
 		// issued at the revocation instant itself: not before it, so this browser's session goes on
 		await reissueJwtSession(ctx, stored.token, at);
+		await forgetOtherJwtSessions(ctx, user.id, sessionIdOf(stored.token));
 		await emitEvent(ctx, 'signOut', { token: null, userId: user.id, revokedBefore: new Date(at) });
 		return;
 	}

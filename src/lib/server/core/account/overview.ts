@@ -2,6 +2,7 @@
 // sessions, and which changes are open to them now.
 
 import { hasAdapterMethod, type GuardedAdapter } from '../adapter-guard.js';
+import { listJwtSessions, rowToken, sessionIdOf } from '../jwt-sessions.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { splitTransports } from '../flows/passkey/webauthn-register.js';
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, Provider } from '../types.js';
@@ -119,24 +120,30 @@ function passkeyInfos(holdings: UserHoldings): PasskeyInfo[] {
 async function sessionInfos(ctx: RequestContext, adapter: GuardedAdapter, session: AccountSession): Promise<SessionInfo[]> {
 	const { stored } = session;
 	if (stored.strategy === 'jwt') {
-		const device = describeUserAgent(ctx.request.headers.get('user-agent'));
-		return [{ id: 'current', current: true, createdAt: iso(session.signedInAt), lastSeenAt: iso(ctx.now), expires: iso(stored.expires) as string, ...device }];
+		const ownId = sessionIdOf(stored.token);
+		const own = ownId === undefined ? undefined : rowToken(ownId);
+		const others = (await listJwtSessions(ctx, session.user.id)).filter((row) => row.sessionToken !== own).map((row) => sessionInfo(ctx, row, false, ctx.config.jwt.maxAge));
+		// this browser from its own token (a session from before ids, or one whose row failed to write, is listed too)
+		const device = describeUserAgent(ctx.headers.get('user-agent'));
+		const id = own !== undefined && ctx.config.account.listJwtSessions ? publicSessionId(ctx, own) : 'current';
+		const current: SessionInfo = { id, current: true, createdAt: iso(session.signedInAt), lastSeenAt: iso(ctx.now), expires: iso(stored.expires) as string, ...device };
+		return [current, ...others.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))];
 	}
 	const rows: AdapterSession[] = hasAdapterMethod(adapter, 'listSessionsByUserId') ? await adapter.listSessionsByUserId(session.user.id) : [];
 	const infos = rows
 		.filter((row) => new Date(row.expires).getTime() > ctx.now)
-		.map((row) => sessionInfo(ctx, row, row.sessionToken === stored.sessionToken));
+		.map((row) => sessionInfo(ctx, row, row.sessionToken === stored.sessionToken, ctx.config.session.maxAge));
 	// the current session is listed even by an adapter that cannot list
 	if (!infos.some((info) => info.current)) {
-		infos.push(sessionInfo(ctx, { sessionToken: stored.sessionToken, userId: session.user.id, expires: new Date(stored.expires), createdAt: stored.createdAt ? new Date(stored.createdAt) : null }, true));
+		infos.push(sessionInfo(ctx, { sessionToken: stored.sessionToken, userId: session.user.id, expires: new Date(stored.expires), createdAt: stored.createdAt ? new Date(stored.createdAt) : null }, true, ctx.config.session.maxAge));
 	}
 	return infos.sort((a, b) => Number(b.current) - Number(a.current) || (b.createdAt ?? '').localeCompare(a.createdAt ?? ''));
 }
 
-/** One database session as listed: created, last seen (its last extension: expires − maxAge), device. */
-function sessionInfo(ctx: RequestContext, row: AdapterSession, current: boolean): SessionInfo {
+/** One session row as listed: created, last seen (its last extension: expires − `maxAge` seconds), device. */
+function sessionInfo(ctx: RequestContext, row: AdapterSession, current: boolean, maxAge: number): SessionInfo {
 	const expires = new Date(row.expires).getTime();
-	const lastWrite = expires - ctx.config.session.maxAge * 1000;
+	const lastWrite = expires - maxAge * 1000;
 	const createdAt = row.createdAt ? new Date(row.createdAt).getTime() : null;
 	return {
 		id: publicSessionId(ctx, row.sessionToken),

@@ -93,7 +93,7 @@ export async function credentialsSignIn(
 		const gated = await secondFactorGate(ctx, { userId: storedId, user: sessionUser, account, callbackUrl });
 		if (gated) return gated;
 	}
-	await establishSession(ctx, { user: sessionUser, account });
+	await establishSession(ctx, { user: sessionUser, account, storedUserId: storedId });
 	await emitEvent(ctx, 'signIn', { user: authorized, account });
 	return { type: 'redirect', url: callbackUrl };
 }
@@ -101,11 +101,12 @@ export async function credentialsSignIn(
 /**
  * The stored user a credentials sign-in is (database sessions: the one stored for it; JWT sessions:
  * the one the credentials mapping finds, flows/credentials/credentials-user.ts), when the adapter
- * stores second factors; undefined otherwise.
+ * stores second factors or JWT sessions are listed; undefined otherwise.
  */
 async function storedUserId(ctx: RequestContext, provider: CredentialsConfig, sessionUser: User): Promise<string | undefined> {
 	const adapter = ctx.config.adapter;
-	if (!adapter || !hasAdapterMethod(adapter, 'getTwoFactor')) return undefined;
+	// needed for the second step, or to list the JWT session under its stored user (jwt-sessions.ts)
+	if (!adapter || (!hasAdapterMethod(adapter, 'getTwoFactor') && !ctx.config.account.listJwtSessions)) return undefined;
 	if (ctx.config.session.strategy === 'database') return sessionUser.id;
 	const found = await findCredentialsUser(adapter, provider.id, { id: sessionUser.id as string, email: sessionUser.email });
 	return found.kind === 'none' ? undefined : found.user.id;

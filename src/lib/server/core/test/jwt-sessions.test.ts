@@ -1,0 +1,170 @@
+// JWT sessions listed and ended one by one (jwt-sessions.ts): each sign-in records a `jwt:<id>` row,
+// sign-out and replacement remove it, re-issues move its "last seen", ending one revokes its id.
+// The rows are never database sessions, the jwt callback cannot move a session onto another's id,
+// and another user's id is refused. On the memory adapter and a SQLite file.
+
+import { describe, expect, test } from 'vitest';
+import { MemoryAdapter } from '../../adapters/memory.js';
+import { resolveConfig } from '../config.js';
+import { isJwtSessionRow, rowToken, SESSION_ID_CLAIM, sessionIdOf } from '../jwt-sessions.js';
+import { revokeSessions } from '../revocation.js';
+import type { Adapter } from '../types.js';
+import { accountWorld, outcomeOf, START, UA_FIREFOX, UA_SAFARI } from './account-fixture.js';
+import { TEST_SECRET } from './client.js';
+import { memoryAndSqliteAdapters } from './stored-adapters.js';
+
+const adapters = memoryAndSqliteAdapters('jwt-sessions');
+
+describe('session ids and row tokens (pure)', () => {
+	test('an id is read only when it looks like one kitgate wrote', () => {
+		expect(sessionIdOf({ [SESSION_ID_CLAIM]: 'abcdefghijklmnopqrstuv' })).toBe('abcdefghijklmnopqrstuv');
+		expect(sessionIdOf({ [SESSION_ID_CLAIM]: 'short' })).toBeUndefined();
+		expect(sessionIdOf({ [SESSION_ID_CLAIM]: 'has spaces in it, sixteen+' })).toBeUndefined();
+		expect(sessionIdOf({ [SESSION_ID_CLAIM]: 42 })).toBeUndefined();
+		expect(sessionIdOf({})).toBeUndefined();
+	});
+
+	test('row tokens are told from database session tokens', () => {
+		expect(isJwtSessionRow(rowToken('abcdefghijklmnopqrstuv'))).toBe(true);
+		expect(isJwtSessionRow('3f8a2c1e-0000-4000-8000-000000000000')).toBe(false);
+	});
+});
+
+describe.each(adapters)('%s adapter, JWT sessions', (_name, makeAdapter) => {
+	const world = (overrides = {}) => accountWorld(makeAdapter(), 'jwt', overrides);
+
+	async function rowsOf(adapter: Required<Adapter>, email: string) {
+		const user = (await adapter.getUserByEmail(email))!;
+		return adapter.listSessionsByUserId(user.id);
+	}
+
+	test('a sign-in records one row; signing out removes it; a sign-in over a session replaces its row', async () => {
+		const w = world();
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const [row] = await rowsOf(w.adapter, 'ada@example.com');
+		expect(row?.sessionToken).toMatch(/^jwt:[A-Za-z0-9_-]{22}$/);
+		expect(row?.userAgent).toBe(UA_FIREFOX);
+		expect(new Date(row!.expires).getTime()).toBe(START + 30 * 86400 * 1000);
+
+		await laptop.signInByEmail('ada@example.com');
+		const replaced = await rowsOf(w.adapter, 'ada@example.com');
+		expect(replaced).toHaveLength(1);
+		expect(replaced[0]!.sessionToken).not.toBe(row!.sessionToken);
+
+		const csrfToken = await laptop.client.csrfToken();
+		expect((await laptop.request('/auth/signout', { form: { csrfToken } })).status).toBe(302);
+		expect(await rowsOf(w.adapter, 'ada@example.com')).toEqual([]);
+	});
+
+	test('a re-issued session moves its row: the list shows when it was last seen', async () => {
+		const w = world();
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const phone = w.browser(UA_SAFARI);
+		await phone.signInByEmail('ada@example.com');
+		w.clock.now += 2 * 86400 * 1000; // past updateAge (one day): the next read re-issues
+		expect((await phone.session())?.user?.email).toBe('ada@example.com');
+		const other = (await laptop.overview()).sessions.find((s) => !s.current)!;
+		expect(other).toMatchObject({ browser: 'Safari', createdAt: new Date(START).toISOString(), lastSeenAt: new Date(w.clock.now).toISOString() });
+	});
+
+	test('the jwt callback cannot move a session onto another id (the claim is kitgate\'s)', async () => {
+		const w = world({
+			callbacks: {
+				jwt: ({ token }: { token: Record<string, unknown> }) => ({ ...token, [SESSION_ID_CLAIM]: 'chosen-by-the-app-callback' })
+			}
+		});
+		const ada = w.browser();
+		await ada.signInByEmail('ada@example.com');
+		const [row] = await rowsOf(w.adapter, 'ada@example.com');
+		expect(row!.sessionToken).not.toBe(rowToken('chosen-by-the-app-callback'));
+		w.clock.now += 2 * 86400 * 1000;
+		expect(await ada.session()).not.toBeNull();
+		const listed = (await ada.overview()).sessions;
+		expect(listed).toHaveLength(1);
+		expect(listed[0]!.current).toBe(true);
+	});
+
+	test('another user\'s session id is refused like a missing one, and that session goes on', async () => {
+		const w = world();
+		const ada = w.browser(UA_FIREFOX);
+		await ada.signInByEmail('ada@example.com');
+		const eve = w.browser(UA_SAFARI);
+		await eve.signInByEmail('eve@example.com');
+		const adaId = (await ada.overview()).sessions[0]!.id;
+		const refused = await eve.changeJson('end-session', { sessionId: adaId });
+		expect(refused.status).toBe(400);
+		expect(await ada.session()).not.toBeNull();
+	});
+
+	test('ending this browser\'s session by its listed id signs it out and revokes copies of its cookie', async () => {
+		const w = world();
+		const ada = w.browser();
+		await ada.signInByEmail('ada@example.com');
+		const cookie = ada.client.jar.get('kitgate.session-token')!;
+		const { id } = (await ada.overview()).sessions[0]!;
+		expect(outcomeOf(await ada.change('end-session', { sessionId: id })).account).toBe('session-ended');
+		expect(await ada.session()).toBeNull();
+		const copy = w.browser();
+		copy.client.jar.set('kitgate.session-token', cookie);
+		expect(await copy.session()).toBeNull();
+	});
+
+	test('end-other-sessions removes the other rows; revokeSessions removes every row', async () => {
+		const w = world();
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const phone = w.browser(UA_SAFARI);
+		await phone.signInByEmail('ada@example.com');
+		expect(await rowsOf(w.adapter, 'ada@example.com')).toHaveLength(2);
+		expect(outcomeOf(await laptop.change('end-other-sessions')).account).toBe('other-sessions-ended');
+		expect((await rowsOf(w.adapter, 'ada@example.com')).map((row) => row.userAgent)).toEqual([UA_FIREFOX]);
+		const user = (await w.adapter.getUserByEmail('ada@example.com'))!;
+		w.clock.now += 2000; // the laptop's session was re-issued at the next whole second
+		await revokeSessions(user.id, w.config);
+		expect(await rowsOf(w.adapter, 'ada@example.com')).toEqual([]);
+		expect(await laptop.session()).toBeNull();
+	});
+
+	test('listJwtSessions: false writes no rows and lists only this browser, as "current"', async () => {
+		const w = world({ account: { listJwtSessions: false } });
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const phone = w.browser(UA_SAFARI);
+		await phone.signInByEmail('ada@example.com');
+		expect(await rowsOf(w.adapter, 'ada@example.com')).toEqual([]);
+		expect((await laptop.overview()).sessions.map((s) => [s.id, s.current])).toEqual([['current', true]]);
+	});
+});
+
+describe.each(adapters)('%s adapter, database sessions', (_name, makeAdapter) => {
+	test('a JWT session\'s row is never a database session, even with its exact token as the cookie', async () => {
+		const adapter = makeAdapter();
+		const jwtWorld = accountWorld(adapter, 'jwt');
+		const ada = jwtWorld.browser();
+		await ada.signInByEmail('ada@example.com');
+		const user = (await jwtWorld.adapter.getUserByEmail('ada@example.com'))!;
+		const [row] = await jwtWorld.adapter.listSessionsByUserId(user.id);
+		expect(isJwtSessionRow(row!.sessionToken)).toBe(true);
+		// the same database, the app switched to database sessions
+		const databaseWorld = accountWorld(adapter, 'database');
+		const forger = databaseWorld.browser();
+		forger.client.jar.set('kitgate.session-token', row!.sessionToken);
+		expect(await forger.session()).toBeNull();
+		expect((await forger.request('/auth/account')).status).toBe(401);
+	});
+});
+
+describe('start-up', () => {
+	test('listJwtSessions: true with an adapter that cannot delete a session row names the missing method', () => {
+		const { deleteSession: _gone, ...adapter } = MemoryAdapter();
+		expect(() => resolveConfig({ secret: TEST_SECRET, adapter, providers: [], session: { strategy: 'jwt' }, account: { listJwtSessions: true } })).toThrow(
+			/deleteSession.*account\.listJwtSessions/
+		);
+	});
+
+	test('listJwtSessions must be a boolean', () => {
+		expect(() => resolveConfig({ secret: TEST_SECRET, adapter: MemoryAdapter(), providers: [], account: { listJwtSessions: 'yes' as never } })).toThrow(/listJwtSessions/);
+	});
+});
