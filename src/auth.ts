@@ -18,11 +18,15 @@ export const adapter = SQLiteAdapter({ filename: process.env.KITGATE_DB_FILE ?? 
 /** Database sessions by default; KITGATE_SESSION_STRATEGY=jwt runs the same demo on JWT sessions (the end-to-end tests run both). */
 const strategy = process.env.KITGATE_SESSION_STRATEGY === 'jwt' ? 'jwt' : 'database';
 
+/** How recent a sign-in sensitive account changes need, in seconds (default 600); the end-to-end tests shorten it. */
+const freshSignInMaxAge = Number(process.env.KITGATE_FRESH_SIGN_IN_MAX_AGE ?? 600);
+
 export const { handle, signIn, signOut } = SvelteKitAuth({
 	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
 	trustHost: true,
 	adapter,
 	session: { strategy },
+	account: { freshSignIn: { maxAge: freshSignInMaxAge } },
 	basePath: `${base}/auth`,
 	providers: [
 		{

@@ -33,7 +33,9 @@ async function emailSignIn() {
 		// KITGATE_SESSION_STRATEGY=database keeps the sessions in it too (the end-to-end tests run both)
 		options: {
 			adapter: SQLiteAdapter({ filename: process.env.KITGATE_EXPRESS_DB_FILE ?? '.data/express-demo.sqlite' }),
-			session: { strategy: process.env.KITGATE_SESSION_STRATEGY === 'database' ? 'database' : 'jwt' }
+			session: { strategy: process.env.KITGATE_SESSION_STRATEGY === 'database' ? 'database' : 'jwt' },
+			// how recent a sign-in sensitive account changes need (default 600 s); the end-to-end tests shorten it
+			account: { freshSignIn: { maxAge: Number(process.env.KITGATE_FRESH_SIGN_IN_MAX_AGE ?? 600) } }
 		}
 	};
 }
