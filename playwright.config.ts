@@ -11,6 +11,10 @@ const SVELTEKIT_PORT = 4173;
 const EXPRESS_PORT = 3100;
 const SVELTEKIT_JWT_PORT = 4174;
 const EXPRESS_DATABASE_PORT = 3101;
+const SVELTEKIT_STALE_PORT = 4175;
+const EXPRESS_STALE_PORT = 3102;
+/** account.freshSignIn.maxAge of the "stale" demos (e2e/apps.ts staleApps). */
+const STALE_AFTER_SECONDS = 4;
 /** Where the demos keep their SQLite files (KITGATE_E2E_DATA: a fresh folder starts from empty databases and rate limits). */
 const DATA = process.env.KITGATE_E2E_DATA ?? '.data';
 
@@ -82,6 +86,33 @@ export default defineConfig({
 				ORIGIN: `http://localhost:${SVELTEKIT_JWT_PORT}`,
 				KITGATE_DB_FILE: `${DATA}/e2e-sveltekit-jwt.sqlite`,
 				KITGATE_SESSION_STRATEGY: 'jwt'
+			},
+			reuseExistingServer: false,
+			timeout: 60_000
+		},
+		{
+			// the SvelteKit demo whose sign-ins go stale after 4 s: sensitive changes send the user to sign in again
+			command: 'node build',
+			port: SVELTEKIT_STALE_PORT,
+			env: {
+				PORT: String(SVELTEKIT_STALE_PORT),
+				HOST: '127.0.0.1',
+				ORIGIN: `http://localhost:${SVELTEKIT_STALE_PORT}`,
+				KITGATE_DB_FILE: `${DATA}/e2e-sveltekit-stale.sqlite`,
+				KITGATE_FRESH_SIGN_IN_MAX_AGE: String(STALE_AFTER_SECONDS)
+			},
+			reuseExistingServer: false,
+			timeout: 60_000
+		},
+		{
+			// the Express demo (JWT sessions) whose sign-ins go stale after 4 s
+			command: 'node examples/express/server.js',
+			port: EXPRESS_STALE_PORT,
+			env: {
+				PORT: String(EXPRESS_STALE_PORT),
+				HOST: '127.0.0.1',
+				KITGATE_EXPRESS_DB_FILE: `${DATA}/e2e-express-stale.sqlite`,
+				KITGATE_FRESH_SIGN_IN_MAX_AGE: String(STALE_AFTER_SECONDS)
 			},
 			reuseExistingServer: false,
 			timeout: 60_000

@@ -50,3 +50,13 @@ export const DEMO = { username: 'demo', password: 'demo-password', name: 'Demo U
 
 /** The credentials form's button: "Sign in with Demo account" on both demos (the component is given the provider's name). */
 export const CREDENTIALS_BUTTON = /sign in with (credentials|demo account)/i;
+
+/**
+ * The demos started with KITGATE_FRESH_SIGN_IN_MAX_AGE=4 (playwright.config.ts): four seconds after
+ * a sign-in, sensitive account changes (unlink, remove the last passkey, change email, delete,
+ * remove the second factor) send the user to sign in again.
+ */
+export const staleApps: (StrategyApp & { staleAfterMs: number })[] = [
+	{ ...apps[0], origin: 'http://localhost:4175', strategy: 'database', database: 'e2e-sveltekit-stale.sqlite' },
+	{ ...apps[1], origin: 'http://localhost:3102', strategy: 'jwt', database: 'e2e-express-stale.sqlite' }
+].map((app) => ({ ...app, staleAfterMs: 4000, database: `${process.env.KITGATE_E2E_DATA ?? '.data'}/${app.database}` }) as StrategyApp & { staleAfterMs: number });
