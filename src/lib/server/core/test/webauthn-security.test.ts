@@ -49,7 +49,8 @@ describe('challenges', () => {
 		// a refused passkey is the request's fault: a warning, not an error for the operator
 		expect(world.failures).toEqual([
 			expect.stringMatching(/^WebAuthnVerificationError: .*no passkey challenge/i),
-			expect.stringMatching(/^WebAuthnVerificationError: .*unexpected authentication response challenge/i)
+			// the fresh challenge is not the one the assertion signed: none of the browser's challenges matches
+			expect.stringMatching(/^WebAuthnVerificationError: .*no passkey challenge/i)
 		]);
 		expect(world.errors).toEqual([]);
 		// even with the old cookie put back by hand: that challenge was used already
@@ -63,9 +64,11 @@ describe('challenges', () => {
 		const { world } = await registered();
 		const browser = world.browser();
 		const login = await browser.options({ action: 'authenticate' });
-		const assertion = world.device.authenticate(login.body.options);
-		await browser.options({ email: 'someone@example.com' });
+		const registration = await browser.options({ email: 'someone@example.com' });
+		// an assertion signed over the registration's challenge
+		const assertion = world.device.authenticate({ ...login.body.options, challenge: registration.body.options.challenge });
 		expect((await browser.callback({ action: 'authenticate', data: assertion })).body).toEqual({ error: 'WebAuthnVerificationError' });
+		expect(world.failures.at(-1)).toMatch(/issued to register, not to authenticate/);
 	});
 
 	test('without the CSRF token the callback is refused (403) and the challenge is still used up', async () => {

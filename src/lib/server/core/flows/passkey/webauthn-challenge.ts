@@ -1,9 +1,12 @@
-// The passkey challenge between the options route and the callback: an encrypted, httpOnly,
-// short-lived cookie holding the challenge, the ceremony, the provider and whom it is for.
+// The passkey challenges between the options route and the callback: an encrypted, httpOnly,
+// short-lived cookie holding the few latest challenges this browser was given (the ceremony, the
+// provider and whom each is for). Several are outstanding at once when a page runs passkey
+// autofill beside its button, or two tabs sign in; the callback takes the one its response signed.
 
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../../context.js';
 import { expiredCookie } from '../../cookies.js';
+import { safeEqual } from '../../csrf.js';
 import { decodeJwt, encodeJwt } from '../../jwt.js';
 import type { PasskeyAction } from '../../types.js';
 
@@ -16,13 +19,22 @@ export interface ChallengeState {
 	userId?: string;
 	/** Registration of a user who does not exist yet. */
 	newUser?: { email: string; name: string | null };
+	/** Issued for passkey autofill (conditional mediation): its rate-limit attempt is taken when it is used, not when issued. */
+	conditional?: boolean;
 }
 
 /** Seconds a challenge lives when the cookie option sets no `maxAge`. */
 const DEFAULT_MAX_AGE = 5 * 60;
 
+/** How many challenges a browser may hold at once: autofill, a button, another tab. Older ones are dropped. */
+export const OUTSTANDING_CHALLENGES = 3;
+
+/** A stored challenge with the second it expires at (each keeps its own lifetime, whatever is added later). */
+type StoredState = ChallengeState & { expiresAt: number };
+
 /**
- * Queues the challenge cookie: `state` encrypted with the secret, expiring with the cookie.
+ * Queues the challenge cookie: `state` first, then the request's other unexpired challenges (at
+ * most `OUTSTANDING_CHALLENGES` in all), encrypted with the secret.
  *
  * @example
  * await storeChallenge(ctx, { challenge: options.challenge, action: 'authenticate', provider: 'passkey' });
@@ -30,29 +42,65 @@ const DEFAULT_MAX_AGE = 5 * 60;
 export async function storeChallenge(ctx: RequestContext, state: ChallengeState): Promise<void> {
 	const option = ctx.cookieNames.webauthnChallenge;
 	const maxAge = option.options.maxAge ?? DEFAULT_MAX_AGE;
-	const value = await encodeJwt({ token: { ...state }, secret: ctx.config.secrets, salt: option.name, maxAge, now: ctx.now });
+	const nowSeconds = Math.floor(ctx.now / 1000);
+	const kept = await readStates(ctx);
+	const states: StoredState[] = [{ ...state, expiresAt: nowSeconds + maxAge }, ...kept].slice(0, OUTSTANDING_CHALLENGES);
+	const value = await encodeJwt({ token: { states }, secret: ctx.config.secrets, salt: option.name, maxAge, now: ctx.now });
 	ctx.setCookies.push({ name: option.name, value, options: { ...option.options, maxAge } });
 }
 
 /**
- * Reads the request's challenge and queues its removal. A challenge is used once, whatever the
- * outcome: its first use is recorded in the rate-limit store for its lifetime, so a copied cookie
- * posted again (with a synced passkey's counter of 0, nothing else would notice) is refused. Null
- * when it is missing, forged, expired or used already.
+ * Takes the request's challenge `challenge` (the one the browser's response signed) and queues
+ * the removal of the whole cookie. A challenge is used once, whatever the outcome: its first use
+ * is recorded in the rate-limit store for its lifetime, so a copied cookie posted again (with a
+ * synced passkey's counter of 0, nothing else would notice) is refused. Null when it is missing,
+ * forged, expired, used already, or not among the browser's challenges.
  *
  * @example
- * const state = await takeChallenge(ctx);
+ * const state = await takeChallenge(ctx, clientDataChallenge(body.data));
  * if (!state) throw new WebAuthnVerificationError('No passkey ceremony in progress.');
  */
-export async function takeChallenge(ctx: RequestContext): Promise<ChallengeState | null> {
+export async function takeChallenge(ctx: RequestContext, challenge: string | undefined): Promise<ChallengeState | null> {
+	const option = ctx.cookieNames.webauthnChallenge;
+	const states = await readStates(ctx);
+	ctx.setCookies.push(expiredCookie(option.name, option.options));
+	if (challenge === undefined) return null;
+	// constant time: the stored challenges are compared with what a client sent
+	const found = states.find((state) => safeEqual(state.challenge, challenge));
+	if (!found || !(await isFirstUse(ctx, found.challenge, option.options.maxAge ?? DEFAULT_MAX_AGE))) return null;
+	const { expiresAt: _expiresAt, ...state } = found;
+	return state;
+}
+
+/**
+ * The challenge a WebAuthn response signed: `challenge` of its base64url `clientDataJSON`.
+ * Undefined for anything that is not such a response (the callback then refuses it).
+ *
+ * @example
+ * clientDataChallenge({ response: { clientDataJSON: 'eyJjaGFsbGVuZ2UiOiJhYmMifQ' } }) // 'abc'
+ */
+export function clientDataChallenge(data: unknown): string | undefined {
+	const encoded = (data as { response?: { clientDataJSON?: unknown } } | null | undefined)?.response?.clientDataJSON;
+	if (typeof encoded !== 'string' || !encoded) return undefined;
+	try {
+		const clientData: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+		const challenge = (clientData as { challenge?: unknown } | null)?.challenge;
+		return typeof challenge === 'string' && challenge ? challenge : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** The unexpired challenges of the request's cookie, newest first; none when it is missing or forged. */
+async function readStates(ctx: RequestContext): Promise<StoredState[]> {
 	const option = ctx.cookieNames.webauthnChallenge;
 	const raw = ctx.cookies[option.name];
-	ctx.setCookies.push(expiredCookie(option.name, option.options));
-	if (!raw) return null;
+	if (!raw) return [];
 	const token = await decodeJwt({ token: raw, secret: ctx.config.secrets, salt: option.name, now: ctx.now });
-	const state = token ? parseChallengeState(token) : null;
-	if (!state || !(await isFirstUse(ctx, state.challenge, option.options.maxAge ?? DEFAULT_MAX_AGE))) return null;
-	return state;
+	const stored = token?.states;
+	if (!Array.isArray(stored)) return [];
+	const nowSeconds = Math.floor(ctx.now / 1000);
+	return stored.map(parseStoredState).filter((state): state is StoredState => state !== null && state.expiresAt > nowSeconds);
 }
 
 /** Records the use of `challenge` for `seconds`; true only for its first use (a store that cannot say refuses). */
@@ -67,15 +115,17 @@ async function isFirstUse(ctx: RequestContext, challenge: string, seconds: numbe
 	}
 }
 
-function parseChallengeState(token: Record<string, unknown>): ChallengeState | null {
-	const { challenge, action, provider, userId, newUser } = token;
-	if (typeof challenge !== 'string' || typeof provider !== 'string') return null;
+function parseStoredState(value: unknown): StoredState | null {
+	if (!value || typeof value !== 'object') return null;
+	const { challenge, action, provider, userId, newUser, conditional, expiresAt } = value as Record<string, unknown>;
+	if (typeof challenge !== 'string' || typeof provider !== 'string' || typeof expiresAt !== 'number') return null;
 	if (action !== 'register' && action !== 'authenticate') return null;
-	const state: ChallengeState = { challenge, action, provider };
+	const state: StoredState = { challenge, action, provider, expiresAt };
 	if (typeof userId === 'string') state.userId = userId;
 	if (newUser && typeof newUser === 'object') {
 		const { email, name } = newUser as Record<string, unknown>;
 		state.newUser = { email: typeof email === 'string' ? email : '', name: typeof name === 'string' ? name : null };
 	}
+	if (conditional === true) state.conditional = true;
 	return state;
 }
