@@ -34,17 +34,17 @@ module.exports = {
 		},
 		{
 			name: 'pages-are-a-leaf',
-			comment: 'The engine renders the pages; pages read only their props, the failure table, the messages and the account components they show (components/account/), and import nothing above them (not even types).',
+			comment: 'The engine renders the pages; pages read only their props, the failure table, the messages and the account and two-factor components they show (components/account/, components/two-factor/), and import nothing above them (not even types).',
 			severity: 'error',
 			from: { path: '^src/lib/server/pages/', pathNot: notShipped },
-			to: { path: '^src/lib/(server/(core|adapters|providers|sveltekit|express)|components|client|testing)/', pathNot: '^src/lib/components/account/' }
+			to: { path: '^src/lib/(server/(core|adapters|providers|sveltekit|express)|components|client|testing)/', pathNot: '^src/lib/components/(account|two-factor)/' }
 		},
 		{
 			name: 'account-components-are-framework-free',
-			comment: 'The built-in account page renders the account components in plain Node: they use no SvelteKit module and no other component but each other (scripts/compile-pages.js also refuses `$app/…`); the client only lazily, when a button is pressed.',
+			comment: 'The built-in pages render the account and two-factor components in plain Node: they use no SvelteKit module and no other component but each other (scripts/compile-pages.js also refuses `$app/…`); the client only lazily, when a button is pressed.',
 			severity: 'error',
-			from: { path: '^src/lib/components/account/', pathNot: notShipped },
-			to: { path: '^src/lib/(components/(?!account/|messages-context|passkey-errors|types)|server/(?!core/account/account-types)|testing)' }
+			from: { path: '^src/lib/components/(account|two-factor)/', pathNot: notShipped },
+			to: { path: '^src/lib/(components/(?!account/|two-factor/|messages-context|passkey-errors|types)|server/(?!core/account/account-types)|testing)' }
 		},
 		{
 			name: 'neutral-modules-stay-neutral',

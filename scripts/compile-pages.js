@@ -13,12 +13,14 @@ const pagesDir = join(root, 'src/lib/server/pages');
 const outDir = join(pagesDir, 'compiled');
 /** The account components, which the account page shows: compiled beside the pages, in compiled/account/. */
 const accountComponentsDir = join(root, 'src/lib/components/account');
+/** The two-factor components, which the account and second-step pages show: in compiled/two-factor/. */
+const twoFactorComponentsDir = join(root, 'src/lib/components/two-factor');
 
-/** Every component to compile: the pages, then the account components, each with where its module goes. */
+/** Every component to compile: the pages, then the account and two-factor components, each with where its module goes. */
 function sources() {
 	/** @type {{ source: string, target: string }[]} */
 	const list = [];
-	for (const [dir, out] of [[pagesDir, outDir], [accountComponentsDir, join(outDir, 'account')]]) {
+	for (const [dir, out] of [[pagesDir, outDir], [accountComponentsDir, join(outDir, 'account')], [twoFactorComponentsDir, join(outDir, 'two-factor')]]) {
 		for (const file of readdirSync(dir)) {
 			if (file.endsWith('.svelte')) list.push({ source: join(dir, file), target: join(out, file.replace(/\.svelte$/, '.js')) });
 		}
@@ -32,6 +34,7 @@ function sources() {
  */
 export function compilePages() {
 	mkdirSync(join(outDir, 'account'), { recursive: true });
+	mkdirSync(join(outDir, 'two-factor'), { recursive: true });
 	buildCss();
 	const scriptTime = statSync(scriptPath).mtimeMs;
 	const all = sources();

@@ -1,8 +1,10 @@
 // Stories of the built-in account page (GET /auth/account in a browser): AccountSettings in the
-// page shell, light and dark, a new user, a stale sign-in, a refusal, after deletion, French.
+// page shell, light and dark, a new user, a stale sign-in, a refusal, after deletion, French, and
+// the two-factor steps a form post answers (an enrolment, recovery codes shown once).
 
 import type { Meta, StoryObj } from '@storybook/sveltekit';
 import { emptyOverview, fullOverview, staleOverview } from '$lib/components/test/account-overviews.js';
+import { enabledOverview, enrolment, recoveryCodes } from '$lib/components/test/two-factor-fixtures.js';
 import { logo } from './fixtures.js';
 import PagePreview from './PagePreview.svelte';
 
@@ -26,3 +28,6 @@ export const Refused: Story = { args: { props: { ...links, overview: staleOvervi
 export const Deleted: Story = { args: { props: { ...links, overview: null, result: 'account-deleted' } } };
 export const WithLogoAndBrandColor: Story = { args: { theme: { logo, brandColor: '#0f766e' } } };
 export const French: Story = { args: { locale: 'fr' } };
+export const TwoFactorEnrolment: Story = { args: { props: { ...links, overview: fullOverview, twoFactorEnrolment: enrolment } } };
+export const TwoFactorEnrolmentDark: Story = { args: { theme: { colorScheme: 'dark' }, props: { ...links, overview: fullOverview, twoFactorEnrolment: enrolment } } };
+export const TwoFactorRecoveryCodes: Story = { args: { props: { ...links, overview: enabledOverview, recoveryCodes, result: 'two-factor-enabled' } } };

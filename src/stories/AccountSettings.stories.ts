@@ -1,11 +1,13 @@
 // Stories of AccountSettings, given the overview a server load would pass: several items of each
 // kind, a new user with nothing, a stale sign-in (sensitive changes ask for a new one first), the
-// last way in, JWT sessions, features off, the notice of every result and every refusal, dark, French.
+// last way in, JWT sessions, features off, the notice of every result and every refusal, dark, French,
+// and the second factor (enabled, an enrolment, recovery codes shown once).
 
 import type { Meta, StoryObj } from '@storybook/sveltekit';
 import AccountSettings from '$lib/components/account/AccountSettings.svelte';
 import { resolveMessages } from '$lib/messages/index.js';
 import { emptyOverview, fullOverview, jwtOverview, lastWayOverview, restrictedOverview, staleOverview } from '$lib/components/test/account-overviews.js';
+import { enabledOverview, enrolment, recoveryCodes, staleEnabledOverview } from '$lib/components/test/two-factor-fixtures.js';
 
 const meta = {
 	title: 'Components/AccountSettings',
@@ -47,3 +49,14 @@ export const ErrorEmailSignin: Story = { args: { error: 'EmailSignin' } };
 export const ErrorFreshSignInRequired: Story = { args: { overview: staleOverview, error: 'FreshSignInRequired' } };
 export const ErrorSessionRequired: Story = { args: { error: 'SessionRequired' } };
 export const ErrorDefault: Story = { args: { error: 'Default' } };
+
+/** The second factor: enabled among the other sections, and its steps, which stand alone. */
+export const TwoFactorEnabled: Story = { args: { overview: enabledOverview } };
+export const TwoFactorEnrolment: Story = { args: { twoFactorEnrolment: enrolment } };
+export const ResultTwoFactorEnabled: Story = { args: { overview: enabledOverview, recoveryCodes, result: 'two-factor-enabled' } };
+export const ResultRecoveryCodesRegenerated: Story = { args: { overview: enabledOverview, recoveryCodes, result: 'recovery-codes-regenerated' } };
+export const ResultTwoFactorRemoved: Story = { args: { result: 'two-factor-removed' } };
+export const ErrorInvalidSecondFactor: Story = { args: { overview: enabledOverview, error: 'InvalidSecondFactor' } };
+export const ErrorTwoFactorAlreadyEnabled: Story = { args: { overview: enabledOverview, error: 'TwoFactorAlreadyEnabled' } };
+export const ErrorTwoFactorNotEnabled: Story = { args: { error: 'TwoFactorNotEnabled' } };
+export const TwoFactorNeedsRecentSignIn: Story = { args: { overview: staleEnabledOverview, error: 'FreshSignInRequired' } };

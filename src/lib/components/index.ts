@@ -1,7 +1,7 @@
-// Svelte components for sign-in and sign-out forms, for passkeys, and for account management, with
-// the message table they read. Export path: `kitgate/components`. Styles: `import 'kitgate/styles.css'` once.
-// SignIn and SignOut post to SvelteKit form actions, the account components to kitgate's account
-// routes (no JavaScript needed, safe to prerender).
+// Svelte components for sign-in and sign-out forms, for passkeys, for account management and the
+// second factor, with the message table they read. Export path: `kitgate/components`. Styles:
+// `import 'kitgate/styles.css'` once. SignIn and SignOut post to SvelteKit form actions, the account
+// and two-factor components to kitgate's routes (no JavaScript needed, safe to prerender).
 
 export { default as SignIn } from './SignIn.svelte';
 export { default as SignOut } from './SignOut.svelte';
@@ -13,7 +13,10 @@ export { default as PasskeyList } from './account/PasskeyList.svelte';
 export { default as ActiveSessions } from './account/ActiveSessions.svelte';
 export { default as ChangeEmail } from './account/ChangeEmail.svelte';
 export { default as DeleteAccount } from './account/DeleteAccount.svelte';
+export { default as TwoFactorSetup } from './two-factor/TwoFactorSetup.svelte';
+export { default as TwoFactorChallenge } from './two-factor/TwoFactorChallenge.svelte';
 export type { AccountSectionProps, AccountSettingsProps, PasskeyListProps } from './account/types.js';
+export type { TwoFactorChallengeProps, TwoFactorEnrolmentView, TwoFactorSetupProps } from './two-factor/types.js';
 export type { AccountOverview, AccountResult, ConnectedAccount, LinkableProvider, PasskeyInfo, SessionInfo, TwoFactorStatus } from '../server/core/account/account-types.js';
 export { setMessages } from './messages-context.js';
 export { passkeyErrorId } from './passkey-errors.js';

@@ -42,7 +42,7 @@ describe('every account component', () => {
 		const found = forms(show(component, base));
 		expect(found.length).toBeGreaterThan(0);
 		for (const { action, fields } of found) {
-			expect(action).toMatch(/^\/auth\/account\/(unlink|link|rename-passkey|remove-passkey|end-session|end-other-sessions|change-email|delete)$/);
+			expect(action).toMatch(/^\/auth\/account\/(unlink|link|rename-passkey|remove-passkey|end-session|end-other-sessions|change-email|delete|two-factor-start|two-factor-confirm|two-factor-recovery-codes|two-factor-remove)$/);
 			expect(fields).toContainEqual({ type: 'hidden', name: 'csrfToken', value: 'csrf-token-of-this-browser' });
 			expect(fields).toContainEqual({ type: 'hidden', name: 'callbackUrl', value: '/settings' });
 		}

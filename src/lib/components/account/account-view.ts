@@ -5,10 +5,11 @@
 import type { PasskeyInfo, SessionInfo } from '../../server/core/account/account-types.js';
 import { enAccountUi } from '../../messages/en-account-ui.js';
 import { enPasskey } from '../../messages/en-passkey.js';
+import { enTwoFactor } from '../../messages/en-two-factor.js';
 import { format } from '../../messages/format.js';
 
-/** The texts the account components ship: theirs and the passkey components'. */
-export const accountTexts: Readonly<Record<string, string>> = { ...enPasskey, ...enAccountUi };
+/** The texts the account components ship: theirs, the passkey components' and the second factor's. */
+export const accountTexts: Readonly<Record<string, string>> = { ...enPasskey, ...enTwoFactor, ...enAccountUi };
 
 /**
  * The table a component reads: English, then what a layout set with `setMessages`, then its own `messages` prop.

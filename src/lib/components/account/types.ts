@@ -2,6 +2,7 @@
 
 import type { AccountOverview } from '../../server/core/account/account-types.js';
 import type { Messages } from '../types.js';
+import type { TwoFactorEnrolmentView } from '../two-factor/types.js';
 
 /**
  * What every account component takes: the overview (`GET {basePath}/account`, loaded on the
@@ -38,6 +39,13 @@ export interface AccountSectionProps {
 export interface AccountSettingsProps extends AccountSectionProps {
 	/** Where to go after deleting the account (default `callbackUrl`): a page that needs no session, such as the home page. */
 	deleteCallbackUrl?: string;
+	/**
+	 * An enrolment of a second factor in progress (`two-factor-start`'s answer): the settings then
+	 * show only the two-factor step, with the QR code and the confirm form.
+	 */
+	twoFactorEnrolment?: TwoFactorEnrolmentView | null;
+	/** Recovery codes just made (`two-factor-confirm`, `two-factor-recovery-codes`): shown once, alone. */
+	recoveryCodes?: readonly string[] | null;
 }
 
 /**

@@ -30,7 +30,8 @@ export function pageUrl(
 		error: 'error',
 		verifyRequest: 'verify-request',
 		newUser: 'signin',
-		account: 'account'
+		account: 'account',
+		secondFactor: 'second-factor'
 	};
 	const custom = ctx.config.pages[page];
 	const url = custom ? new URL(custom, ctx.origin) : new URL(`${ctx.authUrl}/${builtIn[page]}`);

@@ -616,6 +616,12 @@ export interface PagesOptions {
 	 * (`kitgate/components`) and the overview (docs/account.md).
 	 */
 	account: string;
+	/**
+	 * Replaces the built-in second sign-in step (`GET {basePath}/second-factor`): receives `error`
+	 * (`InvalidSecondFactor`, `RateLimited`) after a refused code. Build it from `TwoFactorChallenge`
+	 * (`kitgate/components`), which posts to `{basePath}/second-factor` (docs/two-factor.md).
+	 */
+	secondFactor: string;
 }
 
 /** Attributes of one cookie. */

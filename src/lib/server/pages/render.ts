@@ -5,6 +5,8 @@ import { render } from 'svelte/server';
 import type { Component } from 'svelte';
 import AccountPage from './compiled/Account.js';
 import ErrorPage from './compiled/Error.js';
+import RecoveryCodeUsed from './compiled/RecoveryCodeUsed.js';
+import SecondFactor from './compiled/SecondFactor.js';
 import SignIn from './compiled/SignIn.js';
 import SignOut from './compiled/SignOut.js';
 import VerifyEmail from './compiled/VerifyEmail.js';
@@ -21,7 +23,9 @@ const components: Record<PageKind, Component<Record<string, unknown>>> = {
 	error: ErrorPage,
 	'verify-request': VerifyRequest,
 	'verify-email': VerifyEmail,
-	account: AccountPage
+	account: AccountPage,
+	'second-factor': SecondFactor,
+	'recovery-code-used': RecoveryCodeUsed
 };
 
 /**
@@ -109,6 +113,10 @@ function pageTitle(kind: PageKind, props: PagePropsByKind[PageKind]): string {
 			return text(table, errorMessageIds(table, (props as PagePropsByKind['error']).error).title);
 		case 'account':
 			return text(table, 'account.title');
+		case 'second-factor':
+			return text(table, 'secondFactor.title');
+		case 'recovery-code-used':
+			return text(table, 'secondFactor.recoveryUsed.title');
 	}
 }
 

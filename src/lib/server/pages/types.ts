@@ -4,6 +4,7 @@
 // components (components/account/), whose props carry the overview's type.
 
 import type { AccountSectionProps } from '../../components/account/types.js';
+import type { TwoFactorEnrolmentView } from '../../components/two-factor/types.js';
 
 /** Look of a provider's button on the sign-in page. */
 export interface ProviderStyle {
@@ -144,9 +145,34 @@ export interface AccountPageProps extends PageCommon {
 	callbackUrl: string;
 	homeUrl: string;
 	signOutUrl: string;
+	/** A second factor's enrolment in progress: the page shows its QR code and confirm form (never in a URL). */
+	twoFactorEnrolment?: TwoFactorEnrolmentView;
+	/** Recovery codes just made: the page shows them this once. */
+	recoveryCodes?: string[];
 }
 
-export type PageKind = 'signin' | 'signout' | 'error' | 'verify-request' | 'verify-email' | 'account';
+/** The second sign-in step (`GET {basePath}/second-factor`). */
+export interface SecondFactorPageProps extends PageCommon {
+	/** Where the form posts: `{basePath}/second-factor`. */
+	action: string;
+	csrfToken: string;
+	/** The sign-in page, to start again another way. */
+	signInUrl: string;
+	/** `InvalidSecondFactor` or `RateLimited` after a refused code. */
+	error?: string;
+}
+
+/** The page after a sign-in with a recovery code (the session is started). */
+export interface RecoveryCodeUsedPageProps extends PageCommon {
+	/** Unused recovery codes left. */
+	remaining: number;
+	/** Where the sign-in was going. */
+	continueUrl: string;
+	/** The account page, where new codes are made; empty when the account routes are off. */
+	accountUrl: string;
+}
+
+export type PageKind = 'signin' | 'signout' | 'error' | 'verify-request' | 'verify-email' | 'account' | 'second-factor' | 'recovery-code-used';
 
 export interface PagePropsByKind {
 	signin: SignInPageProps;
@@ -155,4 +181,6 @@ export interface PagePropsByKind {
 	'verify-request': VerifyRequestPageProps;
 	'verify-email': VerifyEmailPageProps;
 	account: AccountPageProps;
+	'second-factor': SecondFactorPageProps;
+	'recovery-code-used': RecoveryCodeUsedPageProps;
 }

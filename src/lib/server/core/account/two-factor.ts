@@ -2,8 +2,11 @@
 // QR code and a pending sealed value bound to the user and this browser), confirm it with a first
 // code (recovery codes shown once), make new recovery codes, remove the second factor (a current
 // code and a recent sign-in). Every change ends the user's other sessions and fires `twoFactor`.
+// A browser's form post is answered with the account page in that step (the secret never goes into
+// a URL); scripts get JSON.
 
 import { createHash } from 'node:crypto';
+import { pageOutcome } from '../built-in-pages.js';
 import { stringField, type RequestBody } from '../body.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { InvalidRequest, InvalidSecondFactor, RateLimited, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from '../errors.js';
@@ -17,6 +20,7 @@ import { sealTotpSecret } from '../two-factor/totp-secret-seal.js';
 import { generateTotpSecret, totpKeyUri, verifyTotp } from '../two-factor/totp.js';
 import { requireFreshSignIn, type AccountSession } from './account-session.js';
 import { endOtherSessions } from './changes.js';
+import { accountOverview } from './overview.js';
 
 /** Seconds an enrolment may take between start and confirm. */
 export const ENROLMENT_SECONDS = 10 * 60;
@@ -52,11 +56,36 @@ export async function startTwoFactor(ctx: RequestContext, session: AccountSessio
 	const { user } = session;
 	if (await twoFactorOf(ctx, user.id)) throw new TwoFactorAlreadyEnabled('The user already has a second factor: remove it first.');
 	const secret = generateTotpSecret();
+	const pending = sealFor(ctx, ENROLMENT_SALT, { sub: user.id, totp: secret, browser: browserBinding(ctx) }, ENROLMENT_SECONDS);
+	return enrolmentOf(ctx, session, secret, pending);
+}
+
+/** What an enrolment shows: the key as text, as its otpauth:// URI and as a QR code, with its sealed value. */
+function enrolmentOf(ctx: RequestContext, session: AccountSession, secret: string, pending: string): TwoFactorEnrolment {
+	const { user } = session;
 	const issuer = new URL(ctx.baseUrl).hostname.replace(/:/g, '') || 'kitgate';
 	const accountName = (user.email || user.name || user.id).replace(/:/g, '') || user.id;
 	const uri = totpKeyUri({ secret, issuer, accountName });
-	const pending = sealFor(ctx, ENROLMENT_SALT, { sub: user.id, totp: secret, browser: browserBinding(ctx) }, ENROLMENT_SECONDS);
 	return { result: 'two-factor-started', secret, uri, qrCodeSvg: qrCodeSvg(uri), pending };
+}
+
+/** The payload of a posted `pending` when it is this user's and this browser's, else null. */
+function openEnrolment(ctx: RequestContext, session: AccountSession, body: RequestBody): { totp: string } | null {
+	const payload = openFor(ctx, ENROLMENT_SALT, stringField(body, 'pending'));
+	if (!payload || payload.sub !== session.user.id || payload.browser !== browserBinding(ctx) || typeof payload.totp !== 'string') return null;
+	return { totp: payload.totp };
+}
+
+/**
+ * The enrolment a refused confirmation posted (its `pending` still valid for this user and
+ * browser), so the page can ask for the code again without a new QR code; null otherwise.
+ *
+ * @example
+ * const again = reopenEnrolment(ctx, session, body); // { secret, qrCodeSvg, pending, … } | null
+ */
+export function reopenEnrolment(ctx: RequestContext, session: AccountSession, body: RequestBody): TwoFactorEnrolment | null {
+	const opened = openEnrolment(ctx, session, body);
+	return opened ? enrolmentOf(ctx, session, opened.totp, stringField(body, 'pending')!) : null;
 }
 
 /**
@@ -69,10 +98,8 @@ export async function startTwoFactor(ctx: RequestContext, session: AccountSessio
  */
 export async function confirmTwoFactor(ctx: RequestContext, session: AccountSession, body: RequestBody): Promise<{ result: 'two-factor-enabled'; recoveryCodes: string[] }> {
 	const { user } = session;
-	const payload = openFor(ctx, ENROLMENT_SALT, stringField(body, 'pending'));
-	if (!payload || payload.sub !== user.id || payload.browser !== browserBinding(ctx) || typeof payload.totp !== 'string') {
-		throw new InvalidRequest('`pending` is missing, expired, or was made for another user or browser: start the enrolment again.');
-	}
+	const payload = openEnrolment(ctx, session, body);
+	if (!payload) throw new InvalidRequest('`pending` is missing, expired, or was made for another user or browser: start the enrolment again.');
 	const attempt = await countCodeAttempt(ctx, user.id);
 	if (await twoFactorOf(ctx, user.id)) throw new TwoFactorAlreadyEnabled('The user already has a second factor.');
 	const checked = verifyTotp(stringField(body, 'code') ?? '', payload.totp, { now: ctx.now });
@@ -147,13 +174,25 @@ async function countCodeAttempt(ctx: RequestContext, userId: string): Promise<{ 
 	return attempt;
 }
 
+/** What a two-factor step shows on the account page: an enrolment, or recovery codes, and the notice. */
+export type TwoFactorStep =
+	| { enrolment: TwoFactorEnrolment; error?: string }
+	| { recoveryCodes: string[]; result: 'two-factor-enabled' | 'recovery-codes-regenerated' };
+
 /**
- * The JSON answer of a change that shows secrets once (enrolment, recovery codes): to every
- * caller, form or script (`cache-control: no-store`, as every answer of the engine).
+ * The account page in a two-factor step, for a browser's form post: the page itself (200, HTML,
+ * `cache-control: no-store` as every answer), since what it shows once (the key, the recovery
+ * codes) must never travel in a URL. Its forms and links come back to `returnTo`.
  *
  * @example
- * return secretAnswer(await startTwoFactor(ctx, session));
+ * return twoFactorStepPage(ctx, session, returnTo, { enrolment: await startTwoFactor(ctx, session) });
  */
-export function secretAnswer(body: object): Outcome {
-	return { type: 'json', body };
+export async function twoFactorStepPage(ctx: RequestContext, session: AccountSession, returnTo: string, step: TwoFactorStep): Promise<Outcome> {
+	const overview = await accountOverview(ctx, session);
+	const shown =
+		'enrolment' in step
+			? { twoFactorEnrolment: { secret: step.enrolment.secret, qrCodeSvg: step.enrolment.qrCodeSvg, pending: step.enrolment.pending }, error: step.error }
+			: { recoveryCodes: step.recoveryCodes, result: step.result };
+	const outcome = pageOutcome(ctx, 'account', { overview, callbackUrl: returnTo, homeUrl: ctx.baseUrl, signOutUrl: `${ctx.authUrl}/signout`, ...shown });
+	return outcome.type === 'html' ? { ...outcome, headers: { ...outcome.headers, vary: 'Accept, Cookie' } } : outcome;
 }

@@ -1,7 +1,8 @@
 // GET|POST {basePath}/account[/:operation]: the signed-in user's own account. GET answers the
 // overview (JSON), or the account page to a browser; each change is a POST with `csrfToken`, as a
 // form (answered with a redirect back to `callbackUrl` carrying `?account=<result>` or
-// `?accountError=<code>`) or as JSON (answered `{ result, url }` or `{ error, url? }`).
+// `?accountError=<code>`) or as JSON (answered `{ result, url }` or `{ error, url? }`). The
+// two-factor steps that show a secret once answer a browser's form with the account page itself.
 // docs/account.md describes every operation.
 
 import { accountMethods, type AccountOperation } from '../account-options.js';
@@ -11,7 +12,7 @@ import { requestedCallbackUrl, resolveCallbackUrl } from '../callback-url.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { isCsrfValid, isSameOriginPost } from '../csrf.js';
 import { MissingAdapter, MissingCSRF, UnknownAction } from '../errors.js';
-import { asAuthError, failureAnswer } from '../failure-answer.js';
+import { asAuthError, failureAnswer, logFailure } from '../failure-answer.js';
 import type { Outcome } from '../outcome.js';
 import { rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
 import { readAccountSession, requireAccountSession, type AccountSession } from '../account/account-session.js';
@@ -19,7 +20,7 @@ import type { AccountResult } from '../account/account-types.js';
 import { deleteAccount, endOtherSessions, endSession, removePasskey, renamePasskey, unlinkAccount } from '../account/changes.js';
 import { confirmEmailChange, requestEmailChange, showEmailConfirmation } from '../account/email-change.js';
 import { startLink } from '../account/link.js';
-import { confirmTwoFactor, regenerateRecoveryCodes, removeTwoFactor, secretAnswer, startTwoFactor } from '../account/two-factor.js';
+import { confirmTwoFactor, regenerateRecoveryCodes, removeTwoFactor, reopenEnrolment, startTwoFactor, twoFactorStepPage } from '../account/two-factor.js';
 import { accountOverview, hasPasskeys } from '../account/overview.js';
 import { prefersAccountPage, showAccountPage } from '../account/account-page.js';
 
@@ -120,18 +121,42 @@ async function carryOut(ctx: RequestContext, op: AccountOperation, session: Acco
 		case 'delete':
 			await deleteAccount(ctx, session);
 			return success(ctx, 'account-deleted', returnTo);
-		// the second factor (account/two-factor.ts): start, confirm and new recovery codes answer JSON to every caller
-		case 'two-factor-start':
-			return secretAnswer(await startTwoFactor(ctx, session));
+		// the second factor (account/two-factor.ts): start, confirm and new recovery codes show what
+		// is shown once, in the account page a browser's form gets back, or in JSON to a script
+		case 'two-factor-start': {
+			const enrolment = await startTwoFactor(ctx, session);
+			return isBrowserForm(ctx.request) ? twoFactorStepPage(ctx, session, returnTo, { enrolment }) : { type: 'json', body: enrolment };
+		}
 		case 'two-factor-confirm':
-			return secretAnswer(await confirmTwoFactor(ctx, session, body));
-		case 'two-factor-recovery-codes':
-			return secretAnswer(await regenerateRecoveryCodes(ctx, session, body));
+			return confirmAnswer(ctx, session, body, returnTo);
+		case 'two-factor-recovery-codes': {
+			const renewed = await regenerateRecoveryCodes(ctx, session, body);
+			if (!isBrowserForm(ctx.request)) return { type: 'json', body: renewed };
+			return twoFactorStepPage(ctx, session, returnTo, { recoveryCodes: renewed.recoveryCodes, result: renewed.result });
+		}
 		case 'two-factor-remove':
 			await removeTwoFactor(ctx, session, body);
 			return success(ctx, 'two-factor-removed', returnTo);
 		default:
 			throw new UnknownAction(`No account change "${op as string}".`);
+	}
+}
+
+/**
+ * `two-factor-confirm`'s answer. A browser whose code was wrong (or who typed too many) gets the
+ * same enrolment back with the alert, so a typo does not mean scanning a new QR code.
+ */
+async function confirmAnswer(ctx: RequestContext, session: AccountSession, body: RequestBody, returnTo: string): Promise<Outcome> {
+	try {
+		const confirmed = await confirmTwoFactor(ctx, session, body);
+		if (!isBrowserForm(ctx.request)) return { type: 'json', body: confirmed };
+		return await twoFactorStepPage(ctx, session, returnTo, { recoveryCodes: confirmed.recoveryCodes, result: confirmed.result });
+	} catch (error) {
+		const failure = asAuthError(error);
+		const again = failure.type === 'InvalidSecondFactor' || failure.type === 'RateLimited' ? isBrowserForm(ctx.request) && reopenEnrolment(ctx, session, body) : null;
+		if (!again) throw error;
+		logFailure(ctx.config.logger, failure);
+		return twoFactorStepPage(ctx, session, returnTo, { enrolment: again, error: failure.type });
 	}
 }
 
@@ -191,6 +216,11 @@ function accountFailure(ctx: RequestContext, error: unknown, returnTo: string | 
 function isScriptCaller(request: Request): boolean {
 	if (request.headers.get('x-auth-return-redirect') === '1') return true;
 	return (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/** A browser's own form post, which can show a page: it prefers HTML, and is no script caller. */
+function isBrowserForm(request: Request): boolean {
+	return !isScriptCaller(request) && prefersAccountPage(request.headers);
 }
 
 function withParam(url: string, name: string, value: string): string {

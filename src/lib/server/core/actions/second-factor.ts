@@ -1,12 +1,14 @@
 // GET|POST {basePath}/second-factor: the second sign-in step. GET shows the form (a code from the
-// authenticator app, or a recovery code); POST checks the code against the pending sign-in's user
-// and starts the session. Forms are answered with redirects, scripts (JSON body or
+// authenticator app, or a recovery code), or sends the browser to `pages.secondFactor`; POST checks
+// the code against the pending sign-in's user and starts the session. Forms are answered with
+// redirects (after a recovery code, with a page saying how many are left), scripts (JSON body or
 // `X-Auth-Return-Redirect: 1`) with JSON.
 
 import { stringField, type RequestBody } from '../body.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { isCsrfValid, isSameOriginPost } from '../csrf.js';
 import { AccessDenied, InvalidSecondFactor, MissingCSRF, SecondFactorExpired } from '../errors.js';
+import { pageOutcome } from '../built-in-pages.js';
 import { emitEvent } from '../events.js';
 import { failureAnswer } from '../failure-answer.js';
 import { rememberUpstreamAccount } from '../flows/oauth/token-refresh.js';
@@ -14,17 +16,13 @@ import { pageUrl, type Outcome } from '../outcome.js';
 import { takeAttempt, rateLimitedOutcome } from '../rate-limit.js';
 import { establishSession } from '../session.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
-import { resolveMessages, signInErrorId } from '../../pages/messages.js';
-import { renderSecondFactorPage, SECOND_FACTOR_PAGE_HEADERS } from '../../pages/second-factor-page.js';
 import { clearPendingSignIn, readPendingSignIn, twoFactorOf, useSecondFactor, type PendingSignIn } from '../two-factor/second-factor.js';
 import type { AdapterUser } from '../types.js';
 
-/** The query parameter the callback URL gets after a recovery-code sign-in: how many codes are left. */
-export const RECOVERY_CODES_LEFT_PARAM = 'recoveryCodesLeft';
-
 /**
- * `GET {basePath}/second-factor`: the form of the second step while a sign-in is pending; without
- * one, the sign-in page with `SecondFactorExpired`.
+ * `GET {basePath}/second-factor`: the form of the second step while a sign-in is pending (or a
+ * redirect to `pages.secondFactor`, keeping `error`); without one, the sign-in page with
+ * `SecondFactorExpired`.
  *
  * @example
  * // GET /auth/second-factor → 200 text/html (form posting `code` and `csrfToken`)
@@ -32,27 +30,24 @@ export const RECOVERY_CODES_LEFT_PARAM = 'recoveryCodesLeft';
 export async function showSecondFactor(ctx: RequestContext): Promise<Outcome> {
 	const pending = readPendingSignIn(ctx);
 	if (!pending) return failureAnswer(ctx, new SecondFactorExpired('No sign-in is waiting for its second step.'));
-	const messages = resolveMessages(ctx.config.locale, ctx.config.messages);
-	const error = ctx.url.searchParams.get('error');
-	const errorMessageId = error === 'InvalidSecondFactor' || error === 'RateLimited' ? signInErrorId(messages, error) : undefined;
-	const html = renderSecondFactorPage({
-		theme: ctx.config.theme,
-		messages,
-		lang: ctx.config.locale ?? 'en',
+	const requested = ctx.url.searchParams.get('error');
+	const error = requested === 'InvalidSecondFactor' || requested === 'RateLimited' ? requested : undefined;
+	if (ctx.config.pages.secondFactor) return { type: 'redirect', url: pageUrl(ctx, 'secondFactor', { error }) };
+	return pageOutcome(ctx, 'second-factor', {
 		action: `${ctx.authUrl}/second-factor`,
 		csrfToken: requestCsrf(ctx).token,
 		signInUrl: pageUrl(ctx, 'signIn', { callbackUrl: pending.callbackUrl }),
-		errorMessageId
+		error
 	});
-	return { type: 'html', html, headers: { ...SECOND_FACTOR_PAGE_HEADERS } };
 }
 
 /**
  * `POST {basePath}/second-factor` with `code` (six digits, or a recovery code) and `csrfToken`:
  * checked in this order: a pending sign-in, the CSRF token, the rate limit (`rateLimit.secondFactor`,
  * per user and address), the code (spent once). Then the session starts, `signIn` fires, and the
- * browser goes to the sign-in's callback URL (after a recovery code with `?recoveryCodesLeft=N`;
- * scripts get `{ url, recoveryCodesLeft? }`).
+ * browser goes to the sign-in's callback URL; after a recovery code it gets a page that says how
+ * many codes are left, with links on to the callback URL and to the account page (scripts get
+ * `{ url, recoveryCodesLeft? }`).
  *
  * @example
  * // POST /auth/second-factor  csrfToken=…&code=492039 → 302 /dashboard (session cookie set)
@@ -81,9 +76,8 @@ export async function verifySecondFactor(ctx: RequestContext, body: RequestBody)
 		await finishSignIn(ctx, pending);
 		if (used.kind === 'recovery') {
 			await emitEvent(ctx, 'twoFactor', { user: await storedUser(ctx, pending), change: 'recovery-code-used', remainingRecoveryCodes: used.remaining });
-			const url = new URL(pending.callbackUrl);
-			url.searchParams.set(RECOVERY_CODES_LEFT_PARAM, String(used.remaining));
-			return json ? { type: 'json', body: { url: url.href, recoveryCodesLeft: used.remaining } } : { type: 'redirect', url: url.href };
+			if (json) return { type: 'json', body: { url: pending.callbackUrl, recoveryCodesLeft: used.remaining } };
+			return recoveryCodeUsedPage(ctx, pending, used.remaining);
 		}
 		return json ? { type: 'json', body: { url: pending.callbackUrl } } : { type: 'redirect', url: pending.callbackUrl };
 	} catch (error) {
@@ -104,6 +98,15 @@ async function finishSignIn(ctx: RequestContext, pending: PendingSignIn): Promis
 async function storedUser(ctx: RequestContext, pending: PendingSignIn): Promise<AdapterUser> {
 	const found = await Promise.resolve(ctx.config.adapter!.getUser(pending.userId)).catch(() => null);
 	return found ?? ({ ...pending.user, id: pending.userId, email: pending.user.email ?? '', emailVerified: null } as AdapterUser);
+}
+
+/**
+ * The page after a recovery-code sign-in: the count is told where the user cannot miss it (a
+ * query parameter on the app's callback URL could be ignored by the app).
+ */
+function recoveryCodeUsedPage(ctx: RequestContext, pending: PendingSignIn, remaining: number): Outcome {
+	const accountUrl = ctx.config.account.enabled ? pageUrl(ctx, 'account') : '';
+	return pageOutcome(ctx, 'recovery-code-used', { remaining, continueUrl: pending.callbackUrl, accountUrl });
 }
 
 /** A refused code from a form goes back to the second step's page with `?error=`, where it can be typed again. */
