@@ -1,62 +1,118 @@
-// The one script a built-in page may run: the passkey button of the sign-in page. It uses the
-// browser's own WebAuthn JSON methods; its SHA-256 goes into the page's Content-Security-Policy.
+// The one script a built-in page may run: the passkey button of the sign-in page, and passkey
+// autofill beside it. It uses the browser's own WebAuthn JSON methods; its SHA-256 goes into the
+// page's Content-Security-Policy.
 
 import { createHash } from 'node:crypto';
 
 /**
- * Enables each `form[data-kitgate-passkey]`: fetches request options, asks the browser for a
- * passkey, posts the response as JSON with the form's CSRF token and follows the answered URL.
- * A server error reloads the page with `?error=<type>` so the page shows its alert; a
+ * Enables each `form[data-kitgate-passkey]`: its button fetches request options, asks the browser
+ * for a passkey, posts the response as JSON with the form's CSRF token and follows the answered
+ * URL. A server error reloads the page with `?error=<type>` so the page shows its alert; a
  * cancelled prompt changes nothing; without WebAuthn JSON support the form says so.
+ *
+ * Passkey autofill: where the browser has conditional mediation and the page a field whose
+ * `autocomplete` ends in `webauthn`, a conditional request (options with `mediation=conditional`,
+ * for the first passkey form) waits for the user to pick a passkey in that field, then signs in as
+ * the button does. One WebAuthn request runs at a time: a button aborts the autofill request (and
+ * waits for it to end) before its own, and starts it again when its prompt is closed. An autofill
+ * request that fails, is aborted, or whose passkey the server refuses shows nothing: the button
+ * still works and says why.
  */
 export const PASSKEY_SCRIPT = `
-for (const form of document.querySelectorAll('form[data-kitgate-passkey]')) {
-	const button = form.querySelector('button');
+const native = window.PublicKeyCredential;
+const supported = Boolean(native) && typeof native.parseRequestOptionsFromJSON === 'function' && typeof native.prototype.toJSON === 'function';
+const forms = [...document.querySelectorAll('form[data-kitgate-passkey]')];
+const buttons = forms.map((form) => form.querySelector('button'));
+const showError = (type) => {
+	const url = new URL(location.href);
+	url.searchParams.set('error', type || 'Default');
+	location.assign(url.href);
+};
+const closed = (error) => error.name === 'NotAllowedError' || error.name === 'AbortError';
+const requestOptions = async (form, query) => {
+	const response = await fetch(form.dataset.optionsUrl + '?' + query, { credentials: 'same-origin' });
+	return { ok: response.ok, answer: await response.json() };
+};
+const verify = async (form, credential) => {
+	const response = await fetch(form.action, {
+		method: 'POST',
+		credentials: 'same-origin',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({
+			action: 'authenticate',
+			data: credential.toJSON(),
+			csrfToken: form.elements.csrfToken.value,
+			callbackUrl: form.elements.callbackUrl.value
+		})
+	});
+	const outcome = await response.json();
+	return response.ok && outcome.url ? { url: outcome.url } : { error: outcome.error };
+};
+let autofill;
+let signingIn = false;
+const startAutofill = () => {
+	const form = forms[0];
+	if (!supported || !form || !document.querySelector('input[autocomplete$="webauthn"]')) return;
+	const controller = new AbortController();
+	const settled = (async () => {
+		if (!(await native.isConditionalMediationAvailable?.())) return undefined;
+		const { ok, answer } = await requestOptions(form, 'action=authenticate&mediation=conditional');
+		if (!ok || controller.signal.aborted) return undefined;
+		const publicKey = native.parseRequestOptionsFromJSON(answer.options);
+		return await navigator.credentials.get({ mediation: 'conditional', publicKey, signal: controller.signal });
+	})().catch(() => undefined);
+	autofill = { controller, settled };
+	settled.then(async (credential) => {
+		if (autofill?.controller === controller) autofill = undefined;
+		if (!credential) return;
+		signingIn = true;
+		for (const button of buttons) button.disabled = true;
+		const result = await verify(form, credential).catch(() => ({}));
+		if (result.url) return location.assign(result.url);
+		signingIn = false;
+		for (const button of buttons) button.disabled = false;
+	});
+};
+const stopAutofill = async () => {
+	const pending = autofill;
+	autofill = undefined;
+	if (!pending) return undefined;
+	pending.controller.abort();
+	return pending.settled;
+};
+forms.forEach((form, index) => {
+	const button = buttons[index];
 	const hint = form.querySelector('[data-kitgate-passkey-hint]');
-	const native = window.PublicKeyCredential;
-	if (!native || typeof native.parseRequestOptionsFromJSON !== 'function' || typeof native.prototype.toJSON !== 'function') {
+	if (!supported) {
 		hint.textContent = form.dataset.unsupported;
 		hint.hidden = false;
-		continue;
+		return;
 	}
-	const showError = (type) => {
-		const url = new URL(location.href);
-		url.searchParams.set('error', type || 'Default');
-		location.assign(url.href);
-	};
 	button.disabled = false;
 	button.addEventListener('click', async () => {
 		button.disabled = true;
+		// a passkey picked in autofill meanwhile is signing in already
+		if ((await stopAutofill()) || signingIn) return;
 		try {
-			const optionsResponse = await fetch(form.dataset.optionsUrl + '?action=authenticate', { credentials: 'same-origin' });
-			const answer = await optionsResponse.json();
-			if (!optionsResponse.ok) return showError(answer.error);
+			const { ok, answer } = await requestOptions(form, 'action=authenticate');
+			if (!ok) return showError(answer.error);
 			let credential;
 			try {
 				credential = await navigator.credentials.get({ publicKey: native.parseRequestOptionsFromJSON(answer.options) });
 			} catch (error) {
-				if (error.name === 'NotAllowedError' || error.name === 'AbortError') return void (button.disabled = false);
-				throw error;
+				if (!closed(error)) throw error;
+				button.disabled = false;
+				return startAutofill();
 			}
-			const response = await fetch(form.action, {
-				method: 'POST',
-				credentials: 'same-origin',
-				headers: { 'content-type': 'application/json' },
-				body: JSON.stringify({
-					action: 'authenticate',
-					data: credential.toJSON(),
-					csrfToken: form.elements.csrfToken.value,
-					callbackUrl: form.elements.callbackUrl.value
-				})
-			});
-			const outcome = await response.json();
-			if (response.ok && outcome.url) location.assign(outcome.url);
-			else showError(outcome.error);
+			const result = await verify(form, credential);
+			if (result.url) location.assign(result.url);
+			else showError(result.error);
 		} catch {
 			showError('Default');
 		}
 	});
-}
+});
+startAutofill();
 `;
 
 /** The CSP source that allows exactly `PASSKEY_SCRIPT`. */
