@@ -1,4 +1,4 @@
-// Takes the pictures of docs/account.md from the Storybook build (deterministic: the stories'
+// Takes the pictures of docs/account.md and docs/two-factor.md from the Storybook build (deterministic: the stories'
 // overviews have fixed dates, UTC): the built-in account page light and dark, and AccountSettings
 // after a stale sign-in and with a refused removal. Run `npm run build-storybook` first, then
 // `node scripts/docs-screenshots.js`; the PNGs go to docs/images/.
@@ -18,7 +18,13 @@ const shots = [
 	{ id: 'pages-account--light', file: 'account-page-light.png' },
 	{ id: 'pages-account--dark', file: 'account-page-dark.png' },
 	{ id: 'components-accountsettings--needs-recent-sign-in', file: 'account-settings-recent-sign-in.png' },
-	{ id: 'components-accountsettings--dark-with-error', globals: 'theme:dark', file: 'account-settings-error-dark.png' }
+	{ id: 'components-accountsettings--dark-with-error', globals: 'theme:dark', file: 'account-settings-error-dark.png' },
+	// docs/two-factor.md
+	{ id: 'pages-account--two-factor-enrolment', file: 'two-factor-enrolment.png' },
+	{ id: 'pages-account--two-factor-recovery-codes', file: 'two-factor-recovery-codes.png' },
+	{ id: 'components-twofactorsetup--enabled-seven-codes-left', file: 'two-factor-enabled.png' },
+	{ id: 'pages-second-factor--light', file: 'second-factor-page.png' },
+	{ id: 'pages-second-factor--recovery-code-used-dark', file: 'recovery-code-used-dark.png' }
 ];
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };
