@@ -15,6 +15,8 @@ export interface PasskeyOptions {
 	redirectTo?: string;
 	/** `false` returns the outcome instead of navigating. */
 	redirect?: boolean;
+	/** Aborts the ceremony, which then resolves with `WebAuthnCancelled` (e.g. autofill's, before a button's). */
+	signal?: AbortSignal;
 }
 
 /** What a ceremony ended with. */
@@ -87,36 +89,63 @@ function ceremonyFailure(error: unknown, action: PasskeyAction): PasskeyResult {
  * `email` signs a new user up), asks the browser, posts the result with a CSRF token, then goes
  * to the answered URL.
  *
+ * `autofill: true` signs in with passkey autofill instead (conditional mediation): the browser
+ * offers saved passkeys in the page's fields whose `autocomplete` ends in `webauthn`, and the
+ * promise waits until the user picks one. Only one ceremony runs at a time: abort it with
+ * `options.signal` before a button's (starting another ceremony aborts it too); it then resolves
+ * with `WebAuthnCancelled`. `WebAuthnUnsupported` without conditional mediation, `WebAuthnFailed`
+ * without such a field.
+ *
  * @example
  * const result = await passkeySignIn('passkey', { email }, { redirect: false });
  * if (result.error === 'WebAuthnCancelled') return; // the user closed the prompt
+ * // on page load, beside <input autocomplete="username webauthn">; autofill.abort() before a button's ceremony
+ * const autofill = new AbortController();
+ * void passkeySignIn('passkey', { autofill: true }, { signal: autofill.signal });
  */
 export async function passkeySignIn(
 	providerId = 'passkey',
-	params: { action?: PasskeyAction; email?: string } = {},
+	params: { action?: PasskeyAction; email?: string; autofill?: boolean } = {},
 	options: PasskeyOptions = {}
 ): Promise<PasskeyResult> {
 	const basePath = options.basePath ?? '/auth';
 	const library = await browserLibrary();
 	if (!library.browserSupportsWebAuthn()) return failure('WebAuthnUnsupported', 0);
+	const autofill = params.autofill === true;
+	if (autofill && !(await library.browserSupportsWebAuthnAutofill())) return failure('WebAuthnUnsupported', 0);
+	if (autofill && !document.querySelector("input[autocomplete$='webauthn']")) {
+		return failure('WebAuthnFailed', 0, { message: 'No <input> whose autocomplete ends in "webauthn" to offer passkeys in.' });
+	}
 
 	const query = new URLSearchParams();
-	if (params.action) query.set('action', params.action);
-	if (params.email) query.set('email', params.email);
+	const asked = autofill ? 'authenticate' : params.action;
+	if (asked) query.set('action', asked);
+	if (params.email && !autofill) query.set('email', params.email);
+	if (autofill) query.set('mediation', 'conditional');
 	const id = encodeURIComponent(providerId);
 	const optionsResponse = await fetch(`${basePath}/webauthn-options/${id}?${query}`, { credentials: 'same-origin' });
 	const answer = await readJson(optionsResponse);
 	if (!optionsResponse.ok) return failure(String(answer.error ?? 'Default'), optionsResponse.status);
 	const action = answer.action as PasskeyAction;
+	const { signal } = options;
+	if (signal?.aborted) return failure('WebAuthnCancelled', 0, { action });
 
+	// the browser library runs one ceremony at a time: aborting ends the current one, ours
+	const abort = () => library.WebAuthnAbortService.cancelCeremony();
+	signal?.addEventListener('abort', abort);
 	let data: unknown;
 	try {
 		data =
 			action === 'register'
 				? await library.startRegistration({ optionsJSON: answer.options as Parameters<typeof library.startRegistration>[0]['optionsJSON'] })
-				: await library.startAuthentication({ optionsJSON: answer.options as Parameters<typeof library.startAuthentication>[0]['optionsJSON'] });
+				: await library.startAuthentication({
+						optionsJSON: answer.options as Parameters<typeof library.startAuthentication>[0]['optionsJSON'],
+						useBrowserAutofill: autofill
+					});
 	} catch (error) {
 		return ceremonyFailure(error, action);
+	} finally {
+		signal?.removeEventListener('abort', abort);
 	}
 
 	const response = await fetch(`${basePath}/callback/${id}`, {

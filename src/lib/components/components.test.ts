@@ -55,7 +55,8 @@ describe('SignIn', () => {
 				credentials: { username: { label: 'Username', autocomplete: 'username' }, password: { type: 'password', autocomplete: 'current-password' } }
 			}
 		});
-		expect(body).toMatch(/<label class="kg-field"><span>Username<\/span> <input name="username" type="text" required="" autocomplete="username"\/><\/label>/);
+		// the field naming the user also offers passkeys (autofill: `webauthn`, after its own tokens)
+		expect(body).toMatch(/<label class="kg-field"><span>Username<\/span> <input name="username" type="text" required="" autocomplete="username webauthn"\/><\/label>/);
 		expect(body).toMatch(/<label class="kg-field"><span>password<\/span> <input name="password" type="password" required="" autocomplete="current-password"\/><\/label>/);
 		// a form with fields keeps the theme's brand button
 		expect(body).toMatch(/<button type="submit" class="kg-button">/);
@@ -64,13 +65,13 @@ describe('SignIn', () => {
 	test('email mode renders one labelled email field', () => {
 		const { body } = render(SignIn, { props: { provider: 'email', providerName: 'Email', email: true } });
 		expect(body).toContain('<span>Email address</span>');
-		expect(inputs(body)).toContainEqual({ name: 'email', type: 'email', required: '', autocomplete: 'email' });
+		expect(inputs(body)).toContainEqual({ name: 'email', type: 'email', required: '', autocomplete: 'email webauthn' });
 		expect(body).toContain('Sign in with Email');
 	});
 
 	test('provider="email" renders the email field by default (as Auth.js does); email={false} leaves it out', () => {
 		const byDefault = render(SignIn, { props: { provider: 'email' } }).body;
-		expect(inputs(byDefault)).toContainEqual({ name: 'email', type: 'email', required: '', autocomplete: 'email' });
+		expect(inputs(byDefault)).toContainEqual({ name: 'email', type: 'email', required: '', autocomplete: 'email webauthn' });
 		const without = render(SignIn, { props: { provider: 'email', email: false } }).body;
 		expect(inputs(without).some((input) => input.name === 'email')).toBe(false);
 	});
