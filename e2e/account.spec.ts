@@ -3,11 +3,13 @@
 // remove a passkey; see the sessions of two browser contexts and end the other one (signed out on
 // its next request); change the email address by a link from the demo mailbox; delete the account
 // (every row gone, the session ended); and all of it but adding a passkey with JavaScript off.
+// On the demos whose sign-ins go stale in seconds: a sensitive change sends the user to sign in
+// again and back to the change.
 // SvelteKit runs the demo's own /account page (AccountSettings); Express the built-in /auth/account.
 
 import Database from 'better-sqlite3';
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { strategyApps, type StrategyApp } from './apps.js';
+import { staleApps, strategyApps, type StrategyApp } from './apps.js';
 import { expectNoSeriousA11yViolations, noScriptContext, viewport } from './ui.js';
 
 const MAILBOX = 'http://127.0.0.1:2526/messages';
@@ -38,15 +40,23 @@ async function mailedLink(address: string, part: string): Promise<string> {
 async function signInByEmail(page: Page, app: StrategyApp, address: string): Promise<void> {
 	await page.goto(`${app.origin}${accountPath(app)}`);
 	await expect(page).toHaveURL(/signin\?callbackUrl=/);
-	const before = (await (await fetch(`${MAILBOX}?to=${encodeURIComponent(address)}`)).json()) as { messages: unknown[] };
+	await signInOnThisPage(page, address);
+	await expect(page).toHaveURL(`${app.origin}${accountPath(app)}`);
+	await expect(page.getByRole('heading', { name: 'Connected accounts' })).toBeVisible();
+}
+
+/** On a sign-in page: asks for a link for `address` and follows the newest one. */
+async function signInOnThisPage(page: Page, address: string): Promise<void> {
+	const inbox = async () => ((await (await fetch(`${MAILBOX}?to=${encodeURIComponent(address)}`)).json()) as { messages: { links: string[] }[] }).messages;
+	const before = (await inbox()).length;
 	await page.getByLabel('Email address').fill(address);
 	await page.getByRole('button', { name: /sign in with email/i }).click();
 	await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-	await expect.poll(async () => ((await (await fetch(`${MAILBOX}?to=${encodeURIComponent(address)}`)).json()) as { messages: unknown[] }).messages.length).toBe(before.messages.length + 1);
-	await page.goto(await mailedLink(address, '/auth/callback/email'));
+	await expect.poll(async () => (await inbox()).length).toBe(before + 1);
+	// the mailbox lists the newest first
+	const newest = (await inbox())[0].links.find((url) => url.includes('/auth/callback/email'));
+	await page.goto(newest!);
 	await page.getByRole('button', { name: 'Sign in' }).click();
-	await expect(page).toHaveURL(`${app.origin}${accountPath(app)}`);
-	await expect(page.getByRole('heading', { name: 'Connected accounts' })).toBeVisible();
 }
 
 /** Connects the demo IdP account `login` through the explicit link flow and comes back. */
@@ -171,22 +181,23 @@ async function secondDevice(browser: Browser, app: StrategyApp, address: string,
 	return { context, page };
 }
 
-/** Ends the other device's session from `page`: its own button (database sessions) or "Sign out everywhere else" (JWT). */
-async function endOtherSession(page: Page, app: StrategyApp): Promise<void> {
+/**
+ * Ends the other device's session from `page`: both strategies list both devices (JWT sessions
+ * through their rows in the sessions table). `one`: the other row's own button; `all`: "Sign out
+ * everywhere else".
+ */
+async function endOtherSession(page: Page, how: 'one' | 'all'): Promise<void> {
 	const sessions = page.locator('li.kitgate-session');
-	if (app.strategy === 'database') {
-		await expect(sessions).toHaveCount(2);
-		await expect(page.locator('li.kitgate-session[data-current="true"]')).toContainText('This device');
+	await expect(sessions).toHaveCount(2);
+	await expect(page.locator('li.kitgate-session[data-current="true"]')).toContainText('This device');
+	if (how === 'one') {
 		await page.locator('li.kitgate-session[data-current="false"]').getByRole('button').click();
 		await expect(page.getByRole('status').first()).toHaveText('That session was signed out.');
-		await expect(sessions).toHaveCount(1);
 	} else {
-		// a JWT lives in the browser: only this device is listed, the others end all at once
-		await expect(sessions).toHaveCount(1);
-		await expect(page.getByText('Other browsers where you are signed in are not listed.')).toBeVisible();
 		await page.getByRole('button', { name: 'Sign out everywhere else' }).click();
 		await expect(page.getByRole('status').first()).toHaveText('You were signed out everywhere else.');
 	}
+	await expect(sessions).toHaveCount(1);
 	await expect(page.getByText('This device', { exact: true })).toBeVisible();
 }
 
@@ -210,7 +221,7 @@ for (const app of strategyApps) {
 			const other = await secondDevice(browser, app, address);
 			try {
 				await page.reload();
-				await endOtherSession(page, app);
+				await endOtherSession(page, 'one');
 				await expectSignedOut(other.page, app);
 				// this device goes on
 				await page.goto(`${app.origin}${accountPath(app)}`);
@@ -233,7 +244,7 @@ for (const app of strategyApps) {
 				await linkIdp(noJs, app, `nojs-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
 				await unlinkIdp(noJs);
 				await renameAndRemovePasskey(noJs, 'Old phone');
-				await endOtherSession(noJs, app);
+				await endOtherSession(noJs, 'all');
 				await expectSignedOut(page, app);
 				await noJs.goto(`${app.origin}${accountPath(app)}`);
 				await changeEmail(noJs, app, newAddress(app, 'nojs-changed'));
@@ -242,6 +253,30 @@ for (const app of strategyApps) {
 				await context.close();
 			}
 		});
+	});
+}
+
+for (const app of staleApps) {
+	test(`${app.name} on ${app.strategy} sessions: a stale sign-in is sent to sign in again and comes back to the change`, async ({ page }) => {
+		const address = newAddress(app, 'stale');
+		await signInByEmail(page, app, address);
+		await linkIdp(page, app, `stale-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+		const signedInAt = Date.now();
+		await page.waitForTimeout(Math.max(0, signedInAt + app.staleAfterMs + 500 - Date.now()));
+		await page.getByRole('button', { name: 'Disconnect Demo IdP' }).click();
+		// the sign-in page says why, and will come back to the account page
+		await expect(page).toHaveURL(/\/auth\/signin\?/);
+		const back = new URL(page.url()).searchParams.get('callbackUrl');
+		expect(new URL(back!, app.origin).pathname).toBe(accountPath(app));
+		await expect(page.getByRole('alert')).toHaveText('For your security, sign in again to continue.');
+		// nothing changed: still connected
+		const userId = userIdOf(app, address);
+		expect(storedRows(app, userId).accounts).toBe(2);
+		// signing in again (an email link) lands on the account page, where the change now goes through
+		await signInOnThisPage(page, address);
+		await expect(page).toHaveURL(new RegExp(`^${app.origin}${accountPath(app)}`));
+		await unlinkIdp(page);
+		expect(storedRows(app, userId).accounts).toBe(1);
 	});
 }
 

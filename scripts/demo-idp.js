@@ -50,8 +50,8 @@ export const DEMO_ACCOUNT = Object.freeze({
 export const DEMO_CLIENT = Object.freeze({
 	client_id: 'kitgate-demo',
 	client_secret: 'kitgate-demo-secret',
-	// 4174 and 3101: the demos' second session strategy in the end-to-end tests (playwright.config.ts)
-	redirect_uris: [5173, 4173, 4174, 3100, 3101].map((port) => `http://localhost:${port}/auth/callback/demo-idp`),
+	// 4174 and 3101: the demos' second session strategy in the end-to-end tests, 4175 and 3102 their "stale sign-in" demos (playwright.config.ts)
+	redirect_uris: [5173, 4173, 4174, 4175, 3100, 3101, 3102].map((port) => `http://localhost:${port}/auth/callback/demo-idp`),
 	grant_types: ['authorization_code', 'refresh_token']
 });
 
