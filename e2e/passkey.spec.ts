@@ -12,8 +12,15 @@ const passkeySignIn: Record<DemoApp['name'], { path: string; button: string }> =
 	express: { path: '/auth/signin', button: 'Sign in with Passkey' }
 };
 
-/** A platform authenticator with user verification that answers prompts by itself. */
+/**
+ * A platform authenticator with user verification that answers prompts by itself. These tests
+ * drive the passkey button, so this browser has no passkey autofill: Chromium would answer its
+ * conditional request at once and sign in first (e2e/passkey-autofill.spec.ts tests autofill).
+ */
 async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string }> {
+	await page.addInitScript(() => {
+		PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+	});
 	const cdp = await page.context().newCDPSession(page);
 	await cdp.send('WebAuthn.enable');
 	const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {

@@ -22,7 +22,7 @@ async function expectSignInComponents(page: Page, javaScript: boolean) {
 	const idp = page.getByRole('button', { name: 'Sign in with Demo IdP' });
 	await expect(idp).toHaveCSS('background-color', 'rgb(15, 118, 110)');
 	await expect(idp).toHaveCSS('color', 'rgb(255, 255, 255)');
-	await expect(page.getByLabel('Username')).toHaveAttribute('autocomplete', 'username');
+	await expect(page.getByLabel('Username')).toHaveAttribute('autocomplete', 'username webauthn');
 	await expect(page.getByLabel('Password')).toHaveAttribute('type', 'password');
 	await expect(page.getByLabel('Email address')).toHaveAttribute('type', 'email');
 	await expect(page.getByRole('button', { name: CREDENTIALS })).toHaveCSS('border-top-left-radius', '8px');
