@@ -1,5 +1,6 @@
 // The English texts of account management on the server side: the failures the account routes
-// answer, the page that confirms an email change, and the mails of an email change.
+// answer, the page that confirms an email change, the mails of an email change, and the notice
+// of a credential change.
 
 /**
  * English texts of the account routes and their mails, keyed by message id (`account.*`, and the
@@ -29,5 +30,17 @@ export const enAccount = {
 	'account.email.inUse.title': 'Your email address is already in use',
 	'account.email.inUse.intro': 'Someone asked to use {email} for an account on {host}, but another account already has this address. Nothing was changed.',
 	'account.email.inUse.button': 'Go to {host}',
-	'account.email.inUse.ignore': 'If this was not you, you can ignore this email.'
+	'account.email.inUse.ignore': 'If this was not you, you can ignore this email.',
+	'account.email.security.subject': 'A security change on your {host} account',
+	'account.email.security.title': 'Your account was changed',
+	'account.email.security.intro.password-changed': 'The password of your account on {host} was changed.',
+	'account.email.security.intro.passkey-removed': 'A passkey was removed from your account on {host}.',
+	'account.email.security.intro.two-factor-enabled': 'Two-step verification was turned on for your account on {host}.',
+	'account.email.security.intro.two-factor-removed': 'Two-step verification was turned off for your account on {host}.',
+	'account.email.security.intro.recovery-codes-regenerated':
+		'New recovery codes were made for your account on {host}; the old ones no longer work.',
+	'account.email.security.intro.email-changed': 'The email address of your account on {host} was changed to {email}.',
+	'account.email.security.button': 'Review your account',
+	'account.email.security.ignore':
+		'If this was you, there is nothing to do. If not, sign in now, review how you sign in and sign out your other devices.'
 } as const;

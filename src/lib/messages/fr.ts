@@ -192,6 +192,18 @@ export const fr: Readonly<Record<MessageId, string>> = {
 		'Quelqu’un a demandé à utiliser {email} pour un compte sur {host}, mais un autre compte a déjà cette adresse. Rien n’a changé.',
 	'account.email.inUse.button': 'Aller sur {host}',
 	'account.email.inUse.ignore': 'Si ce n’était pas vous, vous pouvez ignorer cet e-mail.',
+	'account.email.security.subject': 'Un changement de sécurité sur votre compte {host}',
+	'account.email.security.title': 'Votre compte a été modifié',
+	'account.email.security.intro.password-changed': 'Le mot de passe de votre compte sur {host} a été changé.',
+	'account.email.security.intro.passkey-removed': 'Une clé d’accès a été retirée de votre compte sur {host}.',
+	'account.email.security.intro.two-factor-enabled': 'La vérification en deux étapes a été activée pour votre compte sur {host}.',
+	'account.email.security.intro.two-factor-removed': 'La vérification en deux étapes a été désactivée pour votre compte sur {host}.',
+	'account.email.security.intro.recovery-codes-regenerated':
+		'De nouveaux codes de récupération ont été créés pour votre compte sur {host} ; les anciens ne fonctionnent plus.',
+	'account.email.security.intro.email-changed': 'L’adresse e-mail de votre compte sur {host} a été changée en {email}.',
+	'account.email.security.button': 'Vérifier votre compte',
+	'account.email.security.ignore':
+		'Si c’est vous, il n’y a rien à faire. Sinon, connectez-vous maintenant, vérifiez vos moyens de connexion et déconnectez vos autres appareils.',
 	'account.dateLocale': 'fr',
 	'account.title': 'Votre compte',
 	'account.signedInAs': 'Connecté en tant que {user}',

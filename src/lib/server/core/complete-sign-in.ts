@@ -8,6 +8,7 @@ import { AccessDenied, AuthError, CallbackRouteError, OAuthAccountNotLinked } fr
 import { emitEvent } from './events.js';
 import { pageUrl, type Outcome } from './outcome.js';
 import { decodeSessionCookie, establishSession, sessionCookieValue, sessionMethods } from './session.js';
+import { revocationState } from './revocation.js';
 import { readSubject } from './session-subject.js';
 import { findCredentialsUser } from './flows/credentials/credentials-user.js';
 import { decideLinking, isEmailRefuted, type LinkingDecision } from './linking-policy.js';
@@ -421,7 +422,9 @@ async function signedInSession(ctx: RequestContext, adapter: GuardedAdapter): Pr
 		return found && new Date(found.session.expires).getTime() > ctx.now ? { user: found.user } : null;
 	}
 	const token = await decodeSessionCookie(ctx);
-	return token ? tokenSession(adapter, token) : null;
+	// an ended or revoked session is nobody, as for every read (a store that cannot answer is no proof either)
+	if (!token || (await revocationState(ctx, token)) !== 'valid') return null;
+	return tokenSession(adapter, token);
 }
 
 /**

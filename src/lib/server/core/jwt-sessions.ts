@@ -2,7 +2,8 @@
 // carries a random id (claim `kitgate.sid`). With `account.listJwtSessions` on, a sign-in records a
 // row for it in the adapter's sessions table — token `jwt:<id>`, which is never read as a database
 // session — and its re-issues move the row's expiry (its "last seen"). Ending one session revokes
-// its id in the revocation store; signing out revokes the id too, so a copied cookie dies with it.
+// its id in the revocation store; signing out revokes the id too (best effort), so a copied cookie
+// dies with it.
 
 import { randomBytes } from 'node:crypto';
 import { hasAdapterMethod } from './adapter-guard.js';
@@ -12,6 +13,23 @@ import type { AdapterSession, JWT } from './types.js';
 
 /** The claim a JWT session's id is kept in; the `jwt` callback cannot change it. */
 export const SESSION_ID_CLAIM = 'kitgate.sid';
+
+/**
+ * The claim naming the stored user of a credentials JWT session whose `sub` is authorize()'s own
+ * id: revocations of that user (`revokeSessions`, end-other-sessions) reach it. kitgate's, like the id.
+ */
+export const OWNER_CLAIM = 'kitgate.user';
+
+/**
+ * The stored user a JWT session's revocations are keyed by, when it is not `sub`. Pure.
+ *
+ * @example
+ * ownerOf({ sub: 'member-7', 'kitgate.user': 'u1' }); // 'u1'
+ */
+export function ownerOf(token: JWT): string | undefined {
+	const owner = token[OWNER_CLAIM];
+	return typeof owner === 'string' && owner !== '' && owner !== token.sub ? owner : undefined;
+}
 
 /** Row tokens of JWT sessions start with this; a database-session cookie never does. */
 const ROW_PREFIX = 'jwt:';
@@ -139,19 +157,30 @@ export async function endJwtSession(ctx: RequestContext, id: string): Promise<vo
 	// any token with this id predates this time: none is issued once the record exists (a re-issue checks first)
 	const at = ctx.now + KEEP_MARGIN_SECONDS * 1000;
 	await ctx.config.revocation.store.revoke(REVOCATION_PREFIX + id, at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS);
-	await forgetJwtSession(ctx, id);
+	await forgetJwtSessionRow(ctx, id);
 }
 
 /**
- * Deletes the row of the JWT session `id` (signed out in this browser): it is no longer listed.
- * The id is not revoked — revocations are written by the app and users' own account changes, never
- * by every sign-out, so a flood of sign-outs cannot push live revocations out of a bounded store.
- * Failures are logged only.
+ * Signs the JWT session `id` out (this browser signed out, or signed in again over it): its id is
+ * revoked as a best-effort record a bounded store may drop first when full — so a flood of
+ * sign-outs never pushes out a revocation someone asked for — and its row is deleted. Copies of the
+ * cookie stop working on their next check. Failures are logged only: the cookie is cleared anyway.
  *
  * @example
- * await forgetJwtSession(ctx, 'k3…');
+ * await signOutJwtSession(ctx, 'k3…');
  */
-export async function forgetJwtSession(ctx: RequestContext, id: string): Promise<void> {
+export async function signOutJwtSession(ctx: RequestContext, id: string): Promise<void> {
+	try {
+		const at = ctx.now + KEEP_MARGIN_SECONDS * 1000;
+		await ctx.config.revocation.store.revoke(REVOCATION_PREFIX + id, at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS, { evictable: true });
+	} catch (error) {
+		ctx.config.logger.error(new AdapterError('Revoking a signed-out JWT session failed; its cookie was cleared.', { cause: { err: error } }));
+	}
+	await forgetJwtSessionRow(ctx, id);
+}
+
+/** Deletes the row of the JWT session `id`; failures are logged only. */
+async function forgetJwtSessionRow(ctx: RequestContext, id: string): Promise<void> {
 	const adapter = ctx.config.adapter;
 	if (!ctx.config.account.listJwtSessions || !adapter) return;
 	await Promise.resolve(adapter.deleteSession(rowToken(id))).catch((error: unknown) => {

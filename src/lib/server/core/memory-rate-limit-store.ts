@@ -1,7 +1,8 @@
 // The default store of rate-limit counters and JWT session revocations: this process's memory,
 // bounded in size. Re-exported from the root entry `kitgate` as `MemoryRateLimitStore`.
 
-import type { RateLimitCount, RateLimitStore, RevocationStore } from './types.js';
+import { AdapterError } from './errors.js';
+import type { RateLimitCount, RateLimitStore, RevocationStore, RevokeOptions } from './types.js';
 
 /**
  * Options of {@link MemoryRateLimitStore}.
@@ -16,7 +17,12 @@ export interface MemoryRateLimitStoreOptions {
 	 * such as an active lockout, is forgotten.
 	 */
 	maxKeys?: number;
-	/** Most users with a revocation kept at once (default 50,000). */
+	/**
+	 * Most revocations kept at once (default 50,000), and as many best-effort ones (sign-outs of
+	 * JWT sessions). Expired ones make room; when every revocation is live a new one is refused
+	 * (the change asking for it fails) and none is forgotten; the oldest best-effort ones make room
+	 * for new ones.
+	 */
 	maxRevocations?: number;
 }
 
@@ -31,7 +37,7 @@ export interface MemoryRateLimitStore extends RateLimitStore, RevocationStore {
 	decrement(key: string, now: number): void;
 	reset(key: string): void;
 	revokedAt(userId: string, now: number): number | null;
-	revoke(userId: string, at: number, keepSeconds: number): void;
+	revoke(userId: string, at: number, keepSeconds: number, options?: RevokeOptions): void;
 }
 
 const DEFAULT_MAX_KEYS = 50_000;
@@ -51,6 +57,8 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 	const maxRevocations = Math.max(1, options.maxRevocations ?? DEFAULT_MAX_KEYS);
 	const counters = new Map<string, RateLimitCount>();
 	const revocations = new Map<string, { at: number; until: number }>();
+	// sign-outs: best effort, so whoever signs in and out over and over never pushes out a deliberate revocation
+	const bestEffort = new Map<string, { at: number; until: number }>();
 	let nextFullSweep = 0;
 
 	return {
@@ -85,20 +93,21 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 			counters.delete(key);
 		},
 		revokedAt(userId, now) {
-			const entry = revocations.get(userId);
-			if (!entry) return null;
-			if (entry.until <= now) {
-				revocations.delete(userId);
-				return null;
-			}
-			return entry.at;
+			const kept = liveEntry(revocations, userId, now);
+			const signedOut = liveEntry(bestEffort, userId, now);
+			if (!kept) return signedOut?.at ?? null;
+			return Math.max(kept.at, signedOut?.at ?? 0);
 		},
-		revoke(userId, at, keepSeconds) {
-			const previous = revocations.get(userId);
-			revocations.delete(userId);
-			makeRoom(revocations, maxRevocations, (entry) => entry.until <= at);
+		revoke(userId, at, keepSeconds, options) {
+			const pool = options?.evictable ? bestEffort : revocations;
+			const previous = pool.get(userId);
+			pool.delete(userId);
+			if (options?.evictable) makeRoom(pool, maxRevocations, (entry) => entry.until <= at);
+			else if (!previous && !dropExpiredToFit(pool, maxRevocations, at)) {
+				throw new AdapterError(`The memory revocation store holds ${maxRevocations} live revocations: a new one was refused rather than forgetting one. Raise maxRevocations, or use a shared store (docs/security.md).`);
+			}
 			// a later revocation never moves the time back (clocks of several callers)
-			revocations.set(userId, {
+			pool.set(userId, {
 				at: Math.max(at, previous?.at ?? 0),
 				until: Math.max(at + keepSeconds * 1000, previous?.until ?? 0)
 			});
@@ -127,6 +136,23 @@ function makeRoom<T>(map: Map<string, T>, max: number, expired: (entry: T) => bo
 		if (map.size < max && !expired(entry)) return;
 		map.delete(key);
 	}
+}
+
+/** The live entry of `key`, dropping it when expired. */
+function liveEntry(map: Map<string, { at: number; until: number }>, key: string, now: number): { at: number; until: number } | undefined {
+	const entry = map.get(key);
+	if (entry && entry.until <= now) {
+		map.delete(key);
+		return undefined;
+	}
+	return entry;
+}
+
+/** Drops expired revocations until one more fits; false when every one left is live. */
+function dropExpiredToFit(map: Map<string, { at: number; until: number }>, max: number, now: number): boolean {
+	if (map.size < max) return true;
+	for (const [key, entry] of map) if (entry.until <= now) map.delete(key);
+	return map.size < max;
 }
 
 let processStore: MemoryRateLimitStore | undefined;

@@ -5,7 +5,7 @@ import { assertAdapterMethods } from './adapter-guard.js';
 import { resolveConfig } from './config.js';
 import type { RequestContext } from './context.js';
 import { AdapterError, InvalidConfiguration, MissingAdapter } from './errors.js';
-import { forgetOtherJwtSessions, isSessionIdRevoked, sessionIdOf } from './jwt-sessions.js';
+import { forgetOtherJwtSessions, isSessionIdRevoked, ownerOf, sessionIdOf } from './jwt-sessions.js';
 import type { AuthConfig, JWT } from './types.js';
 
 /** Seconds a revocation is kept beyond the JWT lifetime (the decoder's clock tolerance and then some). */
@@ -40,13 +40,18 @@ export type RevocationState = 'valid' | 'revoked' | 'unknown';
 export async function revocationState(ctx: RequestContext, token: JWT): Promise<RevocationState> {
 	if (typeof token.sub !== 'string' || !token.sub) return 'valid';
 	try {
+		const { store } = ctx.config.revocation;
 		const id = sessionIdOf(token);
-		// the user's "everywhere" revocation and this one session's, asked side by side
-		const [revokedAt, sessionEnded] = await Promise.all([
-			ctx.config.revocation.store.revokedAt(token.sub, ctx.now),
+		const owner = ownerOf(token);
+		// the user's "everywhere" revocation (by `sub`, and by the stored user of a credentials
+		// session) and this one session's, asked side by side
+		const [revokedAt, ownerRevokedAt, sessionEnded] = await Promise.all([
+			store.revokedAt(token.sub, ctx.now),
+			owner === undefined ? null : store.revokedAt(owner, ctx.now),
 			id === undefined ? false : isSessionIdRevoked(ctx, id)
 		]);
-		return sessionEnded || isIssuedBeforeRevocation(token.iat, revokedAt) ? 'revoked' : 'valid';
+		const revoked = sessionEnded || isIssuedBeforeRevocation(token.iat, revokedAt) || isIssuedBeforeRevocation(token.iat, ownerRevokedAt);
+		return revoked ? 'revoked' : 'valid';
 	} catch (error) {
 		ctx.config.logger.error(new AdapterError('The revocation store failed; the session was kept without being extended.', { cause: { err: error } }));
 		return 'unknown';

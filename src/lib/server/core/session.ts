@@ -9,7 +9,7 @@ import { hasAdapterMethod, type AdapterMethod } from './adapter-guard.js';
 import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
-import { forgetJwtSession, isJwtSessionRow, newSessionId, recordJwtSession, SESSION_ID_CLAIM, sessionIdOf, touchJwtSession } from './jwt-sessions.js';
+import { isJwtSessionRow, newSessionId, OWNER_CLAIM, recordJwtSession, SESSION_ID_CLAIM, sessionIdOf, signOutJwtSession, touchJwtSession } from './jwt-sessions.js';
 import { revocationState } from './revocation.js';
 import { readSubject, subjectOfSignIn, withSubject } from './session-subject.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
@@ -201,9 +201,12 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		if (decoded[SIGN_IN_TIME_CLAIM] !== undefined) token[SIGN_IN_TIME_CLAIM] = decoded[SIGN_IN_TIME_CLAIM];
 		// a token without one (Auth.js's, an older kitgate's) stays without: never a time the callback chose
 		else delete token[SIGN_IN_TIME_CLAIM];
-		// so is the session's id (jwt-sessions.ts): the callback cannot move a session onto another's
-		if (decoded[SESSION_ID_CLAIM] !== undefined) token[SESSION_ID_CLAIM] = decoded[SESSION_ID_CLAIM];
-		else delete token[SESSION_ID_CLAIM];
+		// so are the session's id and owner (jwt-sessions.ts): the callback cannot move a session onto another's
+		// id, nor out of its stored user's revocations
+		for (const claim of [SESSION_ID_CLAIM, OWNER_CLAIM]) {
+			if (decoded[claim] !== undefined) token[claim] = decoded[claim];
+			else delete token[claim];
+		}
 		const changed = refreshed !== decoded || (before !== undefined && JSON.stringify(token) !== before);
 		if (update || changed || stale) {
 			revocation ??= await revocationState(ctx, decoded);
@@ -332,16 +335,19 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 			return false;
 		}
 		// records whether `sub` is a stored user's id or authorize()'s (linking reads it: complete-sign-in.ts)
-		// the session this one replaces is no longer listed (a database session's row is deleted below)
-		if (previous && config.account.listJwtSessions) {
+		// the session this one replaces ends, copies of its cookie too (a database session's row is deleted below)
+		if (previous) {
 			const replaced = await decodeSessionCookie(ctx);
 			const replacedId = replaced ? sessionIdOf(replaced) : undefined;
-			if (replacedId) await forgetJwtSession(ctx, replacedId);
+			if (replacedId) await signOutJwtSession(ctx, replacedId);
 		}
 		const subject = subjectOfSignIn(account, config.adapter !== undefined);
 		const token = withSubject(returned, subject);
 		token[SIGN_IN_TIME_CLAIM] = seconds(ctx.now);
 		token[SESSION_ID_CLAIM] = newSessionId();
+		// a credentials session's stored user, when `sub` is authorize()'s id: its revocations reach this session
+		if (signedIn.storedUserId !== undefined && signedIn.storedUserId !== token.sub) token[OWNER_CLAIM] = signedIn.storedUserId;
+		else delete token[OWNER_CLAIM];
 		const { value, expires } = await encodeSessionToken(ctx, token);
 		writeSessionCookie(ctx, value, expires);
 		// the stored user the session is listed under: a credentials sign-in names it, any other is it
@@ -383,7 +389,7 @@ export async function endSession(ctx: RequestContext): Promise<void> {
 	if (config.session.strategy === 'jwt') {
 		const token = await decodeSessionCookie(ctx);
 		const id = token ? sessionIdOf(token) : undefined;
-		if (id) await forgetJwtSession(ctx, id);
+		if (id) await signOutJwtSession(ctx, id);
 		await emitEvent(ctx, 'signOut', { token });
 		return;
 	}

@@ -497,13 +497,30 @@ export interface SendVerificationRequestParams {
  * - `confirm-email-change`: to the new address, with the link (`url`) that confirms it;
  * - `email-change-notice`: to the old address, saying which address was asked for (no link);
  * - `email-in-use`: to the new address when another user already has it (no link), so the answer
- *   to the request never tells whether an address has an account.
+ *   to the request never tells whether an address has an account;
+ * - `security-notice`: to the user's address after a credential change (`change` says which), with
+ *   a link to the site only.
  */
-export type AccountEmailKind = 'confirm-email-change' | 'email-change-notice' | 'email-in-use';
+export type AccountEmailKind = 'confirm-email-change' | 'email-change-notice' | 'email-in-use' | 'security-notice';
+
+/**
+ * A change to how a user proves who they are, told by a `security-notice` mail: from the account
+ * routes (a passkey removed, the second factor turned on or off, new recovery codes, the address
+ * changed), or from the app through `credentialChanged` (a password).
+ */
+export type CredentialChange =
+	| 'password-changed'
+	| 'passkey-removed'
+	| 'two-factor-enabled'
+	| 'two-factor-removed'
+	| 'recovery-codes-regenerated'
+	| 'email-changed';
 
 /** What an email provider's `sendAccountEmail` gets for one mail of an email change. */
 export interface AccountEmailParams {
 	kind: AccountEmailKind;
+	/** `security-notice`: what changed. */
+	change?: CredentialChange;
 	/** The address to send to. */
 	identifier: string;
 	/** `confirm-email-change`: the confirmation link (its one secret). Otherwise the site's URL. */
@@ -720,8 +737,18 @@ export interface RateLimitStore {
 export interface RevocationStore {
 	/** Sessions of `userId` issued before this time (ms) are revoked; null when none are. */
 	revokedAt(userId: string, now: number): Awaitable<number | null>;
-	/** Revokes sessions of `userId` issued before `at`; the record may be dropped after `keepSeconds`. */
-	revoke(userId: string, at: number, keepSeconds: number): Awaitable<void>;
+	/**
+	 * Revokes sessions of `userId` issued before `at`; the record may be dropped after `keepSeconds`.
+	 * `evictable`: a best-effort record (a sign-out's) that a bounded store may drop first when
+	 * full. A bounded store must never drop any other live record: it refuses (throws) instead.
+	 */
+	revoke(userId: string, at: number, keepSeconds: number, options?: RevokeOptions): Awaitable<void>;
+}
+
+/** How a revocation is kept (see {@link RevocationStore.revoke}). */
+export interface RevokeOptions {
+	/** A best-effort record a bounded store may drop first when full (a sign-out's). */
+	evictable?: boolean;
 }
 
 /** Limits of one kind of attempt; a limit of 0 is off. */

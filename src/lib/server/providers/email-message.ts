@@ -84,18 +84,20 @@ export function renderVerificationEmail(input: VerificationEmailInput): Verifica
  * const input: AccountEmailInput = { kind: 'confirm-email-change', url, newEmail: 'new@example.com', expires, theme: {} };
  */
 export type AccountEmailInput = Pick<AccountEmailParams, 'kind' | 'url' | 'newEmail' | 'theme'> &
-	Partial<Pick<AccountEmailParams, 'expires' | 'provider' | 'locale' | 'messages'>>;
+	Partial<Pick<AccountEmailParams, 'expires' | 'provider' | 'locale' | 'messages' | 'change'>>;
 
 const ACCOUNT_MAIL_KEYS = {
 	'confirm-email-change': 'account.email.confirm',
 	'email-change-notice': 'account.email.notice',
-	'email-in-use': 'account.email.inUse'
+	'email-in-use': 'account.email.inUse',
+	'security-notice': 'account.email.security'
 } as const;
 
 /**
- * Renders a mail of an email change (docs/account.md): the confirmation link to the new address,
- * the notice to the old one, or the note to an address another account has. Same look as the
- * sign-in email; only the confirmation carries a secret (its link).
+ * Renders an account mail (docs/account.md): of an email change, the confirmation link to the new
+ * address, the notice to the old one, or the note to an address another account has; or the
+ * notice of a credential change. Same look as the sign-in email; only the confirmation carries a
+ * secret (its link).
  *
  * @example
  * sendAccountEmail: async (params) => {
@@ -112,9 +114,11 @@ export function renderAccountEmail(input: AccountEmailInput): VerificationEmail 
 	const expires = confirm && input.expires
 		? text(table, 'email.expires', { duration: describeDuration(lifetimeSeconds({ ...input, expires: input.expires, theme: input.theme }), input.locale) })
 		: '';
+	// a security notice says which change happened (a password by default)
+	const intro = input.kind === 'security-notice' ? `${key}.intro.${input.change ?? 'password-changed'}` : `${key}.intro`;
 	const props: EmailMessageProps = {
 		title: text(table, `${key}.title`, values),
-		intro: text(table, `${key}.intro`, values),
+		intro: text(table, intro, values),
 		button: text(table, `${key}.button`, values),
 		linkLabel: text(table, 'email.link'),
 		expires,

@@ -7,19 +7,21 @@ import { stringField, type RequestBody } from '../body.js';
 import type { RequestContext } from '../context.js';
 import { AdapterError, InvalidRequest, LastSignInMethod } from '../errors.js';
 import { emitEvent } from '../events.js';
-import { endJwtSession, forgetOtherJwtSessions, listJwtSessions, rowToken, sessionIdOf, sessionIdOfRow } from '../jwt-sessions.js';
-import { clearSessionCookie, reissueJwtSession } from '../session.js';
-import type { AdapterAccount, AdapterAuthenticator, AdapterSession } from '../types.js';
+import { endJwtSession, listJwtSessions, rowToken, sessionIdOf, sessionIdOfRow, signOutJwtSession } from '../jwt-sessions.js';
+import { clearSessionCookie } from '../session.js';
+import type { AdapterAccount, AdapterAuthenticator } from '../types.js';
 import { publicSessionId, requireFreshSignIn, type AccountSession } from './account-session.js';
+import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';
 import { oneAtATime } from './one-at-a-time.js';
+import { KEEP_MARGIN_SECONDS, revocationTime } from './other-sessions.js';
 import { readHoldings } from './overview.js';
 import { canRemove, type WayIn } from './ways-in.js';
 
 /** Longest passkey name kept. */
 export const MAX_PASSKEY_NAME_LENGTH = 64;
 
-/** Seconds a JWT revocation is kept beyond the JWT lifetime (as `revokeSessions`). */
-const KEEP_MARGIN_SECONDS = 60;
+// ending the other sessions has its own module (credential changes end them too); kept importable from here
+export { endOtherSessions, revocationTime } from './other-sessions.js';
 
 /**
  * Unlinks one of the user's OAuth/OIDC accounts (`{ provider, providerAccountId }`). Needs a recent
@@ -92,6 +94,7 @@ export async function removePasskey(ctx: RequestContext, session: AccountSession
 		const unlinked: AdapterAccount = account ?? { provider: providerOfPasskeys(ctx), type: 'webauthn', providerAccountId: passkey.providerAccountId, userId: session.user.id };
 		await emitEvent(ctx, 'unlinkAccount', { user: session.user, account: unlinked });
 	});
+	await afterCredentialChange(ctx, session, 'passkey-removed', { keepOtherSessions: keepsOtherSessions(body) });
 }
 
 /**
@@ -125,7 +128,8 @@ async function endJwtSessionById(ctx: RequestContext, session: AccountSession, s
 	const ownId = sessionIdOf(token);
 	const own = ownId === undefined ? undefined : rowToken(ownId);
 	if (sessionId === 'current' || (own !== undefined && publicSessionId(ctx, own) === sessionId)) {
-		if (ownId !== undefined) await endJwtSession(ctx, ownId);
+		// ending this browser's own session is a sign-out (a best-effort revocation, as /signout)
+		if (ownId !== undefined) await signOutJwtSession(ctx, ownId);
 		clearSessionCookie(ctx);
 		await emitEvent(ctx, 'signOut', { token });
 		return { current: true };
@@ -137,35 +141,6 @@ async function endJwtSessionById(ctx: RequestContext, session: AccountSession, s
 	await endJwtSession(ctx, id);
 	await emitEvent(ctx, 'signOut', { token: null, userId: session.user.id, sessionId });
 	return { current: false };
-}
-
-/**
- * Ends every session of the user but this one. Database: each other row is deleted (`signOut` for
- * each). JWT: every session of the user issued before now is revoked through the revocation store,
- * and this browser's session is issued again just after (`signOut` with `revokedBefore`).
- *
- * @example
- * await endOtherSessions(ctx, session);
- */
-export async function endOtherSessions(ctx: RequestContext, session: AccountSession): Promise<void> {
-	const { stored, user } = session;
-	if (stored.strategy === 'jwt') {
-		const { store } = ctx.config.revocation;
-		const at = revocationTime(ctx.now);
-		await store.revoke(user.id, at, ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
-		// issued at the revocation instant itself: not before it, so this browser's session goes on
-		await reissueJwtSession(ctx, stored.token, at);
-		await forgetOtherJwtSessions(ctx, user.id, sessionIdOf(stored.token));
-		await emitEvent(ctx, 'signOut', { token: null, userId: user.id, revokedBefore: new Date(at) });
-		return;
-	}
-	const adapter = ctx.config.adapter!;
-	const rows: AdapterSession[] = await adapter.listSessionsByUserId(user.id);
-	for (const row of rows) {
-		if (row.sessionToken === stored.sessionToken) continue;
-		const deleted = await adapter.deleteSessionOfUser(user.id, row.sessionToken);
-		if (deleted) await emitEvent(ctx, 'signOut', { session: deleted });
-	}
 }
 
 /**
@@ -191,15 +166,6 @@ export async function deleteAccount(ctx: RequestContext, session: AccountSession
 	clearSessionCookie(ctx);
 	await emitEvent(ctx, 'deleteUser', { user: deleted || user });
 	await emitEvent(ctx, 'signOut', stored.strategy === 'jwt' ? { token: stored.token } : { session: { sessionToken: stored.sessionToken, userId: user.id, expires: new Date(stored.expires) } });
-}
-
-/**
- * When a revocation by the user takes effect: the start of the next whole second, so that every
- * JWT session issued up to now (`iat` has one-second resolution) is revoked, even one issued in
- * this very second. Pure.
- */
-export function revocationTime(now: number): number {
-	return (Math.floor(now / 1000) + 1) * 1000;
 }
 
 /** Throws `InvalidRequest` unless the user has the passkey `credentialID`. */

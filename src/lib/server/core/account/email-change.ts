@@ -15,6 +15,7 @@ import { reissueJwtSession } from '../session.js';
 import { isUniqueViolation } from '../unique-violation.js';
 import type { AccountEmailParams, AdapterUser, EmailConfig } from '../types.js';
 import { renderPage, pageSecurityHeaders } from '../../pages/render.js';
+import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';
 import { resolveMessages } from '../../pages/messages.js';
 import { requireFreshSignIn, type AccountSession } from './account-session.js';
 
@@ -203,7 +204,11 @@ export async function confirmEmailChange(ctx: RequestContext, session: AccountSe
 	await emitEvent(ctx, 'updateUser', { user: updated });
 	if (previous) await unlinkOldEmailAccounts(ctx, updated, previous);
 	// this browser's JWT session carries the address: issue it again with the new one
-	if (session.stored.strategy === 'jwt') await reissueJwtSession(ctx, { ...session.stored.token, email });
+	const reissued = session.stored.strategy === 'jwt' ? { ...session.stored.token, email } : undefined;
+	const keepOtherSessions = keepsOtherSessions(body);
+	if (reissued && keepOtherSessions) await reissueJwtSession(ctx, reissued);
+	// the old address is told: whoever changed it may not be its owner
+	await afterCredentialChange(ctx, session, 'email-changed', { keepOtherSessions, token: reissued, notify: previous || null });
 	return undefined;
 }
 

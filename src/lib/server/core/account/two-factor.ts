@@ -19,7 +19,7 @@ import { openFor, sealFor, twoFactorOf, useSecondFactor } from '../two-factor/se
 import { sealTotpSecret } from '../two-factor/totp-secret-seal.js';
 import { generateTotpSecret, totpKeyUri, verifyTotp } from '../two-factor/totp.js';
 import { requireFreshSignIn, type AccountSession } from './account-session.js';
-import { endOtherSessions } from './changes.js';
+import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';
 import { accountOverview } from './overview.js';
 
 /** Seconds an enrolment may take between start and confirm. */
@@ -114,7 +114,7 @@ export async function confirmTwoFactor(ctx: RequestContext, session: AccountSess
 		recoveryCodes: hashes,
 		createdAt: new Date(ctx.now)
 	});
-	await endOtherSessions(ctx, session);
+	await afterCredentialChange(ctx, session, 'two-factor-enabled', { keepOtherSessions: keepsOtherSessions(body) });
 	await emitEvent(ctx, 'twoFactor', { user, change: 'enrolled', remainingRecoveryCodes: codes.length });
 	return { result: 'two-factor-enabled', recoveryCodes: codes };
 }
@@ -140,7 +140,7 @@ export async function regenerateRecoveryCodes(ctx: RequestContext, session: Acco
 	const { codes, hashes } = generateRecoveryCodes({ secret: ctx.config.secrets });
 	// the adapter keeps the later of the stored and this (possibly stale) last-used step
 	await ctx.config.adapter!.setTwoFactor({ ...record, recoveryCodes: hashes });
-	await endOtherSessions(ctx, session);
+	await afterCredentialChange(ctx, session, 'recovery-codes-regenerated', { keepOtherSessions: keepsOtherSessions(body) });
 	await emitEvent(ctx, 'twoFactor', { user, change: 'recovery-codes-regenerated', remainingRecoveryCodes: codes.length });
 	return { result: 'recovery-codes-regenerated', recoveryCodes: codes };
 }
@@ -163,7 +163,7 @@ export async function removeTwoFactor(ctx: RequestContext, session: AccountSessi
 	if (!used) throw new InvalidSecondFactor('Turning off two-factor authentication needs a current code from the app, or a recovery code.');
 	await attempt.succeeded();
 	await ctx.config.adapter!.deleteTwoFactor(user.id);
-	await endOtherSessions(ctx, session);
+	await afterCredentialChange(ctx, session, 'two-factor-removed', { keepOtherSessions: keepsOtherSessions(body) });
 	await emitEvent(ctx, 'twoFactor', { user, change: 'removed' });
 }
 

@@ -88,7 +88,8 @@ export async function verifySecondFactor(ctx: RequestContext, body: RequestBody)
 /** Starts the session of the pending sign-in and fires `signIn`, as the primary flow would have. */
 async function finishSignIn(ctx: RequestContext, pending: PendingSignIn): Promise<void> {
 	const { user, account, profile, isNewUser } = pending;
-	const started = await establishSession(ctx, { user, account, profile, isNewUser });
+	// the stored user is the pending one (a credentials JWT session's `sub` is authorize()'s id)
+	const started = await establishSession(ctx, { user, account, profile, isNewUser, storedUserId: pending.userId });
 	if (!started) throw new AccessDenied('The jwt callback returned null: no session was started.');
 	const provider = account ? ctx.config.providerById.get(account.provider) : undefined;
 	if (provider && account && (account.type === 'oauth' || account.type === 'oidc')) await rememberUpstreamAccount(ctx, provider, account);

@@ -78,6 +78,12 @@ async function connect(config: AuthConfig, client: ReturnType<typeof testClient>
 		callbackUrl: `${ORIGIN}/`,
 		linkRequestedBy
 	});
+	// the browser keeps the session the sign-in wrote (the one it replaced is signed out)
+	for (const cookie of ctx.setCookies) {
+		if (!client) break;
+		if (cookie.value === '' || cookie.options.maxAge === 0) client.jar.delete(cookie.name);
+		else client.jar.set(cookie.name, cookie.value);
+	}
 	return linkRequestedBy;
 }
 

@@ -12,7 +12,8 @@ import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../co
 import { AdapterError } from '../errors.js';
 import { decryptJweSync, encryptJweSync, readJweHeader } from '../jwe-sync.js';
 import type { Outcome } from '../outcome.js';
-import { clearSessionCookie, sessionCookieValue } from '../session.js';
+import { sessionIdOf, signOutJwtSession } from '../jwt-sessions.js';
+import { clearSessionCookie, decodeSessionCookie, sessionCookieValue } from '../session.js';
 import type { Account, AdapterTwoFactor, AdapterUser, CookieOption, Profile, User } from '../types.js';
 import { verifyRecoveryCode } from './recovery-codes.js';
 import { openTotpSecret } from './totp-secret-seal.js';
@@ -131,6 +132,11 @@ export async function secondFactorGate(
 	if (previous) {
 		// the sign-in replaces any session the request had, as establishSession does (no fixation)
 		if (ctx.config.session.strategy === 'database') await Promise.resolve(ctx.config.adapter!.deleteSession(previous)).catch(() => undefined);
+		else {
+			const replaced = await decodeSessionCookie(ctx);
+			const replacedId = replaced ? sessionIdOf(replaced) : undefined;
+			if (replacedId) await signOutJwtSession(ctx, replacedId);
+		}
 		clearSessionCookie(ctx);
 	}
 	const pending: PendingSignIn = { ...signIn, signInId: randomBytes(16).toString('base64url'), signedInAt: ctx.now };

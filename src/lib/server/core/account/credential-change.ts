@@ -1,0 +1,115 @@
+// What follows a change to the ways a user proves who they are (a passkey removed, the second factor
+// turned on or off, new recovery codes, the address changed, a password changed by the app): the
+// user's other sessions end unless the user asked to keep them, and the user is told by email —
+// the mail a thief holding a stolen session cannot stop the owner from getting.
+
+import type { RequestBody } from '../body.js';
+import { resolveConfig } from '../config.js';
+import { createContext, type RequestContext } from '../context.js';
+import { EmailSignin, InvalidConfiguration } from '../errors.js';
+import { revokeSessions } from '../revocation.js';
+import { resolveMessages } from '../../pages/messages.js';
+import type { AuthConfig, CredentialChange, EmailConfig, JWT } from '../types.js';
+import type { AccountSession } from './account-session.js';
+import { endOtherSessions } from './other-sessions.js';
+
+/**
+ * Whether the form or JSON body asked to keep the other sessions (`keepOtherSessions`: `yes`,
+ * `true` or `on`). Absent: they end. Pure.
+ *
+ * @example
+ * keepsOtherSessions({ keepOtherSessions: 'yes' }); // true
+ */
+export function keepsOtherSessions(body: RequestBody): boolean {
+	const value = body.keepOtherSessions;
+	return value === true || (typeof value === 'string' && ['yes', 'true', 'on'].includes(value.toLowerCase()));
+}
+
+/**
+ * After `change` from the account routes: ends the user's other sessions unless `keepOtherSessions`
+ * (this browser's JWT session is re-issued as `token`, default the current one) and mails the
+ * notice to `notify` (default the user's address). A mail that fails is logged, never answered:
+ * the change itself stands.
+ *
+ * @example
+ * await afterCredentialChange(ctx, session, 'passkey-removed', { keepOtherSessions: keepsOtherSessions(body) });
+ */
+export async function afterCredentialChange(
+	ctx: RequestContext,
+	session: AccountSession,
+	change: CredentialChange,
+	options: { keepOtherSessions: boolean; token?: JWT; notify?: string | null }
+): Promise<void> {
+	if (!options.keepOtherSessions) await endOtherSessions(ctx, session, options.token);
+	await sendSecurityNotice(ctx, options.notify === undefined ? session.user.email : options.notify, change);
+}
+
+/** The email provider that can send account mails: the one of email changes, else the only one with `sendAccountEmail`. */
+function noticeProvider(ctx: RequestContext): (EmailConfig & Required<Pick<EmailConfig, 'sendAccountEmail'>>) | undefined {
+	const chosen = ctx.config.account.emailProvider;
+	if (chosen && typeof chosen.sendAccountEmail === 'function') return chosen as EmailConfig & Required<Pick<EmailConfig, 'sendAccountEmail'>>;
+	const able = ctx.config.providers.filter((provider): provider is EmailConfig & Required<Pick<EmailConfig, 'sendAccountEmail'>> => provider.type === 'email' && typeof provider.sendAccountEmail === 'function');
+	return able.length === 1 ? able[0] : undefined;
+}
+
+/**
+ * Mails `address` that `change` happened on its account, with a link to the site (the configured
+ * origin, never a Host header the request chose). Nothing when there is no address or no email
+ * provider that sends account mails; a failure is logged.
+ *
+ * @example
+ * await sendSecurityNotice(ctx, user.email, 'two-factor-removed');
+ */
+export async function sendSecurityNotice(ctx: RequestContext, address: string | null | undefined, change: CredentialChange): Promise<void> {
+	const provider = noticeProvider(ctx);
+	if (!provider || !address) return;
+	try {
+		await provider.sendAccountEmail({
+			kind: 'security-notice',
+			change,
+			identifier: address,
+			url: ctx.baseUrl,
+			newEmail: address,
+			provider,
+			theme: ctx.config.theme,
+			request: ctx.request,
+			locale: ctx.config.locale,
+			messages: resolveMessages(ctx.config.locale, ctx.config.messages)
+		});
+	} catch (error) {
+		ctx.config.logger.error(new EmailSignin(`Sending the ${change} notice of provider "${provider.id}" failed.`, { cause: { err: error } }));
+	}
+}
+
+/** Options of {@link credentialChanged}. */
+export interface CredentialChangedOptions {
+	/** What changed (default `password-changed`). */
+	change?: CredentialChange;
+	/**
+	 * The app's request of the change (e.g. SvelteKit's `event.request`), or the site's URL: the
+	 * notice links to the site from it (with `url`/AUTH_URL configured, always that).
+	 */
+	request: Request | string;
+	/** End every session of the user, this one too (default true): the user signs in again with the new password. */
+	endSessions?: boolean;
+}
+
+/**
+ * Call after your app changes a user's password (or another credential kitgate does not manage):
+ * every session of the user ends (database rows deleted, JWT sessions revoked, as `revokeSessions`)
+ * and the user is told by email, through the email provider's `sendAccountEmail`.
+ *
+ * @example
+ * import { credentialChanged } from 'kitgate';
+ * await setPassword(user.id, newPassword); // your app's own code
+ * await credentialChanged(user.id, authConfig, { request: event.request });
+ */
+export async function credentialChanged(userId: string, config: AuthConfig, options: CredentialChangedOptions): Promise<void> {
+	if (typeof userId !== 'string' || userId.length === 0) throw new InvalidConfiguration('credentialChanged needs the id of the user whose credential changed.');
+	const resolved = resolveConfig(config);
+	if (!resolved.adapter) throw new InvalidConfiguration('credentialChanged reads the user\'s address and needs an adapter.');
+	const ctx = createContext(typeof options.request === 'string' ? new Request(options.request) : options.request, resolved);
+	if (options.endSessions !== false) await revokeSessions(userId, config);
+	const user = await resolved.adapter.getUser(userId);
+	await sendSecurityNotice(ctx, user?.email, options.change ?? 'password-changed');
+}

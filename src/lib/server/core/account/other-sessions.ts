@@ -1,0 +1,54 @@
+// Ending every session of a user but the one in this browser: asked for from the account page, and
+// what a credential change does by default (credential-change.ts).
+
+import type { RequestContext } from '../context.js';
+import { emitEvent } from '../events.js';
+import { forgetOtherJwtSessions, sessionIdOf } from '../jwt-sessions.js';
+import { reissueJwtSession } from '../session.js';
+import type { AdapterSession, JWT } from '../types.js';
+import type { AccountSession } from './account-session.js';
+
+/** Seconds a JWT revocation is kept beyond the JWT lifetime (as `revokeSessions`). */
+export const KEEP_MARGIN_SECONDS = 60;
+
+/**
+ * When a revocation by the user takes effect: the start of the next whole second, so that every
+ * JWT session issued up to now (`iat` has one-second resolution) is revoked, even one issued in
+ * this very second. Pure.
+ *
+ * @example
+ * revocationTime(1_700_000_000_400); // 1_700_000_001_000
+ */
+export function revocationTime(now: number): number {
+	return (Math.floor(now / 1000) + 1) * 1000;
+}
+
+/**
+ * Ends every session of the user but this one. Database: each other row is deleted (`signOut` for
+ * each). JWT: every session of the user issued before now is revoked through the revocation store,
+ * and this browser's session is issued again just after (`signOut` with `revokedBefore`), as
+ * `token` when given (a change that also changed the token's claims, such as the address).
+ *
+ * @example
+ * await endOtherSessions(ctx, session);
+ */
+export async function endOtherSessions(ctx: RequestContext, session: AccountSession, token?: JWT): Promise<void> {
+	const { stored, user } = session;
+	if (stored.strategy === 'jwt') {
+		const { store } = ctx.config.revocation;
+		const at = revocationTime(ctx.now);
+		await store.revoke(user.id, at, ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
+		// issued at the revocation instant itself: not before it, so this browser's session goes on
+		await reissueJwtSession(ctx, token ?? stored.token, at);
+		await forgetOtherJwtSessions(ctx, user.id, sessionIdOf(stored.token));
+		await emitEvent(ctx, 'signOut', { token: null, userId: user.id, revokedBefore: new Date(at) });
+		return;
+	}
+	const adapter = ctx.config.adapter!;
+	const rows: AdapterSession[] = await adapter.listSessionsByUserId(user.id);
+	for (const row of rows) {
+		if (row.sessionToken === stored.sessionToken) continue;
+		const deleted = await adapter.deleteSessionOfUser(user.id, row.sessionToken);
+		if (deleted) await emitEvent(ctx, 'signOut', { session: deleted });
+	}
+}
