@@ -88,7 +88,7 @@ async function renameAndRemovePasskey(page: Page, name: string): Promise<void> {
 	await expect(page.getByRole('status').first()).toHaveText('Passkey renamed.');
 	await expect(page.locator('.kitgate-passkey-name')).toHaveText(name);
 	await page.getByRole('button', { name: `Remove: ${name}` }).click();
-	await expect(page.getByRole('status').first()).toHaveText('Passkey removed.');
+	await expect(page.getByRole('status').first()).toHaveText('Passkey removed. Your other devices were signed out.');
 	await expect(page.locator('li.kitgate-passkey')).toHaveCount(0);
 	await expect(page.getByTestId('passkey-empty')).toBeVisible();
 }
@@ -102,7 +102,7 @@ async function changeEmail(page: Page, app: StrategyApp, to: string): Promise<vo
 	await expect(page.getByRole('heading', { name: 'Confirm your new email address' })).toBeVisible();
 	await page.getByRole('button', { name: 'Change my email address' }).click();
 	await expect(page).toHaveURL(`${app.origin}${accountPath(app)}?account=email-changed`);
-	await expect(page.getByRole('status').first()).toHaveText('Your email address was changed.');
+	await expect(page.getByRole('status').first()).toHaveText('Your email address was changed. Your other devices were signed out unless you chose to keep them.');
 	await expect(page.getByTestId('account-email')).toHaveText(`Your address is ${to}.`);
 }
 
@@ -243,7 +243,11 @@ for (const app of strategyApps) {
 				await expect(noJs.getByText(/Passkeys need JavaScript/)).toBeVisible();
 				await linkIdp(noJs, app, `nojs-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
 				await unlinkIdp(noJs);
+				// removing a passkey is a credential change: the other device is signed out with it
 				await renameAndRemovePasskey(noJs, 'Old phone');
+				await expectSignedOut(page, app);
+				await signInByEmail(page, app, address);
+				await noJs.reload();
 				await endOtherSession(noJs, 'all');
 				await expectSignedOut(page, app);
 				await noJs.goto(`${app.origin}${accountPath(app)}`);

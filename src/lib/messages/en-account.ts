@@ -15,6 +15,7 @@ export const enAccount = {
 	'account.confirmEmail.title': 'Confirm your new email address',
 	'account.confirmEmail.body': 'Use {email} as the email address of your account on {host}?',
 	'account.confirmEmail.button': 'Change my email address',
+	'account.keepOtherSessions': 'Keep my other devices signed in',
 	'account.confirmEmail.hint': 'If you did not ask for this change, close this page: nothing happens until you press the button.',
 	'account.email.confirm.subject': 'Confirm your new email address on {host}',
 	'account.email.confirm.title': 'Confirm your new email address',

@@ -170,6 +170,7 @@ export const fr: Readonly<Record<MessageId, string>> = {
 	'account.confirmEmail.title': 'Confirmez votre nouvelle adresse e-mail',
 	'account.confirmEmail.body': 'Utiliser {email} comme adresse e-mail de votre compte sur {host} ?',
 	'account.confirmEmail.button': 'Changer mon adresse e-mail',
+	'account.keepOtherSessions': 'Garder mes autres appareils connectés',
 	'account.confirmEmail.hint':
 		'Si vous n’avez pas demandé ce changement, fermez cette page : rien ne se passe tant que vous n’appuyez pas sur le bouton.',
 	'account.email.confirm.subject': 'Confirmez votre nouvelle adresse e-mail sur {host}',
@@ -261,12 +262,12 @@ export const fr: Readonly<Record<MessageId, string>> = {
 	'account.result.unlinked': 'Le compte a été dissocié.',
 	'account.result.passkey-added': 'Clé d’accès ajoutée.',
 	'account.result.passkey-renamed': 'Clé d’accès renommée.',
-	'account.result.passkey-removed': 'Clé d’accès supprimée.',
+	'account.result.passkey-removed': 'Clé d’accès supprimée. Vos autres appareils ont été déconnectés.',
 	'account.result.session-ended': 'Cette session a été déconnectée.',
 	'account.result.other-sessions-ended': 'Vous avez été déconnecté partout ailleurs.',
 	'account.result.email-change-requested':
 		'Nous avons envoyé un lien à la nouvelle adresse. Ouvrez-le en étant connecté ici pour confirmer le changement.',
-	'account.result.email-changed': 'Votre adresse e-mail a été changée.',
+	'account.result.email-changed': 'Votre adresse e-mail a été changée. Vos autres appareils ont été déconnectés, sauf si vous avez choisi de les garder.',
 	'account.result.account-deleted': 'Votre compte a été supprimé.',
 	'account.error.MissingCSRF': 'Le formulaire a expiré. Veuillez réessayer.',
 	'account.error.InvalidRequest':

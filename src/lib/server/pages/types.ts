@@ -105,6 +105,8 @@ export interface VerifyEmailPageProps extends PageCommon {
 	callbackUrl: string;
 	/** The site's host name, shown so the user knows where they sign in. */
 	host: string;
+	/** An email change: offer to keep the other sessions (a box posting `keepOtherSessions=yes`; they end otherwise). */
+	offerKeepOtherSessions?: boolean;
 }
 
 /** Colours of the sign-in email; each one already checked by `sanitizeColor`. */

@@ -161,7 +161,8 @@ export function showEmailConfirmation(ctx: RequestContext, session: AccountSessi
 		token,
 		email,
 		callbackUrl: (query.get('callbackUrl') ?? '').slice(0, 2048),
-		host: ctx.url.host
+		host: ctx.url.host,
+		offerKeepOtherSessions: true
 	};
 	return { type: 'html', html: renderPage('verify-email', props), headers: pageSecurityHeaders('verify-email', props) };
 }

@@ -76,6 +76,20 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(w.mails.at(-1)).toMatchObject({ kind: 'security-notice', change: 'email-changed', identifier: 'ada@example.com' });
 		});
 
+		test('the confirmation page offers to keep the other sessions; ticked, they go on', async () => {
+			const w = world();
+			const { laptop, phone } = await twoDevices(w);
+			await laptop.change('change-email', { email: 'ada.new@example.com' });
+			const link = w.mails.find((m) => m.kind === 'confirm-email-change')!.url;
+			const html = await (await laptop.request(link)).text();
+			expect(html).toMatch(/<input type="checkbox" name="keepOtherSessions" value="yes"/);
+			expect(html).toContain('Keep my other devices signed in');
+			const form = confirmationForm(html);
+			expect(outcomeOf(await laptop.request(form.action, { form: { ...form.fields, keepOtherSessions: 'yes' } })).account).toBe('email-changed');
+			expect((await phone.session())?.user).toBeTruthy();
+			expect((await laptop.session())?.user?.email).toBe('ada.new@example.com');
+		});
+
 		test('credentialChanged (the app changed a password): every session ends and the user is told', async () => {
 			const w = world();
 			const { laptop, phone } = await twoDevices(w);
