@@ -57,6 +57,18 @@ describe.each(adapters)('%s adapter, JWT sessions', (_name, makeAdapter) => {
 		expect(await rowsOf(w.adapter, 'ada@example.com')).toEqual([]);
 	});
 
+	test('signing out revokes the session: a copy of its cookie taken before is refused', async () => {
+		const w = world();
+		const ada = w.browser();
+		await ada.signInByEmail('ada@example.com');
+		const cookie = ada.client.jar.get('kitgate.session-token')!;
+		const csrfToken = await ada.client.csrfToken();
+		expect((await ada.request('/auth/signout', { form: { csrfToken } })).status).toBe(302);
+		const copy = w.browser();
+		copy.client.jar.set('kitgate.session-token', cookie);
+		expect(await copy.session()).toBeNull();
+	});
+
 	test('a re-issued session moves its row: the list shows when it was last seen', async () => {
 		const w = world();
 		const laptop = w.browser(UA_FIREFOX);
