@@ -261,7 +261,7 @@ for (const app of strategyApps) {
 }
 
 for (const app of staleApps) {
-	test(`${app.name} on ${app.strategy} sessions: a stale sign-in is sent to sign in again and comes back to the change`, async ({ page }) => {
+	test(`${app.name} on ${app.strategy} sessions: a stale sign-in is sent to sign in again and comes back to the change (unlink, then delete)`, async ({ page }) => {
 		const address = newAddress(app, 'stale');
 		await signInByEmail(page, app, address);
 		await linkIdp(page, app, `stale-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
@@ -281,6 +281,16 @@ for (const app of staleApps) {
 		await expect(page).toHaveURL(new RegExp(`^${app.origin}${accountPath(app)}`));
 		await unlinkIdp(page);
 		expect(storedRows(app, userId).accounts).toBe(1);
+
+		// a stale deletion (whose page after success is the home page) also comes back to the account page
+		await page.waitForTimeout(app.staleAfterMs + 500);
+		await page.getByLabel('I understand that this cannot be undone').check();
+		await page.getByRole('button', { name: 'Delete my account' }).click();
+		await expect(page).toHaveURL(/\/auth\/signin\?/);
+		expect(new URL(new URL(page.url()).searchParams.get('callbackUrl')!, app.origin).pathname).toBe(accountPath(app));
+		await signInOnThisPage(page, address);
+		await expect(page).toHaveURL(new RegExp(`^${app.origin}${accountPath(app)}`));
+		await deleteAccount(page, app, address);
 	});
 }
 

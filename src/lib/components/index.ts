@@ -15,7 +15,7 @@ export { default as ChangeEmail } from './account/ChangeEmail.svelte';
 export { default as DeleteAccount } from './account/DeleteAccount.svelte';
 export { default as TwoFactorSetup } from './two-factor/TwoFactorSetup.svelte';
 export { default as TwoFactorChallenge } from './two-factor/TwoFactorChallenge.svelte';
-export type { AccountSectionProps, AccountSettingsProps, PasskeyListProps } from './account/types.js';
+export type { AccountSectionProps, AccountSettingsProps, DeleteAccountProps, PasskeyListProps } from './account/types.js';
 export type { TwoFactorChallengeProps, TwoFactorEnrolmentView, TwoFactorSetupProps } from './two-factor/types.js';
 export type { AccountOverview, AccountResult, ConnectedAccount, LinkableProvider, PasskeyInfo, SessionInfo, TwoFactorStatus } from '../server/core/account/account-types.js';
 export { setMessages } from './messages-context.js';

@@ -193,6 +193,11 @@ describe('ChangeEmail and DeleteAccount', () => {
 		expect(show(DeleteAccount, { ...base, overview: staleOverview })).toContain('kitgate-account-fresh');
 		expect(forms(show(DeleteAccount, { ...base, overview: restrictedOverview }))).toEqual([]);
 	});
+
+	test('DeleteAccount: returnTo, when not the page after deletion, is posted for a refusal or a new sign-in to come back to', () => {
+		expect(inputs(show(DeleteAccount, { ...base, callbackUrl: '/', returnTo: '/settings' }))).toContainEqual({ type: 'hidden', name: 'returnTo', value: '/settings' });
+		expect(inputs(show(DeleteAccount, { ...base, returnTo: '/settings' })).some((input) => input.name === 'returnTo')).toBe(false);
+	});
 });
 
 describe('AccountSettings', () => {

@@ -31,6 +31,17 @@ export interface AccountSectionProps {
 }
 
 /**
+ * The props of `DeleteAccount`.
+ *
+ * @example
+ * const props: DeleteAccountProps = { overview: data.overview, callbackUrl: '/', returnTo: '/settings' };
+ */
+export interface DeleteAccountProps extends AccountSectionProps {
+	/** This page: where a refusal or a needed new sign-in comes back to (`callbackUrl`, the page after the deletion, needs no session). */
+	returnTo?: string;
+}
+
+/**
  * The props of `AccountSettings`.
  *
  * @example

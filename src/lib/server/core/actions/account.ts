@@ -7,7 +7,7 @@
 
 import { accountMethods, type AccountOperation } from '../account-options.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
-import type { RequestBody } from '../body.js';
+import { stringField, type RequestBody } from '../body.js';
 import { requestedCallbackUrl, resolveCallbackUrl } from '../callback-url.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { isCsrfValid, isSameOriginPost } from '../csrf.js';
@@ -75,9 +75,14 @@ export async function showAccount(ctx: RequestContext, operation: string | undef
  * @example
  * // POST /auth/account/rename-passkey  csrfToken=…&credentialID=…&name=Work+laptop&callbackUrl=/settings
  * // → 302 /settings?account=passkey-renamed
+ * // `returnTo` (optional): the form's page, where a refusal or a needed sign-in comes back to
+ * // when `callbackUrl` is elsewhere (a deletion's home page)
  */
 export async function changeAccount(ctx: RequestContext, operation: string | undefined, body: RequestBody): Promise<Outcome> {
 	let returnTo: string | undefined;
+	// where a refusal or a needed sign-in comes back to: the form's page, when it differs from the
+	// page a success goes to (a deletion's is the home page)
+	let retryAt: string | undefined;
 	try {
 		if (!operation || !CHANGES.has(operation as AccountOperation)) {
 			throw new UnknownAction(`POST ${ctx.url.pathname}: no such account change.`);
@@ -85,13 +90,15 @@ export async function changeAccount(ctx: RequestContext, operation: string | und
 		const op = operation as AccountOperation;
 		checkEnabled(ctx, op);
 		returnTo = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
+		const formPage = stringField(body, 'returnTo');
+		retryAt = formPage ? await resolveCallbackUrl(ctx, formPage) : returnTo;
 		assertAccountCsrf(ctx, body);
 		const session = await requireAccountSession(ctx);
 		const attempt = await takeAttempt(ctx, 'account', session.user.id);
-		if (attempt.limited) return limited(ctx, rateLimitedOutcome(ctx, attempt, returnTo, { json: isScriptCaller(ctx.request) }), returnTo);
+		if (attempt.limited) return limited(ctx, rateLimitedOutcome(ctx, attempt, retryAt, { json: isScriptCaller(ctx.request) }), retryAt!);
 		return await carryOut(ctx, op, session, body, returnTo);
 	} catch (error) {
-		return accountFailure(ctx, error, returnTo);
+		return accountFailure(ctx, error, retryAt ?? returnTo);
 	}
 }
 

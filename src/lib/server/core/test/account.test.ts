@@ -357,6 +357,19 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(await ada.session()).toBeNull();
 		});
 
+		test('a stale deletion posted from /settings (callbackUrl home) goes to sign in and back to /settings, not home', async () => {
+			const w = world();
+			const ada = w.browser();
+			await ada.signInByEmail('ada@example.com');
+			w.clock.now += ELEVEN_MINUTES;
+			const stale = await ada.change('delete', { callbackUrl: '/', returnTo: '/settings' });
+			expect(outcomeOf(stale)).toMatchObject({ path: '/auth/signin', error: 'FreshSignInRequired', callbackUrl: 'http://localhost:3000/settings' });
+			// a refusal comes back there too; a foreign returnTo is refused like a foreign callbackUrl
+			const foreign = await ada.change('delete', { callbackUrl: '/', returnTo: 'https://evil.example/' });
+			expect(outcomeOf(foreign).path).not.toContain('evil');
+			expect(await w.adapter.getUserByEmail('ada@example.com')).not.toBeNull();
+		});
+
 		test('deleting the account: every row goes, the cookie is cleared, other sessions end; deleteUser and signOut fire', async () => {
 			const w = world();
 			const ada = w.browser();
