@@ -51,8 +51,38 @@ export interface TwoFactorChallengeProps {
 	error?: string | null;
 	/** A link to start again another way (the sign-in page); none when absent. */
 	signInUrl?: string;
+	/** Offer "Trust this browser for N days" (the server's `twoFactor.trustBrowserDays`); 0 or absent: no box. */
+	trustDays?: number;
 	/** Texts keyed by message id (`secondFactor.*`), over English or what `setMessages` set. */
 	messages?: Messages;
 	/** Classes added to the form's root element. */
+	class?: string;
+}
+
+/**
+ * The props of `TwoFactorEnrolment`, the second sign-in step of a user who must set up a second
+ * factor first (`twoFactor.required`): the key and its confirm form, then the recovery codes.
+ *
+ * @example
+ * const props: TwoFactorEnrolmentProps = { csrfToken, action: '/auth/second-factor', enrolment };
+ */
+export interface TwoFactorEnrolmentProps {
+	/** The CSRF token. */
+	csrfToken: string;
+	/** Where the confirm form posts: `{basePath}/second-factor`. */
+	action: string;
+	/** The key to set up; ignored once `recoveryCodes` are given. */
+	enrolment?: TwoFactorEnrolmentView | null;
+	/** The enrolment is confirmed (the session started): the recovery codes to show once. */
+	recoveryCodes?: readonly string[] | null;
+	/** Where to go on after the recovery codes. */
+	continueUrl?: string;
+	/** `InvalidSecondFactor` or `RateLimited` after a refused first code. */
+	error?: string | null;
+	/** A link to start again another way (the sign-in page). */
+	signInUrl?: string;
+	/** Texts keyed by message id, over English or what `setMessages` set. */
+	messages?: Messages;
+	/** Classes added to the root element. */
 	class?: string;
 }

@@ -23,6 +23,7 @@ import { normalizeOAuthProvider } from './flows/oauth/oauth-provider.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
 import { resolveRateLimit, type ResolvedRateLimit } from './rate-limit-rules.js';
 import { resolveAccountOptions, type ResolvedAccountOptions } from './account-options.js';
+import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions } from './two-factor/two-factor-options.js';
 import { skipCSRFCheck } from './types.js';
 import type {
 	Adapter,
@@ -73,6 +74,8 @@ export interface ResolvedConfig {
 	migrateSessionsFrom?: 'authjs';
 	/** The account routes (`account`), defaults filled in. */
 	account: ResolvedAccountOptions;
+	/** When the second factor is asked for (`twoFactor`), defaults filled in. */
+	twoFactor: ResolvedTwoFactorOptions;
 }
 
 export type { AuthEnv } from './env.js';
@@ -148,6 +151,8 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		logger.warn('experimental-webauthn', 'WebAuthn (passkeys) is experimental and may change without notice.');
 	}
 
+	const jwtMaxAge = positiveSeconds(config.jwt?.maxAge, session.maxAge, 'jwt.maxAge');
+
 	return {
 		providers,
 		providerById: new Map(providers.map((p) => [p.id, p])),
@@ -158,7 +163,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		authUrl,
 		session,
 		jwt: {
-			maxAge: positiveSeconds(config.jwt?.maxAge, session.maxAge, 'jwt.maxAge'),
+			maxAge: jwtMaxAge,
 			encode: config.jwt?.encode ?? encodeJwt,
 			decode: config.jwt?.decode ?? decodeJwt
 		},
@@ -185,7 +190,8 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		rateLimit,
 		revocation: resolveRevocation(config.session, rateLimit),
 		migrateSessionsFrom,
-		account: resolveAccountOptions(config.account, { adapter, providers, strategy })
+		account: resolveAccountOptions(config.account, { adapter, providers, strategy }),
+		twoFactor: resolveTwoFactorOptions(config.twoFactor, { adapter, jwtMaxAge })
 	};
 }
 

@@ -75,14 +75,16 @@ export async function revokeSessions(userId: string, config: AuthConfig): Promis
 		throw new InvalidConfiguration('revokeSessions needs the id of the user whose sessions to end.');
 	}
 	const resolved = resolveConfig(config);
+	const keepSeconds = resolved.jwt.maxAge + KEEP_MARGIN_SECONDS;
+	const now = resolved.now();
 	if (resolved.session.strategy === 'database') {
 		const adapter = resolved.adapter!;
 		assertAdapterMethods(adapter, ['deleteSessionsByUserId']);
+		// recorded for database sessions too: browsers trusted to skip the second step stop being so (two-factor/trusted-browser.ts)
+		await resolved.revocation.store.revoke(userId, now, keepSeconds);
 		await adapter.deleteSessionsByUserId(userId);
 		return;
 	}
-	const keepSeconds = resolved.jwt.maxAge + KEEP_MARGIN_SECONDS;
-	const now = resolved.now();
 	await resolved.revocation.store.revoke(userId, now, keepSeconds);
 	// the account page no longer lists them
 	await forgetOtherJwtSessions({ config: resolved, now }, userId, undefined);

@@ -1034,6 +1034,28 @@ export interface AccountOptions {
 	listJwtSessions?: boolean;
 }
 
+/**
+ * When the second factor is asked for (docs/two-factor.md, "Requiring it" and "Trusting a browser").
+ *
+ * @example
+ * const twoFactor: TwoFactorOptions = { required: true, trustBrowserDays: 30 };
+ */
+export interface TwoFactorOptions {
+	/**
+	 * Every user needs a second factor (default false): a user without one who completes a primary
+	 * sign-in (password, email link, OAuth/OIDC, a passkey without user verification) gets no
+	 * session until they set one up at `{basePath}/second-factor`. Needs an adapter that stores
+	 * second factors.
+	 */
+	required?: boolean;
+	/**
+	 * Offer "Trust this browser for N days" on the second step (default 0: not offered). A browser
+	 * trusted by a user skips that user's second step until it expires, the second factor changes,
+	 * or the user's sessions are ended everywhere. At most `jwt.maxAge` (as days).
+	 */
+	trustBrowserDays?: number;
+}
+
 /** Marker that turns off the CSRF check; for integrations whose framework already checks the origin. */
 // registered (Symbol.for): a second copy of kitgate (bundled twice) recognises the same marker
 export const skipCSRFCheck: unique symbol = Symbol.for('kitgate.skipCSRFCheck');
@@ -1083,6 +1105,14 @@ export interface AuthConfig {
 	 * const config: AuthConfig = { providers: [], adapter, account: { freshSignIn: { maxAge: 300 } } };
 	 */
 	account?: AccountOptions | false;
+	/**
+	 * When the second factor is asked for: required for every user, and whether a browser can be
+	 * trusted for some days (docs/two-factor.md). Off by default.
+	 *
+	 * @example
+	 * const config: AuthConfig = { providers: [], adapter, twoFactor: { required: true, trustBrowserDays: 30 } };
+	 */
+	twoFactor?: TwoFactorOptions;
 	/**
 	 * Keeps the users of the app's previous auth library signed in when it switches to kitgate.
 	 * `"authjs"`: a request that carries an Auth.js v5 session cookie (`authjs.session-token`, or

@@ -162,6 +162,14 @@ export interface SecondFactorPageProps extends PageCommon {
 	signInUrl: string;
 	/** `InvalidSecondFactor` or `RateLimited` after a refused code. */
 	error?: string;
+	/** Days "Trust this browser" lasts; the box is shown only above 0. */
+	trustDays?: number;
+	/** `twoFactor.required`, for a user without a second factor: the key to set up (QR code, text) and its sealed value. */
+	enrolment?: { secret: string; qrCodeSvg: string; pending: string };
+	/** The forced enrolment done: the recovery codes to show once, then on to `continueUrl` (the session is started). */
+	recoveryCodes?: string[];
+	/** Where the sign-in was going, after the recovery codes. */
+	continueUrl?: string;
 }
 
 /** The page after a sign-in with a recovery code (the session is started). */

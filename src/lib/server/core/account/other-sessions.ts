@@ -44,6 +44,8 @@ export async function endOtherSessions(ctx: RequestContext, session: AccountSess
 		await emitEvent(ctx, 'signOut', { token: null, userId: user.id, revokedBefore: new Date(at) });
 		return;
 	}
+	// recorded for database sessions too: a browser trusted to skip the second step before now no longer is (two-factor/trusted-browser.ts)
+	await ctx.config.revocation.store.revoke(user.id, revocationTime(ctx.now), ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
 	const adapter = ctx.config.adapter!;
 	const rows: AdapterSession[] = await adapter.listSessionsByUserId(user.id);
 	for (const row of rows) {

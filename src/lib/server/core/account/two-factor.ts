@@ -5,44 +5,24 @@
 // A browser's form post is answered with the account page in that step (the secret never goes into
 // a URL); scripts get JSON.
 
-import { createHash } from 'node:crypto';
 import { pageOutcome } from '../built-in-pages.js';
 import { stringField, type RequestBody } from '../body.js';
-import { requestCsrf, type RequestContext } from '../context.js';
+import type { RequestContext } from '../context.js';
 import { InvalidRequest, InvalidSecondFactor, RateLimited, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from '../errors.js';
 import { emitEvent } from '../events.js';
 import type { Outcome } from '../outcome.js';
 import { takeAttempt } from '../rate-limit.js';
-import { qrCodeSvg } from '../two-factor/qr-code.js';
+import { enrolmentView, newEnrolment, openEnrolment, storeTwoFactor, type TwoFactorEnrolment } from '../two-factor/enrolment.js';
 import { generateRecoveryCodes } from '../two-factor/recovery-codes.js';
-import { openFor, sealFor, twoFactorOf, useSecondFactor } from '../two-factor/second-factor.js';
-import { sealTotpSecret } from '../two-factor/totp-secret-seal.js';
-import { generateTotpSecret, totpKeyUri, verifyTotp } from '../two-factor/totp.js';
+import { twoFactorOf, useSecondFactor } from '../two-factor/second-factor.js';
+import { verifyTotp } from '../two-factor/totp.js';
 import { requireFreshSignIn, type AccountSession } from './account-session.js';
 import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';
 import { accountOverview } from './overview.js';
 
-/** Seconds an enrolment may take between start and confirm. */
-export const ENROLMENT_SECONDS = 10 * 60;
 const ENROLMENT_SALT = 'kitgate.two-factor-enrolment';
 
-/** What `two-factor-start` answers: the key to show (QR code and text) and the pending value to post back. */
-export interface TwoFactorEnrolment {
-	result: 'two-factor-started';
-	/** The TOTP secret in base32, to type into an app that cannot scan. */
-	secret: string;
-	/** The otpauth:// URI the QR code holds. */
-	uri: string;
-	/** The QR code as an SVG element (numbers only: safe to inline). */
-	qrCodeSvg: string;
-	/** The sealed secret, bound to the user and this browser: post it back with the first code. */
-	pending: string;
-}
-
-/** The browser an enrolment belongs to: a hash of its CSRF token (cookie-bound). */
-function browserBinding(ctx: RequestContext): string {
-	return createHash('sha256').update(`kitgate enrolment\u0000${requestCsrf(ctx).token}`).digest('base64url');
-}
+export { ENROLMENT_SECONDS, type TwoFactorEnrolment } from '../two-factor/enrolment.js';
 
 /**
  * `POST {basePath}/account/two-factor-start`: a new TOTP secret for the signed-in user. Needs a
@@ -55,25 +35,12 @@ export async function startTwoFactor(ctx: RequestContext, session: AccountSessio
 	requireFreshSignIn(ctx, session, 'Setting up two-factor authentication');
 	const { user } = session;
 	if (await twoFactorOf(ctx, user.id)) throw new TwoFactorAlreadyEnabled('The user already has a second factor: remove it first.');
-	const secret = generateTotpSecret();
-	const pending = sealFor(ctx, ENROLMENT_SALT, { sub: user.id, totp: secret, browser: browserBinding(ctx) }, ENROLMENT_SECONDS);
-	return enrolmentOf(ctx, session, secret, pending);
-}
-
-/** What an enrolment shows: the key as text, as its otpauth:// URI and as a QR code, with its sealed value. */
-function enrolmentOf(ctx: RequestContext, session: AccountSession, secret: string, pending: string): TwoFactorEnrolment {
-	const { user } = session;
-	const issuer = new URL(ctx.baseUrl).hostname.replace(/:/g, '') || 'kitgate';
-	const accountName = (user.email || user.name || user.id).replace(/:/g, '') || user.id;
-	const uri = totpKeyUri({ secret, issuer, accountName });
-	return { result: 'two-factor-started', secret, uri, qrCodeSvg: qrCodeSvg(uri), pending };
+	return newEnrolment(ctx, user, ENROLMENT_SALT);
 }
 
 /** The payload of a posted `pending` when it is this user's and this browser's, else null. */
-function openEnrolment(ctx: RequestContext, session: AccountSession, body: RequestBody): { totp: string } | null {
-	const payload = openFor(ctx, ENROLMENT_SALT, stringField(body, 'pending'));
-	if (!payload || payload.sub !== session.user.id || payload.browser !== browserBinding(ctx) || typeof payload.totp !== 'string') return null;
-	return { totp: payload.totp };
+function openAccountEnrolment(ctx: RequestContext, session: AccountSession, body: RequestBody): { totp: string } | null {
+	return openEnrolment(ctx, session.user.id, stringField(body, 'pending'), ENROLMENT_SALT);
 }
 
 /**
@@ -84,8 +51,8 @@ function openEnrolment(ctx: RequestContext, session: AccountSession, body: Reque
  * const again = reopenEnrolment(ctx, session, body); // { secret, qrCodeSvg, pending, … } | null
  */
 export function reopenEnrolment(ctx: RequestContext, session: AccountSession, body: RequestBody): TwoFactorEnrolment | null {
-	const opened = openEnrolment(ctx, session, body);
-	return opened ? enrolmentOf(ctx, session, opened.totp, stringField(body, 'pending')!) : null;
+	const opened = openAccountEnrolment(ctx, session, body);
+	return opened ? enrolmentView(ctx, session.user, opened.totp, stringField(body, 'pending')!) : null;
 }
 
 /**
@@ -98,22 +65,14 @@ export function reopenEnrolment(ctx: RequestContext, session: AccountSession, bo
  */
 export async function confirmTwoFactor(ctx: RequestContext, session: AccountSession, body: RequestBody): Promise<{ result: 'two-factor-enabled'; recoveryCodes: string[] }> {
 	const { user } = session;
-	const payload = openEnrolment(ctx, session, body);
+	const payload = openAccountEnrolment(ctx, session, body);
 	if (!payload) throw new InvalidRequest('`pending` is missing, expired, or was made for another user or browser: start the enrolment again.');
 	const attempt = await countCodeAttempt(ctx, user.id);
 	if (await twoFactorOf(ctx, user.id)) throw new TwoFactorAlreadyEnabled('The user already has a second factor.');
 	const checked = verifyTotp(stringField(body, 'code') ?? '', payload.totp, { now: ctx.now });
 	if (!checked.valid) throw new InvalidSecondFactor('The code does not match the new key: check the device clock, and type the current code.');
 	await attempt.succeeded();
-	const { codes, hashes } = generateRecoveryCodes({ secret: ctx.config.secrets });
-	const adapter = ctx.config.adapter!;
-	await adapter.setTwoFactor({
-		userId: user.id,
-		totpSecret: sealTotpSecret(payload.totp, { secret: ctx.config.secrets, userId: user.id }),
-		lastUsedStep: checked.step,
-		recoveryCodes: hashes,
-		createdAt: new Date(ctx.now)
-	});
+	const { codes } = await storeTwoFactor(ctx, user.id, payload.totp, checked.step);
 	await afterCredentialChange(ctx, session, 'two-factor-enabled', { keepOtherSessions: keepsOtherSessions(body) });
 	await emitEvent(ctx, 'twoFactor', { user, change: 'enrolled', remainingRecoveryCodes: codes.length });
 	return { result: 'two-factor-enabled', recoveryCodes: codes };

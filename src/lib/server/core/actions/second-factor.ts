@@ -1,23 +1,33 @@
 // GET|POST {basePath}/second-factor: the second sign-in step. GET shows the form (a code from the
 // authenticator app, or a recovery code), or sends the browser to `pages.secondFactor`; POST checks
-// the code against the pending sign-in's user and starts the session. Forms are answered with
+// the code against the pending sign-in's user and starts the session, and trusts this browser when
+// asked ("Trust this browser", `twoFactor.trustBrowserDays`). With `twoFactor.required`, a user
+// without a second factor sets one up here instead: GET shows a new key, POST confirms it with a
+// first code, then the session starts and the recovery codes are shown once. Forms are answered with
 // redirects (after a recovery code, with a page saying how many are left), scripts (JSON body or
 // `X-Auth-Return-Redirect: 1`) with JSON.
 
 import { stringField, type RequestBody } from '../body.js';
 import { requestCsrf, type RequestContext } from '../context.js';
 import { isCsrfValid, isSameOriginPost } from '../csrf.js';
-import { AccessDenied, InvalidSecondFactor, MissingCSRF, SecondFactorExpired } from '../errors.js';
+import { AccessDenied, InvalidRequest, InvalidSecondFactor, MissingCSRF, SecondFactorExpired } from '../errors.js';
 import { pageOutcome } from '../built-in-pages.js';
 import { emitEvent } from '../events.js';
 import { failureAnswer } from '../failure-answer.js';
 import { rememberUpstreamAccount } from '../flows/oauth/token-refresh.js';
 import { pageUrl, type Outcome } from '../outcome.js';
-import { takeAttempt, rateLimitedOutcome } from '../rate-limit.js';
+import { takeAttempt, rateLimitedOutcome, type Attempt, type LimitedAttempt } from '../rate-limit.js';
 import { establishSession } from '../session.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
+import { sendSecurityNotice } from '../account/credential-change.js';
+import { enrolmentView, newEnrolment, openEnrolment, storeTwoFactor, type EnrollingUser, type TwoFactorEnrolment } from '../two-factor/enrolment.js';
 import { clearPendingSignIn, readPendingSignIn, twoFactorOf, useSecondFactor, type PendingSignIn } from '../two-factor/second-factor.js';
+import { verifyTotp } from '../two-factor/totp.js';
+import { trustThisBrowser } from '../two-factor/trusted-browser.js';
 import type { AdapterUser } from '../types.js';
+
+/** The purpose a forced enrolment's key is sealed for (apart from the account routes' enrolment). */
+const SIGN_IN_ENROLMENT_SALT = 'kitgate.sign-in-enrolment';
 
 /**
  * `GET {basePath}/second-factor`: the form of the second step while a sign-in is pending (or a
@@ -30,15 +40,35 @@ import type { AdapterUser } from '../types.js';
 export async function showSecondFactor(ctx: RequestContext): Promise<Outcome> {
 	const pending = readPendingSignIn(ctx);
 	if (!pending) return failureAnswer(ctx, new SecondFactorExpired('No sign-in is waiting for its second step.'));
+	try {
+		if (await mustEnrol(ctx, pending)) return enrolmentPage(ctx, pending, newEnrolment(ctx, enrollingUser(pending), SIGN_IN_ENROLMENT_SALT, pending.signInId));
+	} catch (error) {
+		return failureAnswer(ctx, error);
+	}
 	const requested = ctx.url.searchParams.get('error');
 	const error = requested === 'InvalidSecondFactor' || requested === 'RateLimited' ? requested : undefined;
 	if (ctx.config.pages.secondFactor) return { type: 'redirect', url: pageUrl(ctx, 'secondFactor', { error }) };
-	return pageOutcome(ctx, 'second-factor', {
-		action: `${ctx.authUrl}/second-factor`,
-		csrfToken: requestCsrf(ctx).token,
-		signInUrl: pageUrl(ctx, 'signIn', { callbackUrl: pending.callbackUrl }),
-		error
-	});
+	return pageOutcome(ctx, 'second-factor', { ...pageBasics(ctx, pending), error, trustDays: ctx.config.twoFactor.trustBrowserDays });
+}
+
+/** What every state of the second step's page shows: where it posts, its CSRF token, the way back to sign-in. */
+function pageBasics(ctx: RequestContext, pending: PendingSignIn): { action: string; csrfToken: string; signInUrl: string } {
+	return { action: `${ctx.authUrl}/second-factor`, csrfToken: requestCsrf(ctx).token, signInUrl: pageUrl(ctx, 'signIn', { callbackUrl: pending.callbackUrl }) };
+}
+
+/** A user without a second factor under `twoFactor.required`: the step sets one up instead of asking for a code. */
+async function mustEnrol(ctx: RequestContext, pending: PendingSignIn): Promise<boolean> {
+	return ctx.config.twoFactor.required && !(await twoFactorOf(ctx, pending.userId));
+}
+
+function enrollingUser(pending: PendingSignIn): EnrollingUser {
+	return { id: pending.userId, email: pending.user.email, name: pending.user.name };
+}
+
+/** The forced enrolment's page: the key, and the form that confirms it with a first code (again after `error`). */
+function enrolmentPage(ctx: RequestContext, pending: PendingSignIn, enrolment: TwoFactorEnrolment, error?: 'InvalidSecondFactor' | 'RateLimited'): Outcome {
+	const shown = { secret: enrolment.secret, qrCodeSvg: enrolment.qrCodeSvg, pending: enrolment.pending };
+	return pageOutcome(ctx, 'second-factor', { ...pageBasics(ctx, pending), enrolment: shown, error });
 }
 
 /**
@@ -61,6 +91,7 @@ export async function verifySecondFactor(ctx: RequestContext, body: RequestBody)
 		const adapter = ctx.config.adapter!;
 		assertAdapterMethods(adapter, ['getTwoFactor', 'useTotpStep', 'useRecoveryCode', ...(ctx.config.session.strategy === 'database' ? (['createSession'] as const) : [])]);
 		const attempt = await takeAttempt(ctx, 'secondFactor', pending.userId);
+		if (await mustEnrol(ctx, pending)) return await confirmEnrolment(ctx, pending, body, attempt, json);
 		if (attempt.limited) return retryPage(ctx, rateLimitedOutcome(ctx, attempt, undefined, { json }), 'RateLimited');
 		const record = await twoFactorOf(ctx, pending.userId);
 		if (!record) {
@@ -74,6 +105,11 @@ export async function verifySecondFactor(ctx: RequestContext, body: RequestBody)
 		await attempt.succeeded();
 		clearPendingSignIn(ctx);
 		await finishSignIn(ctx, pending);
+		if (isTicked(body.trustBrowser)) {
+			// the factor as it is after this code (a recovery code spent changes it)
+			const now = await twoFactorOf(ctx, pending.userId);
+			if (now) trustThisBrowser(ctx, pending.userId, now);
+		}
 		if (used.kind === 'recovery') {
 			await emitEvent(ctx, 'twoFactor', { user: await storedUser(ctx, pending), change: 'recovery-code-used', remainingRecoveryCodes: used.remaining });
 			if (json) return { type: 'json', body: { url: pending.callbackUrl, recoveryCodesLeft: used.remaining } };
@@ -83,6 +119,39 @@ export async function verifySecondFactor(ctx: RequestContext, body: RequestBody)
 	} catch (error) {
 		return failureAnswer(ctx, error, { json });
 	}
+}
+
+/**
+ * The forced enrolment's confirmation (`twoFactor.required`, the user has no second factor): the
+ * posted `pending` must be this sign-in's, in this browser, and the code the new key's current one
+ * (counted under `rateLimit.secondFactor`). Then the key is stored, the session starts and the
+ * recovery codes are shown once, with a link on to the callback URL.
+ */
+async function confirmEnrolment(ctx: RequestContext, pending: PendingSignIn, body: RequestBody, attempt: Attempt | LimitedAttempt, json: boolean): Promise<Outcome> {
+	const sealed = stringField(body, 'pending');
+	const opened = openEnrolment(ctx, pending.userId, sealed, SIGN_IN_ENROLMENT_SALT, pending.signInId);
+	if (!opened) return failureAnswer(ctx, new InvalidRequest('`pending` is missing, expired, or was made for another sign-in or browser: sign in again.'), { json });
+	const again = (error: 'InvalidSecondFactor' | 'RateLimited') => enrolmentPage(ctx, pending, enrolmentView(ctx, enrollingUser(pending), opened.totp, sealed!), error);
+	if (attempt.limited) return json ? rateLimitedOutcome(ctx, attempt, undefined, { json }) : again('RateLimited');
+	const checked = verifyTotp(stringField(body, 'code') ?? '', opened.totp, { now: ctx.now });
+	if (!checked.valid) {
+		if (json) return failureAnswer(ctx, new InvalidSecondFactor('The code does not match the new key: check the device clock, and type the current code.'), { json });
+		return again('InvalidSecondFactor');
+	}
+	await attempt.succeeded();
+	const { codes } = await storeTwoFactor(ctx, pending.userId, opened.totp, checked.step);
+	clearPendingSignIn(ctx);
+	await finishSignIn(ctx, pending);
+	const user = await storedUser(ctx, pending);
+	await emitEvent(ctx, 'twoFactor', { user, change: 'enrolled', remainingRecoveryCodes: codes.length });
+	await sendSecurityNotice(ctx, user.email, 'two-factor-enabled');
+	if (json) return { type: 'json', body: { url: pending.callbackUrl, recoveryCodes: codes } };
+	return pageOutcome(ctx, 'second-factor', { ...pageBasics(ctx, pending), recoveryCodes: codes, continueUrl: pending.callbackUrl });
+}
+
+/** A ticked box of a form (`yes`, `on`, `true`) or JSON's `true`. */
+function isTicked(value: unknown): boolean {
+	return value === true || (typeof value === 'string' && ['yes', 'on', 'true'].includes(value.toLowerCase()));
 }
 
 /** Starts the session of the pending sign-in and fires `signIn`, as the primary flow would have. */

@@ -2,22 +2,27 @@
 // of a user who has a second factor, no session is started; a sealed, short-lived, httpOnly
 // "pending second factor" cookie carries the primary sign-in to the second step
 // ({basePath}/second-factor), which starts the session once a TOTP or recovery code checks out.
+// With `twoFactor.required`, a user without one goes the same way to set one up there first; a
+// browser the user trusted (trusted-browser.ts) skips the step.
 // A passkey sign-in is both factors (something you have, unlocked by something you know or are)
 // and is never asked for a second one. Internal.
 
-import { createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { assertAdapterMethods, hasAdapterMethod } from '../adapter-guard.js';
 import type { RequestContext } from '../context.js';
 import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../cookies.js';
 import { AdapterError } from '../errors.js';
-import { decryptJweSync, encryptJweSync, readJweHeader } from '../jwe-sync.js';
 import type { Outcome } from '../outcome.js';
 import { sessionIdOf, signOutJwtSession } from '../jwt-sessions.js';
 import { clearSessionCookie, decodeSessionCookie, sessionCookieValue } from '../session.js';
 import type { Account, AdapterTwoFactor, AdapterUser, CookieOption, Profile, User } from '../types.js';
+import { openFor, sealFor } from './purpose-seal.js';
+import { isTrustedBrowser } from './trusted-browser.js';
 import { verifyRecoveryCode } from './recovery-codes.js';
 import { openTotpSecret } from './totp-secret-seal.js';
 import { verifyTotp } from './totp.js';
+
+export { openFor, purposeKey, sealFor } from './purpose-seal.js';
 
 /** Seconds a pending sign-in waits for its second step. */
 export const PENDING_SECOND_FACTOR_SECONDS = 5 * 60;
@@ -36,58 +41,6 @@ export interface PendingSignIn {
 	signInId: string;
 	/** When the primary sign-in happened (ms). */
 	signedInAt: number;
-}
-
-interface SealKey {
-	key: Uint8Array;
-	kid: string;
-}
-
-const keyCache = new Map<string, SealKey>();
-
-/** A key HKDF derives from the app secret for one purpose (`salt`): it opens nothing else. */
-export function purposeKey(secret: string, salt: string): SealKey {
-	const cacheKey = `${salt}\u0000${secret}`;
-	let derived = keyCache.get(cacheKey);
-	if (!derived) {
-		const key = new Uint8Array(hkdfSync('sha256', secret, salt, `kitgate ${salt} key`, 64));
-		derived = { key, kid: createHash('sha256').update(key).digest('base64url').slice(0, 22) };
-		keyCache.set(cacheKey, derived);
-	}
-	return derived;
-}
-
-/**
- * Seals `payload` (with an expiry `exp`, seconds) under the first app secret for `salt`.
- *
- * @example
- * const value = sealFor(ctx, 'kitgate.second-factor', { sub: user.id }, 300);
- */
-export function sealFor(ctx: RequestContext, salt: string, payload: Record<string, unknown>, maxAgeSeconds: number): string {
-	const { key, kid } = purposeKey(ctx.config.secrets[0], salt);
-	return encryptJweSync({ ...payload, exp: Math.floor(ctx.now / 1000) + maxAgeSeconds }, key, { kid });
-}
-
-/**
- * The payload `sealFor` sealed for `salt`, under any configured secret, or null (tampered, expired,
- * another purpose's).
- *
- * @example
- * const payload = openFor(ctx, 'kitgate.second-factor', value);
- */
-export function openFor(ctx: RequestContext, salt: string, sealed: unknown): Record<string, unknown> | null {
-	if (typeof sealed !== 'string' || sealed.length > 40_000) return null;
-	const header = readJweHeader(sealed);
-	if (!header) return null;
-	const keys = ctx.config.secrets.map((secret) => purposeKey(secret, salt));
-	keys.sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid));
-	for (const { key } of keys) {
-		const payload = decryptJweSync(sealed, key);
-		if (!payload) continue;
-		if (typeof payload.exp !== 'number' || payload.exp * 1000 <= ctx.now) return null;
-		return payload;
-	}
-	return null;
 }
 
 const PENDING_SALT = 'kitgate.second-factor';
@@ -114,9 +67,10 @@ export async function twoFactorOf(ctx: RequestContext, userId: string): Promise<
 }
 
 /**
- * The gate after a primary sign-in: for a user with a second factor, ends any session the request
- * had, writes the pending cookie and answers a redirect to the second step; null (go on and start
- * the session) for a user without one.
+ * The gate after a primary sign-in: for a user with a second factor (unless this browser is
+ * trusted for that user), or without one when `twoFactor.required` is on, ends any session the
+ * request had, writes the pending cookie and answers a redirect to the second step (which asks for
+ * the code, or sets up the second factor); null (go on and start the session) otherwise.
  *
  * @example
  * const gated = await secondFactorGate(ctx, { userId: user.id, user, account, profile, callbackUrl });
@@ -127,7 +81,7 @@ export async function secondFactorGate(
 	signIn: Omit<PendingSignIn, 'signInId' | 'signedInAt'>
 ): Promise<Outcome | null> {
 	const record = await twoFactorOf(ctx, signIn.userId);
-	if (!record) return null;
+	if (record ? await isTrustedBrowser(ctx, signIn.userId, record) : !ctx.config.twoFactor.required) return null;
 	const previous = sessionCookieValue(ctx);
 	if (previous) {
 		// the sign-in replaces any session the request had, as establishSession does (no fixation)
