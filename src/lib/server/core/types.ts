@@ -790,7 +790,10 @@ export interface RateLimitOptions {
 	 * address (default 10 and 100 per 15 minutes): what keeps a short code from being guessed.
 	 */
 	emailToken?: RateLimitRule | false;
-	/** Passkey ceremonies started (options requests), per client address (default 100 per 15 minutes). */
+	/**
+	 * Passkey ceremonies per client address (default 100 per 15 minutes): counted when the button
+	 * asks for options, and for autofill (which a page starts on every view) when its answer is used.
+	 */
 	passkey?: RateLimitRule | false;
 	/**
 	 * Changes through the account routes (unlink, link, passkey rename and removal, ending sessions,
