@@ -1,8 +1,10 @@
 // Stories of the built-in second sign-in step (GET /auth/second-factor) and of the page after a
 // sign-in with a recovery code: light, dark, a refused code, too many tries, codes left (several,
-// one, none), with a logo, in French.
+// one, none), with a logo, in French; with "Trust this browser"; the forced enrolment of
+// twoFactor.required (the key, a refused first code, the recovery codes, dark, French).
 
 import type { Meta, StoryObj } from '@storybook/sveltekit';
+import { enrolment, recoveryCodes } from '$lib/components/test/two-factor-fixtures.js';
 import { logo, request } from './fixtures.js';
 import PagePreview from './PagePreview.svelte';
 
@@ -29,3 +31,9 @@ export const RecoveryCodeUsed: Story = { args: { kind: 'recovery-code-used', pro
 export const RecoveryCodeUsedDark: Story = { args: { kind: 'recovery-code-used', theme: { colorScheme: 'dark' }, props: recovered(1) } };
 export const RecoveryCodeUsedLastOne: Story = { args: { kind: 'recovery-code-used', props: recovered(0) } };
 export const RecoveryCodeUsedFrench: Story = { args: { kind: 'recovery-code-used', locale: 'fr', props: recovered(4) } };
+export const TrustThisBrowser: Story = { args: { props: { ...challenge, trustDays: 30 } } };
+export const Enrolment: Story = { args: { props: { ...challenge, enrolment } } };
+export const EnrolmentWrongCode: Story = { args: { props: { ...challenge, enrolment, error: 'InvalidSecondFactor' } } };
+export const EnrolmentRecoveryCodes: Story = { args: { props: { ...challenge, recoveryCodes: [...recoveryCodes], continueUrl: 'https://app.example.com/dashboard' } } };
+export const EnrolmentDark: Story = { args: { theme: { colorScheme: 'dark' }, props: { ...challenge, enrolment } } };
+export const EnrolmentFrench: Story = { args: { locale: 'fr', props: { ...challenge, enrolment } } };

@@ -1,5 +1,5 @@
 // Stories of TwoFactorChallenge, the second sign-in step's form: empty, after a wrong code, after
-// too many tries, with a link to sign in another way, dark, French.
+// too many tries, with a link to sign in another way, dark, French, with "Trust this browser".
 
 import type { Meta, StoryObj } from '@storybook/sveltekit';
 import TwoFactorChallenge from '$lib/components/two-factor/TwoFactorChallenge.svelte';
@@ -21,3 +21,5 @@ export const TooManyTries: Story = { args: { error: 'RateLimited' } };
 export const WithSignInLink: Story = { args: { signInUrl: '/auth/signin?callbackUrl=%2Fdashboard' } };
 export const Dark: Story = { globals: { theme: 'dark' }, args: { error: 'InvalidSecondFactor' } };
 export const French: Story = { args: { messages: resolveMessages('fr'), error: 'InvalidSecondFactor' } };
+export const TrustThisBrowser: Story = { args: { trustDays: 30 } };
+export const TrustThisBrowserFrench: Story = { args: { trustDays: 30, messages: resolveMessages('fr') } };

@@ -2,70 +2,17 @@
 // strategies: enrolment from the account routes, the sign-in gate after an email-link and a
 // credentials sign-in (no session until the second step), codes accepted once, recovery codes,
 // throttling, removal with a fresh check, and other sessions ended by every change. HTTP through
-// both integrations and PostgreSQL are in attacks/two-factor-integrations.test.ts.
+// both integrations and PostgreSQL are in attacks/two-factor-integrations.test.ts; twoFactor.required and
+// trusted browsers in two-factor-policy.test.ts. The world is two-factor-fixture.ts.
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import Credentials from '../../providers/credentials.js';
-import { totpCode, totpStep } from '../two-factor/totp.js';
-import type { Adapter, AdapterUser } from '../types.js';
-import { accountWorld, IDP, START } from './account-fixture.js';
+import { IDP, START } from './account-fixture.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
+import { PASSWORD, twoFactorWorld } from './two-factor-fixture.js';
 
 const adapters = memoryAndSqliteAdapters('two-factor');
 const STRATEGIES = SESSION_STRATEGIES;
-const PASSWORD = 'correct horse battery staple';
-
-/** A world with the account fixture's providers plus a password sign-in for ada@example.com. */
-export function twoFactorWorld(adapter: Adapter, strategy: 'jwt' | 'database') {
-	const world = accountWorld(adapter, strategy);
-	const store = adapter as Required<Adapter>;
-	world.config.providers = [
-		...world.config.providers,
-		Credentials({
-			credentials: { email: {}, password: { type: 'password' } },
-			authorize: async (fields) => {
-				if (fields.password !== PASSWORD) return null;
-				const user = await store.getUserByEmail(String(fields.email));
-				return user ? { id: user.id, email: user.email } : null;
-			}
-		})
-	];
-	world.config.events = { ...world.config.events, twoFactor: (message) => void world.events.push(['twoFactor', message as unknown as Record<string, unknown>]) };
-
-	function browser() {
-		const b = world.browser();
-		/** Posts the password form; answers the redirect. */
-		async function signInWithPassword(email = 'ada@example.com'): Promise<Response> {
-			const csrfToken = await b.client.csrfToken();
-			return b.request('/auth/callback/credentials', { form: { csrfToken, email, password: PASSWORD, callbackUrl: '/dashboard' } });
-		}
-		/** Posts the second step's form. */
-		async function secondStep(code: string, csrfToken?: string): Promise<Response> {
-			return b.request('/auth/second-factor', { form: { csrfToken: csrfToken ?? (await b.client.csrfToken()), code } });
-		}
-		/** Enrols TOTP for the signed-in user; answers the secret and the recovery codes. */
-		async function enrol(): Promise<{ secret: string; recoveryCodes: string[] }> {
-			const started = await b.changeJson('two-factor-start');
-			expect(started.status, 'two-factor-start').toBe(200);
-			const { secret, pending } = (await started.json()) as { secret: string; pending: string };
-			const confirmed = await b.changeJson('two-factor-confirm', { pending, code: totpCode(secret, totpStep(world.clock.now)) });
-			expect(confirmed.status, 'two-factor-confirm').toBe(200);
-			const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
-			// JWT sessions issued up to the enrolment's second are revoked (other sessions end): sign-ins come after it
-			world.clock.now += 1000;
-			return { secret, recoveryCodes };
-		}
-		const pendingCookie = () => [...b.client.jar.keys()].find((name) => name.startsWith('kitgate.second-factor'));
-		const sessionCookie = () => [...b.client.jar.keys()].find((name) => name.startsWith('kitgate.session-token'));
-		return { ...b, signInWithPassword, secondStep, enrol, pendingCookie, sessionCookie };
-	}
-	/** The current TOTP code of `secret`, `steps` time steps from now. */
-	const code = (secret: string, steps = 0) => totpCode(secret, totpStep(world.clock.now) + steps);
-	const userId = async () => ((await store.getUserByEmail('ada@example.com')) as AdapterUser).id;
-	return { ...world, browser, code, userId };
-}
-
 describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 	describe.each(STRATEGIES)('%s sessions', (strategy) => {
 		const world = () => twoFactorWorld(makeAdapter(), strategy);
