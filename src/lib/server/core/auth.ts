@@ -23,6 +23,7 @@ import { getWebAuthnOptions } from './actions/webauthn-options.js';
 import { deleteWebAuthnAuthenticator, listWebAuthnAuthenticators } from './actions/webauthn-authenticators.js';
 import { changeAccount, showAccount } from './actions/account.js';
 import { showSecondFactor, verifySecondFactor } from './actions/second-factor.js';
+import { showPasskeyStepOptions, verifyPasskeyStepAction } from './actions/second-factor-passkey.js';
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
 import type { AuthConfig } from './types.js';
@@ -43,8 +44,13 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 	'webauthn-authenticators': { GET: listWebAuthnAuthenticators, POST: deleteWebAuthnAuthenticator, provider: 'required' },
 	// the segment after `account` names the operation (docs/account.md)
 	account: { GET: showAccount, POST: changeAccount, provider: 'optional' },
-	// the second sign-in step of a user with a second factor (two-factor/second-factor.ts)
-	'second-factor': { GET: showSecondFactor, POST: (ctx, _id, body) => verifySecondFactor(ctx, body), provider: 'none' }
+	// the second sign-in step of a user with a second factor (two-factor/second-factor.ts); its
+	// segment `passkey` takes a passkey instead of a code (two-factor/passkey-second-factor.ts)
+	'second-factor': {
+		GET: (ctx, step) => (step === undefined ? showSecondFactor(ctx) : showPasskeyStepOptions(ctx, step)),
+		POST: (ctx, step, body) => (step === undefined ? verifySecondFactor(ctx, body) : verifyPasskeyStepAction(ctx, step, body)),
+		provider: 'optional'
+	}
 };
 
 /** Routes that answer JSON clients; their errors are JSON too. */

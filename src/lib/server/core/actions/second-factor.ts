@@ -154,8 +154,14 @@ function isTicked(value: unknown): boolean {
 	return value === true || (typeof value === 'string' && ['yes', 'on', 'true'].includes(value.toLowerCase()));
 }
 
-/** Starts the session of the pending sign-in and fires `signIn`, as the primary flow would have. */
-async function finishSignIn(ctx: RequestContext, pending: PendingSignIn): Promise<void> {
+/**
+ * Starts the session of the pending sign-in and fires `signIn`, as the primary flow would have
+ * (also after a passkey as the second factor: second-factor-passkey.ts).
+ *
+ * @example
+ * await finishSignIn(ctx, pending);
+ */
+export async function finishSignIn(ctx: RequestContext, pending: PendingSignIn): Promise<void> {
 	const { user, account, profile, isNewUser } = pending;
 	// the stored user is the pending one (a credentials JWT session's `sub` is authorize()'s id)
 	const started = await establishSession(ctx, { user, account, profile, isNewUser, storedUserId: pending.userId });
@@ -188,8 +194,11 @@ function retryPage(ctx: RequestContext, outcome: Outcome, error: 'InvalidSecondF
 /**
  * The CSRF check of the second step: the body's `csrfToken` must match its cookie; a framework
  * origin check or `skipCSRFCheck` stands in only for a same-origin post.
+ *
+ * @example
+ * assertCsrf(ctx, body); // MissingCSRF unless the token matches
  */
-function assertCsrf(ctx: RequestContext, body: RequestBody): void {
+export function assertCsrf(ctx: RequestContext, body: RequestBody): void {
 	if (isCsrfValid(requestCsrf(ctx), body.csrfToken)) return;
 	if ((ctx.config.skipCSRFCheck || ctx.csrfChecked) && isSameOriginPost(ctx.request.headers, ctx.origin)) return;
 	throw new MissingCSRF('The CSRF token is missing or does not match its cookie.');

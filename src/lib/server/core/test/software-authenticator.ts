@@ -35,6 +35,8 @@ export interface CeremonyOverrides {
 	challenge?: string;
 	/** Credential to use (default: the first allowed one, else the first held). */
 	credentialId?: string;
+	/** Whether an assertion reports user verification (default: true); false is presence alone, a security key without its PIN. */
+	userVerified?: boolean;
 }
 
 const b64url = (bytes: Uint8Array | Buffer) => Buffer.from(bytes).toString('base64url');
@@ -126,7 +128,7 @@ export function softwareAuthenticator(origin: string) {
 			credentials.find((c) => allowed.size === 0 || allowed.has(c.id));
 		if (!credential) throw new Error('The software authenticator holds no allowed credential.');
 		credential.counter = overrides.counter ?? credential.counter + 1;
-		const flags = FLAG.userPresent | FLAG.userVerified | FLAG.backupEligible | FLAG.backedUp;
+		const flags = FLAG.userPresent | (overrides.userVerified === false ? 0 : FLAG.userVerified) | FLAG.backupEligible | FLAG.backedUp;
 		const authData = Buffer.concat([sha256(overrides.rpId ?? options.rpId ?? credential.rpId), Buffer.from([flags]), uint32(credential.counter)]);
 		const clientDataJSON = clientData('webauthn.get', overrides.challenge ?? options.challenge, overrides.origin ?? origin);
 		const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), credential.privateKey);

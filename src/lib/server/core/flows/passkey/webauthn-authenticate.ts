@@ -1,5 +1,6 @@
 // Passkey authentication: request options (any discoverable passkey, or the passkeys of one
-// user), and the verification that checks signature, origin, RP ID and counter, then signs in.
+// user), the verification that checks owner, signature, origin, RP ID and counter (also used by a
+// passkey as the second factor), and the sign-in after it.
 
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { hasAdapterMethod, type GuardedAdapter } from '../../adapter-guard.js';
@@ -7,7 +8,7 @@ import type { RequestContext } from '../../context.js';
 import { CallbackRouteError, InvalidRequest, WebAuthnVerificationError } from '../../errors.js';
 import type { Outcome } from '../../outcome.js';
 import { checkSignInAllowed } from '../../sign-in-callback.js';
-import type { Account, AdapterAuthenticator, WebAuthnConfig } from '../../types.js';
+import type { Account, AdapterAuthenticator, AdapterUser, UserVerificationRequirement, WebAuthnConfig } from '../../types.js';
 import { finishPasskeySignIn } from './webauthn-answer.js';
 import { secondFactorGate } from '../../two-factor/second-factor.js';
 import type { ChallengeState } from './webauthn-challenge.js';
@@ -18,7 +19,7 @@ import { userHandleOf } from './webauthn-user.js';
 
 /**
  * Request options: with `userId`, only that user's passkeys are allowed; without, the browser
- * offers every discoverable passkey of the RP ID.
+ * offers every discoverable passkey of the RP ID. `userVerification` defaults to the provider's.
  *
  * @example
  * const { options, state } = await authenticationOptions(ctx, provider, rp, undefined);
@@ -27,7 +28,8 @@ export async function authenticationOptions(
 	ctx: RequestContext,
 	provider: WebAuthnConfig,
 	rp: RelyingParty,
-	userId: string | undefined
+	userId: string | undefined,
+	userVerification: UserVerificationRequirement = provider.userVerification ?? 'preferred'
 ) {
 	const { generateAuthenticationOptions } = await loadWebAuthnServer();
 	const allowed = userId ? await ctx.config.adapter!.listAuthenticatorsByUserId(userId) : [];
@@ -35,27 +37,35 @@ export async function authenticationOptions(
 		rpID: rp.id,
 		allowCredentials: allowed.map((a) => ({ id: a.credentialID, transports: splitTransports(a.transports) })),
 		timeout: provider.timeout ?? 60_000,
-		userVerification: provider.userVerification ?? 'preferred'
+		userVerification
 	});
 	const state: ChallengeState = { challenge: options.challenge, action: 'authenticate', provider: provider.id, ...(userId ? { userId } : {}) };
 	return { options, state };
 }
 
+/** A verified assertion: the stored passkey it came from (its counter stored), its owner, and whether the user was verified. */
+export interface VerifiedAssertion {
+	authenticator: AdapterAuthenticator;
+	user: AdapterUser;
+	userVerified: boolean;
+}
+
 /**
- * Verifies an authentication response for a stored authenticator and signs its owner in.
- * A counter that did not grow (when the stored one is above 0) is refused as a possible clone.
+ * Verifies an authentication response for a stored authenticator: its owner (the state's user,
+ * when it names one), user handle, signature over the state's challenge, origin, RP ID and counter
+ * (one that did not grow, when the stored one is above 0, is refused as a possible clone); then
+ * stores the new counter and when the passkey was used. Signs nobody in.
  *
  * @example
- * return verifyAuthentication(ctx, provider, rp, state, data, callbackUrl);
+ * const { user, userVerified } = await verifyAssertion(ctx, rp, state, data, { requireUserVerification: false });
  */
-export async function verifyAuthentication(
+export async function verifyAssertion(
 	ctx: RequestContext,
-	provider: WebAuthnConfig,
 	rp: RelyingParty,
 	state: ChallengeState,
 	data: Record<string, unknown>,
-	callbackUrl: string
-): Promise<Outcome> {
+	options: { requireUserVerification: boolean }
+): Promise<VerifiedAssertion> {
 	const { verifyAuthenticationResponse } = await loadWebAuthnServer();
 	const adapter = ctx.config.adapter!;
 	const credentialID = data.id;
@@ -82,7 +92,7 @@ export async function verifyAuthentication(
 				counter: 0,
 				transports: splitTransports(authenticator.transports)
 			},
-			requireUserVerification: provider.userVerification === 'required'
+			requireUserVerification: options.requireUserVerification
 		});
 		if (!verification.verified) throw new Error('signature not verified');
 		newCounter = verification.authenticationInfo.newCounter;
@@ -108,6 +118,25 @@ export async function verifyAuthentication(
 	const user = await adapter.getUser(authenticator.userId);
 	if (!user) throw new WebAuthnVerificationError('The owner of this passkey no longer exists.');
 	await recordUse(ctx, adapter, authenticator.credentialID);
+	return { authenticator, user, userVerified };
+}
+
+/**
+ * Verifies an authentication response (verifyAssertion) and signs the passkey's owner in; without
+ * user verification, a user with a second factor goes on to the second step.
+ *
+ * @example
+ * return verifyAuthentication(ctx, provider, rp, state, data, callbackUrl);
+ */
+export async function verifyAuthentication(
+	ctx: RequestContext,
+	provider: WebAuthnConfig,
+	rp: RelyingParty,
+	state: ChallengeState,
+	data: Record<string, unknown>,
+	callbackUrl: string
+): Promise<Outcome> {
+	const { authenticator, user, userVerified } = await verifyAssertion(ctx, rp, state, data, { requireUserVerification: provider.userVerification === 'required' });
 	const account: Account = { provider: provider.id, type: 'webauthn', providerAccountId: authenticator.providerAccountId };
 	const denied = await checkSignInAllowed(ctx, { user, account });
 	if (denied) return { type: 'json', body: { url: denied.redirect } };

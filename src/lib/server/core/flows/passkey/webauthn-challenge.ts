@@ -21,6 +21,8 @@ export interface ChallengeState {
 	newUser?: { email: string; name: string | null };
 	/** Issued for passkey autofill (conditional mediation): its rate-limit attempt is taken when it is used, not when issued. */
 	conditional?: boolean;
+	/** Issued to finish a pending sign-in (this `signInId`) with a passkey as its second factor: never a sign-in of its own. */
+	secondFactor?: string;
 }
 
 /** Seconds a challenge lives when the cookie option sets no `maxAge`. */
@@ -117,7 +119,7 @@ async function isFirstUse(ctx: RequestContext, challenge: string, seconds: numbe
 
 function parseStoredState(value: unknown): StoredState | null {
 	if (!value || typeof value !== 'object') return null;
-	const { challenge, action, provider, userId, newUser, conditional, expiresAt } = value as Record<string, unknown>;
+	const { challenge, action, provider, userId, newUser, conditional, secondFactor, expiresAt } = value as Record<string, unknown>;
 	if (typeof challenge !== 'string' || typeof provider !== 'string' || typeof expiresAt !== 'number') return null;
 	if (action !== 'register' && action !== 'authenticate') return null;
 	const state: StoredState = { challenge, action, provider, expiresAt };
@@ -127,5 +129,6 @@ function parseStoredState(value: unknown): StoredState | null {
 		state.newUser = { email: typeof email === 'string' ? email : '', name: typeof name === 'string' ? name : null };
 	}
 	if (conditional === true) state.conditional = true;
+	if (typeof secondFactor === 'string') state.secondFactor = secondFactor;
 	return state;
 }

@@ -92,6 +92,7 @@ export async function handleWebAuthnCallback(ctx: RequestContext, provider: WebA
 		assertCsrf(ctx, body);
 		if (!state) throw new WebAuthnVerificationError('No passkey challenge: it expired, was used already, or was never issued.');
 		if (state.provider !== provider.id) throw new WebAuthnVerificationError('The challenge was issued for another provider.');
+		if (state.secondFactor) throw new WebAuthnVerificationError('The challenge was issued for a second step, not for a sign-in.');
 		if (state.conditional) {
 			const attempt = await takeAttempt(ctx, 'passkey', undefined);
 			if (attempt.limited) return { ...webAuthnFailure(ctx, new RateLimited(attempt.reason)), headers: { 'retry-after': String(attempt.retryAfter) } };
