@@ -131,6 +131,26 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		expect(await thief.session(), 'the credentials session dodged ada\'s revocation').toBeNull();
 	});
 
+	test('a stale stolen session re-issued by the change it made (other sessions ended) stays stale: no deletion, no 2FA change after it', async () => {
+		const w = accountWorld(makeAdapter(), 'jwt', { account: { deleteAccount: true } });
+		const owner = w.browser(UA_FIREFOX);
+		await owner.signInByEmail('ada@example.com');
+		const credentialID = await owner.addPasskey();
+		await owner.addPasskey();
+		const thief = w.browser(UA_SAFARI);
+		await thief.signInByEmail('ada@example.com');
+		w.clock.now += 2 * 3600_000;
+		expect(outcomeOf(await thief.change('remove-passkey', { credentialID })).account).toBe('passkey-removed');
+		expect(await owner.session(), 'the owner was signed out by the thief\'s change').toBeNull();
+		expect(w.mails.at(-1)).toMatchObject({ kind: 'security-notice', change: 'passkey-removed', identifier: 'ada@example.com' });
+		w.clock.now += 1000;
+		expect(outcomeOf(await thief.change('delete', { callbackUrl: '/' })).error).toBe('FreshSignInRequired');
+		const twoFactor = await thief.changeJson('two-factor-start');
+		expect(twoFactor.status).toBe(403);
+		expect(await twoFactor.json()).toMatchObject({ error: 'FreshSignInRequired' });
+		expect(await w.adapter.getUserByEmail('ada@example.com')).not.toBeNull();
+	});
+
 	test('a revocation store filled by another user answers a removal 503 AdapterError (JSON), never a 500', async () => {
 		const store = MemoryRateLimitStore({ maxRevocations: 5 });
 		const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
