@@ -59,6 +59,26 @@ export async function revocationState(ctx: RequestContext, token: JWT): Promise<
 }
 
 /**
+ * When a new JWT session of `token`'s user is issued: now, or — when the user's sessions were
+ * revoked as of a time still ahead (the next whole second, see account/other-sessions.ts) — that
+ * time, so a sign-in right after the revocation is not caught by it. A store that cannot answer
+ * gives now (logged).
+ *
+ * @example
+ * const issuedAt = await issueTimeAfterRevocations(ctx, token);
+ */
+export async function issueTimeAfterRevocations(ctx: RequestContext, token: JWT): Promise<number> {
+	const keys = [token.sub, ownerOf(token)].filter((key): key is string => typeof key === 'string' && key !== '');
+	try {
+		const times = await Promise.all(keys.map((key) => ctx.config.revocation.store.revokedAt(key, ctx.now)));
+		return Math.max(ctx.now, ...times.map((time) => time ?? 0));
+	} catch (error) {
+		ctx.config.logger.error(new AdapterError('The revocation store failed while a session was issued.', { cause: { err: error } }));
+		return ctx.now;
+	}
+}
+
+/**
  * Signs `userId` out everywhere. Database sessions: every session row of the user is deleted
  * (adapter method `deleteSessionsByUserId`, else `MissingAdapterMethod`). JWT sessions: sessions
  * issued before now stop working on their next request (with the default

@@ -10,7 +10,7 @@ import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from './
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
 import { isJwtSessionRow, newSessionId, OWNER_CLAIM, recordJwtSession, SESSION_ID_CLAIM, sessionIdOf, signOutJwtSession, touchJwtSession } from './jwt-sessions.js';
-import { revocationState } from './revocation.js';
+import { issueTimeAfterRevocations, revocationState } from './revocation.js';
 import { readSubject, subjectOfSignIn, withSubject } from './session-subject.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
 
@@ -348,7 +348,8 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		// a credentials session's stored user, when `sub` is authorize()'s id: its revocations reach this session
 		if (signedIn.storedUserId !== undefined && signedIn.storedUserId !== token.sub) token[OWNER_CLAIM] = signedIn.storedUserId;
 		else delete token[OWNER_CLAIM];
-		const { value, expires } = await encodeSessionToken(ctx, token);
+		// never issued before a revocation of the user that is still ahead (a sign-in in the second after "sign out everywhere else")
+		const { value, expires } = await encodeSessionToken(ctx, token, await issueTimeAfterRevocations(ctx, token));
 		writeSessionCookie(ctx, value, expires);
 		// the stored user the session is listed under: a credentials sign-in names it, any other is it
 		await recordJwtSession(ctx, token, signedIn.storedUserId ?? (subject === 'user' ? (user.id as string) : undefined), expires);

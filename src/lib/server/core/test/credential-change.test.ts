@@ -55,6 +55,18 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(w.mails.at(-1)!.url).toBe('http://localhost:3000');
 		});
 
+		test('a sign-in in the same second as the change (after it) is not caught by its revocation', async () => {
+			const w = world();
+			const { laptop } = await twoDevices(w);
+			const credentialID = await laptop.addPasskey();
+			expect(outcomeOf(await laptop.change('remove-passkey', { credentialID })).account).toBe('passkey-removed');
+			// no clock tick: the revocation took effect as of the next whole second
+			const tablet = w.browser(UA_SAFARI);
+			await tablet.signInByEmail('ada@example.com');
+			expect((await tablet.session())?.user?.email).toBe('ada@example.com');
+			expect((await laptop.session())?.user?.email).toBe('ada@example.com');
+		});
+
 		test('keepOtherSessions=yes keeps them, the notice is sent all the same', async () => {
 			const w = world();
 			const { laptop, phone } = await twoDevices(w);
