@@ -14,6 +14,7 @@ import VerifyRequest from './compiled/VerifyRequest.js';
 import { errorMessageIds, messages as builtInMessages, text } from './messages.js';
 import { themeStyles } from './theme.js';
 import { PASSKEY_REGISTER_SCRIPT, PASSKEY_REGISTER_SCRIPT_SOURCE, PASSKEY_SCRIPT, PASSKEY_SCRIPT_SOURCE } from './passkey-script.js';
+import { SECOND_FACTOR_PASSKEY_SCRIPT, SECOND_FACTOR_PASSKEY_SCRIPT_SOURCE } from './second-factor-passkey-script.js';
 import type { PageKind, PagePropsByKind } from './types.js';
 
 // each compiled page takes its own props type; renderPage's signature keeps them matched
@@ -80,7 +81,12 @@ export function renderPageResponse<K extends PageKind>(kind: K, props: PageProps
  */
 export function pageSecurityHeaders<K extends PageKind>(kind: K, props: PagePropsByKind[K]): Record<string, string> {
 	const script = pageScript(kind, props);
-	const scripts = script === PASSKEY_SCRIPT ? PASSKEY_SCRIPT_SOURCE : script === PASSKEY_REGISTER_SCRIPT ? PASSKEY_REGISTER_SCRIPT_SOURCE : "'none'";
+	const sources = new Map([
+		[PASSKEY_SCRIPT, PASSKEY_SCRIPT_SOURCE],
+		[PASSKEY_REGISTER_SCRIPT, PASSKEY_REGISTER_SCRIPT_SOURCE],
+		[SECOND_FACTOR_PASSKEY_SCRIPT, SECOND_FACTOR_PASSKEY_SCRIPT_SOURCE]
+	]);
+	const scripts = (script && sources.get(script)) ?? "'none'";
 	return {
 		'content-security-policy': `script-src ${scripts}; object-src 'none'; base-uri 'none'; frame-ancestors 'none'`,
 		'x-frame-options': 'DENY'
@@ -89,11 +95,13 @@ export function pageSecurityHeaders<K extends PageKind>(kind: K, props: PageProp
 
 /**
  * The one script a page runs, if any: the passkey button of a sign-in page that lists a passkey
- * provider, or the "Add a passkey" button of an account page with a passkey provider.
+ * provider, the "Add a passkey" button of an account page with a passkey provider, or the "Use a
+ * passkey" button of a second step that offers it.
  */
 function pageScript(kind: PageKind, props: PagePropsByKind[PageKind]): string | undefined {
 	if (kind === 'signin' && (props as PagePropsByKind['signin']).providers.some((p) => p.type === 'webauthn')) return PASSKEY_SCRIPT;
 	if (kind === 'account' && (props as PagePropsByKind['account']).overview?.passkeyProvider) return PASSKEY_REGISTER_SCRIPT;
+	if (kind === 'second-factor' && (props as PagePropsByKind['second-factor']).passkey) return SECOND_FACTOR_PASSKEY_SCRIPT;
 	return undefined;
 }
 

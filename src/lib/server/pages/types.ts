@@ -170,6 +170,8 @@ export interface SecondFactorPageProps extends PageCommon {
 	recoveryCodes?: string[];
 	/** Where the sign-in was going, after the recovery codes. */
 	continueUrl?: string;
+	/** The pending user may use a passkey instead of a code: `{basePath}/second-factor/passkey` ("Use a passkey"). */
+	passkey?: { url: string };
 }
 
 /** The page after a sign-in with a recovery code (the session is started). */

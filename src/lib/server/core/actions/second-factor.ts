@@ -23,6 +23,7 @@ import { sendSecurityNotice } from '../account/credential-change.js';
 import { enrolmentView, newEnrolment, openEnrolment, storeTwoFactor, type EnrollingUser, type TwoFactorEnrolment } from '../two-factor/enrolment.js';
 import { clearPendingSignIn, readPendingSignIn, twoFactorOf, useSecondFactor, type PendingSignIn } from '../two-factor/second-factor.js';
 import { verifyTotp } from '../two-factor/totp.js';
+import { passkeyStepOffered } from '../two-factor/passkey-second-factor.js';
 import { trustThisBrowser } from '../two-factor/trusted-browser.js';
 import type { AdapterUser } from '../types.js';
 
@@ -48,7 +49,9 @@ export async function showSecondFactor(ctx: RequestContext): Promise<Outcome> {
 	const requested = ctx.url.searchParams.get('error');
 	const error = requested === 'InvalidSecondFactor' || requested === 'RateLimited' ? requested : undefined;
 	if (ctx.config.pages.secondFactor) return { type: 'redirect', url: pageUrl(ctx, 'secondFactor', { error }) };
-	return pageOutcome(ctx, 'second-factor', { ...pageBasics(ctx, pending), error, trustDays: ctx.config.twoFactor.trustBrowserDays });
+	// "Use a passkey" when the user has one (actions/second-factor-passkey.ts)
+	const passkey = (await passkeyStepOffered(ctx, pending)) ? { url: `${ctx.authUrl}/second-factor/passkey` } : undefined;
+	return pageOutcome(ctx, 'second-factor', { ...pageBasics(ctx, pending), error, trustDays: ctx.config.twoFactor.trustBrowserDays, passkey });
 }
 
 /** What every state of the second step's page shows: where it posts, its CSRF token, the way back to sign-in. */

@@ -57,6 +57,10 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(ada.sessionCookie()).toBeUndefined();
 			expect(await ada.session()).toBeNull();
 
+			const page = await (await ada.request('/auth/second-factor')).text();
+			expect(page).toContain('name="code"');
+			expect(page).toMatch(/<form[^>]*action="http:\/\/localhost:3000\/auth\/second-factor\/passkey"[^>]*data-kitgate-second-factor-passkey/);
+
 			const options = await ada.stepOptions();
 			expect(options.allowCredentials?.map((c) => c.id)).toEqual([w.adaPasskey]);
 			expect(options.userVerification).toBe('discouraged');
@@ -184,6 +188,22 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(limited.status).toBe(429);
 			expect(await limited.json()).toEqual({ error: 'RateLimited' });
 			expect(ada.sessionCookie()).toBeUndefined();
+		});
+
+		test('passkey second step: not offered to a user with a second factor but no passkey', async () => {
+			const w = await world();
+			const carol = w.browser();
+			await carol.signInByEmail('carol@example.com');
+			await carol.enrol();
+			const later = w.browser();
+			await later.signInByEmail('carol@example.com');
+			expect(later.pendingCookie()).toBeDefined();
+			const page = await (await later.request('/auth/second-factor')).text();
+			expect(page).toContain('name="code"');
+			expect(page).not.toContain('data-kitgate-second-factor-passkey');
+			const refused = await later.request('/auth/second-factor/passkey');
+			expect(refused.status).toBe(400);
+			expect(await refused.json()).toEqual({ error: 'InvalidRequest' });
 		});
 
 		test('passkey second step: not for a primary passkey sign-in without user verification (one passkey is one factor)', async () => {

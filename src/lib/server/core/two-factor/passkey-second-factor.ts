@@ -31,6 +31,7 @@ export function secondFactorPasskeyProvider(ctx: RequestContext): WebAuthnConfig
  * adapter stores passkeys, the user has a second factor (a user still to set one up under
  * `twoFactor.required` must do so) and at least one passkey, and the first factor was not a passkey
  * (a passkey without user verification is one factor: the same passkey cannot be the second).
+ * False, logged, when the adapter fails.
  *
  * @example
  * const offered = await passkeyStepOffered(ctx, pending); // the page shows "Use a passkey"
@@ -39,8 +40,14 @@ export async function passkeyStepOffered(ctx: RequestContext, pending: PendingSi
 	const adapter = ctx.config.adapter;
 	if (!adapter || !secondFactorPasskeyProvider(ctx) || pending.account?.type === 'webauthn') return false;
 	if (!(['listAuthenticatorsByUserId', 'getAuthenticator', 'updateAuthenticatorCounter', 'getUser'] as const).every((name) => hasAdapterMethod(adapter, name))) return false;
-	if (!(await twoFactorOf(ctx, pending.userId))) return false;
-	return (await adapter.listAuthenticatorsByUserId!(pending.userId)).length > 0;
+	try {
+		if (!(await twoFactorOf(ctx, pending.userId))) return false;
+		return (await adapter.listAuthenticatorsByUserId!(pending.userId)).length > 0;
+	} catch (error) {
+		// the page still offers the code
+		ctx.config.logger.error(error instanceof Error ? error : new Error(String(error)));
+		return false;
+	}
 }
 
 /**
