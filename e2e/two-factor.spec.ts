@@ -5,7 +5,8 @@
 // refused, a recovery code (the page says one fewer remains), repeated wrong codes throttled; the
 // same enrolment and challenge with JavaScript off. Password + code and "turning it off needs a
 // recent sign-in and a current code" run on demos started here, each with its own database (the
-// demo password user is shared by the other specs) and sign-ins that go stale in seconds.
+// demo password user is shared by the other specs) and sign-ins that go stale in seconds; so do
+// twoFactor.required (a new user sets it up at sign-in) and "Trust this browser".
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -313,6 +314,89 @@ for (const demo of spawned) {
 			await passwordSignIn(page, origin, '/protected');
 			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
 		} finally {
+			server.child.kill('SIGTERM');
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+}
+
+/** Demos started with twoFactor.required and "Trust this browser for 30 days" (KITGATE_TWO_FACTOR_REQUIRED, KITGATE_TRUST_BROWSER_DAYS). */
+const policyDemos = [
+	{ app: apps[0], port: 4191, command: ['build'], env: (dir: string, origin: string) => ({ ORIGIN: origin, KITGATE_DB_FILE: join(dir, 'demo.sqlite') }) },
+	{ app: apps[1], port: 3191, command: ['examples/express/server.js'], env: (dir: string) => ({ KITGATE_EXPRESS_DB_FILE: join(dir, 'demo.sqlite') }) }
+];
+
+for (const demo of policyDemos) {
+	test(`${demo.app.name}: two-step verification required — a new user sets it up at sign-in; "Trust this browser" skips the code in that browser only (another, without JavaScript, is asked)`, async ({ browser }) => {
+		test.setTimeout(150_000);
+		const origin = `http://localhost:${demo.port}`;
+		const dir = mkdtempSync(join(tmpdir(), 'kitgate-2fa-policy-'));
+		const server = startDemo(demo.command, demo.port, { ...demo.env(dir, origin), KITGATE_TWO_FACTOR_REQUIRED: 'yes', KITGATE_TRUST_BROWSER_DAYS: '30' });
+		// axe runs a script in the page: this browser has JavaScript (the pages themselves run none)
+		const context = await browser.newContext({ viewport });
+		try {
+			await server.ready;
+			const page = await context.newPage();
+
+			// the password alone signs nobody in: the second step sets up the second factor first
+			await passwordSignIn(page, origin, '/protected');
+			await expect(page).toHaveURL(`${origin}/auth/second-factor`);
+			await expect(page.getByRole('heading', { level: 1 })).toHaveText('Two-step verification');
+			await expect(page.getByText('This site asks everyone to use two-step verification.')).toBeVisible();
+			await expect(page.getByRole('img', { name: 'QR code of your authenticator key' })).toBeVisible();
+			await expectNoSeriousA11yViolations(page);
+			await expectNobodySignedIn(page, origin);
+			const account = await page.request.get(`${origin}/auth/account`, { headers: { accept: 'application/json' } });
+			expect(account.status()).toBe(401);
+
+			await page.goto(`${origin}/auth/second-factor`);
+			const secret = (await page.locator('.kitgate-two-factor-secret code').getAttribute('data-secret'))!;
+			expect(page.url()).not.toContain(secret);
+			const key = { secret, lastStep: 0 };
+			await page.getByLabel('6-digit code from the app').fill(wrongCode(key));
+			await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
+			await expect(page.getByRole('alert')).toContainText('That code is not right');
+			await expect(page.locator('.kitgate-two-factor-secret code')).toHaveAttribute('data-secret', secret);
+			await page.getByLabel('6-digit code from the app').fill(await nextCode(page, key));
+			await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
+			await expect(page.getByRole('heading', { name: 'Save your recovery codes now' })).toBeVisible();
+			await expect(page.locator('ol.kitgate-recovery-codes code')).toHaveCount(10);
+			await expectNoSeriousA11yViolations(page);
+			await page.getByRole('link', { name: 'I have saved my recovery codes, continue' }).click();
+			await expect(page).toHaveURL(`${origin}/protected`);
+			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
+			await signOut(page, demo.app, origin);
+
+			// now a code is asked for, with "Trust this browser for 30 days"
+			await passwordSignIn(page, origin, '/protected');
+			await expectSecondStep(page, origin);
+			const trust = page.getByLabel('Trust this browser for 30 days');
+			await expect(trust).not.toBeChecked();
+			await expectNoSeriousA11yViolations(page);
+			await trust.check();
+			await typeSecondStep(page, await nextCode(page, key));
+			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
+			const cookie = (await context.cookies(origin)).find((c) => c.name === 'kitgate.trusted-browser');
+			expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+			await signOut(page, demo.app, origin);
+
+			// the same browser: the password is enough
+			await passwordSignIn(page, origin, '/protected');
+			await expect(page).toHaveURL(`${origin}/protected`);
+			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
+
+			// another browser (without JavaScript) is asked for the code
+			const other = await noScriptContext(browser);
+			try {
+				const otherPage = await other.newPage();
+				await passwordSignIn(otherPage, origin, '/protected');
+				await expectSecondStep(otherPage, origin);
+				await expect(otherPage.getByLabel('Trust this browser for 30 days')).not.toBeChecked();
+			} finally {
+				await other.close();
+			}
+		} finally {
+			await context.close();
 			server.child.kill('SIGTERM');
 			rmSync(dir, { recursive: true, force: true });
 		}

@@ -21,12 +21,16 @@ const strategy = process.env.KITGATE_SESSION_STRATEGY === 'jwt' ? 'jwt' : 'datab
 /** How recent a sign-in sensitive account changes need, in seconds (default 600); the end-to-end tests shorten it. */
 const freshSignInMaxAge = Number(process.env.KITGATE_FRESH_SIGN_IN_MAX_AGE ?? 600);
 
+/** KITGATE_TWO_FACTOR_REQUIRED=yes makes every user set up a second factor; KITGATE_TRUST_BROWSER_DAYS=N offers "Trust this browser" (both off by default). */
+const twoFactor = { required: process.env.KITGATE_TWO_FACTOR_REQUIRED === 'yes', trustBrowserDays: Number(process.env.KITGATE_TRUST_BROWSER_DAYS ?? 0) };
+
 export const { handle, signIn, signOut } = SvelteKitAuth({
 	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
 	trustHost: true,
 	adapter,
 	session: { strategy },
 	account: { freshSignIn: { maxAge: freshSignInMaxAge } },
+	twoFactor,
 	basePath: `${base}/auth`,
 	providers: [
 		{

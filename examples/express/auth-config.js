@@ -35,7 +35,9 @@ async function emailSignIn() {
 			adapter: SQLiteAdapter({ filename: process.env.KITGATE_EXPRESS_DB_FILE ?? '.data/express-demo.sqlite' }),
 			session: { strategy: process.env.KITGATE_SESSION_STRATEGY === 'database' ? 'database' : 'jwt' },
 			// how recent a sign-in sensitive account changes need (default 600 s); the end-to-end tests shorten it
-			account: { freshSignIn: { maxAge: Number(process.env.KITGATE_FRESH_SIGN_IN_MAX_AGE ?? 600) } }
+			account: { freshSignIn: { maxAge: Number(process.env.KITGATE_FRESH_SIGN_IN_MAX_AGE ?? 600) } },
+			// KITGATE_TWO_FACTOR_REQUIRED=yes: every user sets up a second factor; KITGATE_TRUST_BROWSER_DAYS=N offers "Trust this browser"
+			twoFactor: { required: process.env.KITGATE_TWO_FACTOR_REQUIRED === 'yes', trustBrowserDays: Number(process.env.KITGATE_TRUST_BROWSER_DAYS ?? 0) }
 		}
 	};
 }
