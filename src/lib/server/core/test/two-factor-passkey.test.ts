@@ -14,8 +14,10 @@ import { twoFactorWorld } from './two-factor-fixture.js';
 const adapters = memoryAndSqliteAdapters('two-factor-passkey');
 
 /** Ada with a passkey (held by `device` of the returned setup browser) and TOTP, signed out; Bob with a passkey of his own. */
-async function passkeyWorld(adapter: Adapter, strategy: 'jwt' | 'database') {
+async function passkeyWorld(adapter: Adapter, strategy: 'jwt' | 'database', twoFactor: { trustBrowserDays?: number } = {}) {
 	const w = twoFactorWorld(adapter, strategy);
+	// before the first request: the resolved config is kept per config object
+	w.config.twoFactor = twoFactor;
 	const setup = w.browser();
 	await setup.signInByEmail('ada@example.com');
 	const adaPasskey = await setup.addPasskey();
@@ -188,6 +190,24 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(limited.status).toBe(429);
 			expect(await limited.json()).toEqual({ error: 'RateLimited' });
 			expect(ada.sessionCookie()).toBeUndefined();
+		});
+
+		test('passkey second step: a ticked "Trust this browser" is honoured (the next sign-in there skips the step); unticked, nothing is trusted', async () => {
+			const w = await passkeyWorld(makeAdapter(), strategy, { trustBrowserDays: 30 });
+			const unticked = await w.pendingAda();
+			const plain = await unticked.post(unticked.device.authenticate(await unticked.stepOptions()));
+			expect(plain.headers.getSetCookie().some((line) => line.startsWith('kitgate.trusted-browser='))).toBe(false);
+
+			const ada = await w.pendingAda();
+			const done = await ada.post(ada.device.authenticate(await ada.stepOptions()), { trustBrowser: true });
+			expect(done.status).toBe(200);
+			expect(done.headers.getSetCookie().find((line) => line.startsWith('kitgate.trusted-browser='))).toMatch(/HttpOnly/i);
+			// signed out there, the next email-link sign-in in that browser starts the session at once
+			await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+			expect(await ada.session()).toBeNull();
+			await ada.signInByEmail('ada@example.com');
+			expect(ada.pendingCookie()).toBeUndefined();
+			expect((await ada.session())?.user?.email).toBe('ada@example.com');
 		});
 
 		test('passkey second step: not offered to a user with a second factor but no passkey', async () => {
