@@ -1,7 +1,8 @@
 // Stories of the built-in second sign-in step (GET /auth/second-factor) and of the page after a
 // sign-in with a recovery code: light, dark, a refused code, too many tries, codes left (several,
 // one, none), with a logo, in French; with "Trust this browser"; the forced enrolment of
-// twoFactor.required (the key, a refused first code, the recovery codes, dark, French).
+// twoFactor.required (the key, a refused first code, the recovery codes, dark, French); with "Use a
+// passkey" (disabled here: its script runs only in the built-in page).
 
 import type { Meta, StoryObj } from '@storybook/sveltekit';
 import { enrolment, recoveryCodes } from '$lib/components/test/two-factor-fixtures.js';
@@ -32,6 +33,7 @@ export const RecoveryCodeUsedDark: Story = { args: { kind: 'recovery-code-used',
 export const RecoveryCodeUsedLastOne: Story = { args: { kind: 'recovery-code-used', props: recovered(0) } };
 export const RecoveryCodeUsedFrench: Story = { args: { kind: 'recovery-code-used', locale: 'fr', props: recovered(4) } };
 export const TrustThisBrowser: Story = { args: { props: { ...challenge, trustDays: 30 } } };
+export const WithPasskey: Story = { args: { props: { ...challenge, trustDays: 30, passkey: { url: 'https://app.example.com/auth/second-factor/passkey' } } } };
 export const Enrolment: Story = { args: { props: { ...challenge, enrolment } } };
 export const EnrolmentWrongCode: Story = { args: { props: { ...challenge, enrolment, error: 'InvalidSecondFactor' } } };
 export const EnrolmentRecoveryCodes: Story = { args: { props: { ...challenge, recoveryCodes: [...recoveryCodes], continueUrl: 'https://app.example.com/dashboard' } } };
