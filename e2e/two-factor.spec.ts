@@ -396,8 +396,9 @@ for (const demo of policyDemos) {
 				await other.close();
 			}
 		} finally {
-			await context.close();
+			// the demo first: a context that fails to close must not leave it running on its port
 			server.child.kill('SIGTERM');
+			await context.close().catch(() => undefined);
 			rmSync(dir, { recursive: true, force: true });
 		}
 	});
