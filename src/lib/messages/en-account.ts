@@ -36,6 +36,9 @@ export const enAccount = {
 	'account.email.security.title': 'Your account was changed',
 	'account.email.security.intro.password-changed': 'The password of your account on {host} was changed.',
 	'account.email.security.intro.passkey-removed': 'A passkey was removed from your account on {host}.',
+	'account.email.security.intro.passkey-added': 'A new passkey was added to your account on {host}: it can now sign in as you.',
+	'account.email.security.intro.account-linked': 'Another account was connected to your account on {host}: it can now sign in as you.',
+	'account.email.security.intro.account-unlinked': 'A connected account was removed from your account on {host}.',
 	'account.email.security.intro.two-factor-enabled': 'Two-step verification was turned on for your account on {host}.',
 	'account.email.security.intro.two-factor-removed': 'Two-step verification was turned off for your account on {host}.',
 	'account.email.security.intro.recovery-codes-regenerated':

@@ -208,6 +208,9 @@ export const fr: Readonly<Record<MessageId, string>> = {
 	'account.email.security.title': 'Votre compte a été modifié',
 	'account.email.security.intro.password-changed': 'Le mot de passe de votre compte sur {host} a été changé.',
 	'account.email.security.intro.passkey-removed': 'Une clé d’accès a été retirée de votre compte sur {host}.',
+	'account.email.security.intro.passkey-added': 'Une nouvelle clé d’accès a été ajoutée à votre compte sur {host} : elle peut désormais vous connecter.',
+	'account.email.security.intro.account-linked': 'Un autre compte a été associé à votre compte sur {host} : il peut désormais vous connecter.',
+	'account.email.security.intro.account-unlinked': 'Un compte associé a été retiré de votre compte sur {host}.',
 	'account.email.security.intro.two-factor-enabled': 'La vérification en deux étapes a été activée pour votre compte sur {host}.',
 	'account.email.security.intro.two-factor-removed': 'La vérification en deux étapes a été désactivée pour votre compte sur {host}.',
 	'account.email.security.intro.recovery-codes-regenerated':

@@ -16,6 +16,7 @@ import { checkSignInAllowed } from './sign-in-callback.js';
 import { rememberUpstreamAccount } from './flows/oauth/token-refresh.js';
 import { secondFactorGate } from './two-factor/second-factor.js';
 import type { Account, AdapterAccount, AdapterUser, JWT, Profile, Provider, User } from './types.js';
+import { sendSecurityNotice } from './security-notice.js';
 
 /** What a provider flow hands over once it knows who signed in. */
 export interface CompletedSignIn {
@@ -348,6 +349,8 @@ async function linkTo(ctx: RequestContext, adapter: GuardedAdapter, owner: Adapt
 		throw new OAuthAccountNotLinked(`The ${account.provider} account was linked to another user meanwhile.`);
 	}
 	await emitEvent(ctx, 'linkAccount', { user: owner, account, profile: user });
+	// a provider account is a new way in to an existing user: its owner hears of it
+	if (account.type === 'oauth' || account.type === 'oidc') await sendSecurityNotice(ctx, owner.email, 'account-linked');
 }
 
 /**

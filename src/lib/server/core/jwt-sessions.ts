@@ -151,28 +151,32 @@ export async function listJwtSessions(ctx: ConfigAndClock, userId: string): Prom
  * is revoked, so every token carrying it fails its next check, and its row is deleted.
  *
  * @example
- * await endJwtSession(ctx, 'k3…');
+ * await endJwtSession(ctx, 'k3…', user.id);
  */
-export async function endJwtSession(ctx: RequestContext, id: string): Promise<void> {
+export async function endJwtSession(ctx: RequestContext, id: string, owner: string): Promise<void> {
 	// any token with this id predates this time: none is issued once the record exists (a re-issue checks first)
 	const at = ctx.now + KEEP_MARGIN_SECONDS * 1000;
-	await ctx.config.revocation.store.revoke(REVOCATION_PREFIX + id, at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS);
+	await ctx.config.revocation.store.revoke(REVOCATION_PREFIX + id, at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS, { owner });
 	await forgetJwtSessionRow(ctx, id);
 }
 
 /**
- * Signs the JWT session `id` out (this browser signed out, or signed in again over it): its id is
+ * Signs the JWT session `token` out (this browser signed out, or signed in again over it): its id is
  * revoked as a best-effort record a bounded store may drop first when full — so a flood of
  * sign-outs never pushes out a revocation someone asked for — and its row is deleted. Copies of the
  * cookie stop working on their next check. Failures are logged only: the cookie is cleared anyway.
  *
  * @example
- * await signOutJwtSession(ctx, 'k3…');
+ * await signOutJwtSession(ctx, token);
  */
-export async function signOutJwtSession(ctx: RequestContext, id: string): Promise<void> {
+export async function signOutJwtSession(ctx: RequestContext, token: JWT): Promise<void> {
+	const id = sessionIdOf(token);
+	if (!id) return;
 	try {
 		const at = ctx.now + KEEP_MARGIN_SECONDS * 1000;
-		await ctx.config.revocation.store.revoke(REVOCATION_PREFIX + id, at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS, { evictable: true });
+		// kept apart per user: a bounded store drops the records of whoever signs out the most first
+		const owner = ownerOf(token) ?? (typeof token.sub === 'string' ? token.sub : id);
+		await ctx.config.revocation.store.revoke(REVOCATION_PREFIX + id, at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS, { evictable: true, owner });
 	} catch (error) {
 		ctx.config.logger.error(new AdapterError('Revoking a signed-out JWT session failed; its cookie was cleared.', { cause: { err: error } }));
 	}

@@ -1,7 +1,7 @@
 // The default store of rate-limit counters and JWT session revocations: this process's memory,
 // bounded in size. Re-exported from the root entry `kitgate` as `MemoryRateLimitStore`.
 
-import { AdapterError } from './errors.js';
+import { RevocationPool } from './revocation-pool.js';
 import type { RateLimitCount, RateLimitStore, RevocationStore, RevokeOptions } from './types.js';
 
 /**
@@ -19,9 +19,9 @@ export interface MemoryRateLimitStoreOptions {
 	maxKeys?: number;
 	/**
 	 * Most revocations kept at once (default 50,000), and as many best-effort ones (sign-outs of
-	 * JWT sessions). Expired ones make room; when every revocation is live a new one is refused
-	 * (the change asking for it fails) and none is forgotten; the oldest best-effort ones make room
-	 * for new ones.
+	 * JWT sessions). Expired ones make room, then the oldest record of the user holding the most;
+	 * when every user holds one live revocation a new one is refused (the change asking for it
+	 * fails) rather than one forgotten. Best-effort ones make room for each other the same way.
 	 */
 	maxRevocations?: number;
 }
@@ -56,9 +56,10 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 	const maxKeys = Math.max(1, options.maxKeys ?? DEFAULT_MAX_KEYS);
 	const maxRevocations = Math.max(1, options.maxRevocations ?? DEFAULT_MAX_KEYS);
 	const counters = new Map<string, RateLimitCount>();
-	const revocations = new Map<string, { at: number; until: number }>();
-	// sign-outs: best effort, so whoever signs in and out over and over never pushes out a deliberate revocation
-	const bestEffort = new Map<string, { at: number; until: number }>();
+	// kept until they expire; when full, the owner with the most records loses its oldest first
+	const revocations = new RevocationPool(maxRevocations, { evictLastOnes: false });
+	// sign-outs: best effort, apart, so whoever signs in and out over and over never pushes out a deliberate revocation
+	const bestEffort = new RevocationPool(maxRevocations, { evictLastOnes: true });
 	let nextFullSweep = 0;
 
 	return {
@@ -93,24 +94,15 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 			counters.delete(key);
 		},
 		revokedAt(userId, now) {
-			const kept = liveEntry(revocations, userId, now);
-			const signedOut = liveEntry(bestEffort, userId, now);
+			const kept = revocations.get(userId, now);
+			const signedOut = bestEffort.get(userId, now);
 			if (!kept) return signedOut?.at ?? null;
 			return Math.max(kept.at, signedOut?.at ?? 0);
 		},
 		revoke(userId, at, keepSeconds, options) {
 			const pool = options?.evictable ? bestEffort : revocations;
-			const previous = pool.get(userId);
-			pool.delete(userId);
-			if (options?.evictable) makeRoom(pool, maxRevocations, (entry) => entry.until <= at);
-			else if (!previous && !dropExpiredToFit(pool, maxRevocations, at)) {
-				throw new AdapterError(`The memory revocation store holds ${maxRevocations} live revocations: a new one was refused rather than forgetting one. Raise maxRevocations, or use a shared store (docs/security.md).`);
-			}
 			// a later revocation never moves the time back (clocks of several callers)
-			pool.set(userId, {
-				at: Math.max(at, previous?.at ?? 0),
-				until: Math.max(at + keepSeconds * 1000, previous?.until ?? 0)
-			});
+			pool.set(userId, { at, until: at + keepSeconds * 1000, owner: options?.owner ?? userId }, at);
 		}
 	};
 }
@@ -127,33 +119,8 @@ function dropOldestExpired<T>(map: Map<string, T>, expired: (entry: T) => boolea
 	}
 }
 
-/**
- * Makes room for one more revocation: drops expired entries from the oldest on, then the oldest
- * live ones (revocations are written by the app, not by whoever sends requests).
- */
-function makeRoom<T>(map: Map<string, T>, max: number, expired: (entry: T) => boolean): void {
-	for (const [key, entry] of map) {
-		if (map.size < max && !expired(entry)) return;
-		map.delete(key);
-	}
-}
 
-/** The live entry of `key`, dropping it when expired. */
-function liveEntry(map: Map<string, { at: number; until: number }>, key: string, now: number): { at: number; until: number } | undefined {
-	const entry = map.get(key);
-	if (entry && entry.until <= now) {
-		map.delete(key);
-		return undefined;
-	}
-	return entry;
-}
 
-/** Drops expired revocations until one more fits; false when every one left is live. */
-function dropExpiredToFit(map: Map<string, { at: number; until: number }>, max: number, now: number): boolean {
-	if (map.size < max) return true;
-	for (const [key, entry] of map) if (entry.until <= now) map.delete(key);
-	return map.size < max;
-}
 
 let processStore: MemoryRateLimitStore | undefined;
 

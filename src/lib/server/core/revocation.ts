@@ -26,6 +26,18 @@ export function isIssuedBeforeRevocation(issuedAtSeconds: unknown, revokedAtMs: 
 	return issued * 1000 < revokedAtMs;
 }
 
+/**
+ * When a revocation takes effect: the start of the next whole second, so that every JWT session
+ * issued up to now (`iat` has one-second resolution) is revoked, even one issued in this very
+ * second; a sign-in after it is issued at that time (`issueTimeAfterRevocations`). Pure.
+ *
+ * @example
+ * revocationTime(1_700_000_000_400); // 1_700_000_001_000
+ */
+export function revocationTime(now: number): number {
+	return (Math.floor(now / 1000) + 1) * 1000;
+}
+
 /** What a revocation check found: `unknown` when the store could not answer. */
 export type RevocationState = 'valid' | 'revoked' | 'unknown';
 
@@ -38,15 +50,16 @@ export type RevocationState = 'valid' | 'revoked' | 'unknown';
  * if ((await revocationState(ctx, token)) === 'revoked') return null;
  */
 export async function revocationState(ctx: RequestContext, token: JWT): Promise<RevocationState> {
-	if (typeof token.sub !== 'string' || !token.sub) return 'valid';
+	const sub = typeof token.sub === 'string' && token.sub ? token.sub : undefined;
+	const id = sessionIdOf(token);
+	const owner = ownerOf(token);
+	if (sub === undefined && id === undefined && owner === undefined) return 'valid';
 	try {
 		const { store } = ctx.config.revocation;
-		const id = sessionIdOf(token);
-		const owner = ownerOf(token);
 		// the user's "everywhere" revocation (by `sub`, and by the stored user of a credentials
 		// session) and this one session's, asked side by side
 		const [revokedAt, ownerRevokedAt, sessionEnded] = await Promise.all([
-			store.revokedAt(token.sub, ctx.now),
+			sub === undefined ? null : store.revokedAt(sub, ctx.now),
 			owner === undefined ? null : store.revokedAt(owner, ctx.now),
 			id === undefined ? false : isSessionIdRevoked(ctx, id)
 		]);
@@ -97,15 +110,17 @@ export async function revokeSessions(userId: string, config: AuthConfig): Promis
 	const resolved = resolveConfig(config);
 	const keepSeconds = resolved.jwt.maxAge + KEEP_MARGIN_SECONDS;
 	const now = resolved.now();
+	// as of the next whole second: a session issued in this very second (`iat` has one-second resolution) ends too
+	const at = revocationTime(now);
 	if (resolved.session.strategy === 'database') {
 		const adapter = resolved.adapter!;
 		assertAdapterMethods(adapter, ['deleteSessionsByUserId']);
-		// recorded for database sessions too: browsers trusted to skip the second step stop being so (two-factor/trusted-browser.ts)
-		await resolved.revocation.store.revoke(userId, now, keepSeconds);
 		await adapter.deleteSessionsByUserId(userId);
+		// recorded for database sessions too, after the rows are gone: browsers trusted to skip the second step stop being so (two-factor/trusted-browser.ts)
+		await resolved.revocation.store.revoke(userId, at, keepSeconds);
 		return;
 	}
-	await resolved.revocation.store.revoke(userId, now, keepSeconds);
+	await resolved.revocation.store.revoke(userId, at, keepSeconds);
 	// the account page no longer lists them
 	await forgetOtherJwtSessions({ config: resolved, now }, userId, undefined);
 }
@@ -131,7 +146,7 @@ export async function deleteUser(userId: string, config: AuthConfig): Promise<vo
 	if (!adapter) throw new MissingAdapter('deleteUser removes a stored user and needs an adapter.');
 	assertAdapterMethods(adapter, ['deleteUser']);
 	if (resolved.session.strategy === 'jwt') {
-		await resolved.revocation.store.revoke(userId, resolved.now(), resolved.jwt.maxAge + KEEP_MARGIN_SECONDS);
+		await resolved.revocation.store.revoke(userId, revocationTime(resolved.now()), resolved.jwt.maxAge + KEEP_MARGIN_SECONDS);
 	}
 	await adapter.deleteUser(userId);
 }

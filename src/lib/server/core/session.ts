@@ -9,7 +9,7 @@ import { hasAdapterMethod, type AdapterMethod } from './adapter-guard.js';
 import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
-import { isJwtSessionRow, newSessionId, OWNER_CLAIM, recordJwtSession, SESSION_ID_CLAIM, sessionIdOf, signOutJwtSession, touchJwtSession } from './jwt-sessions.js';
+import { isJwtSessionRow, newSessionId, OWNER_CLAIM, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-sessions.js';
 import { issueTimeAfterRevocations, revocationState } from './revocation.js';
 import { readSubject, subjectOfSignIn, withSubject } from './session-subject.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
@@ -201,9 +201,9 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		if (decoded[SIGN_IN_TIME_CLAIM] !== undefined) token[SIGN_IN_TIME_CLAIM] = decoded[SIGN_IN_TIME_CLAIM];
 		// a token without one (Auth.js's, an older kitgate's) stays without: never a time the callback chose
 		else delete token[SIGN_IN_TIME_CLAIM];
-		// so are the session's id and owner (jwt-sessions.ts): the callback cannot move a session onto another's
-		// id, nor out of its stored user's revocations
-		for (const claim of [SESSION_ID_CLAIM, OWNER_CLAIM]) {
+		// so are its subject, id and owner (jwt-sessions.ts): the callback cannot move a session onto another
+		// user or id, nor out of its user's revocations
+		for (const claim of ['sub', SESSION_ID_CLAIM, OWNER_CLAIM]) {
 			if (decoded[claim] !== undefined) token[claim] = decoded[claim];
 			else delete token[claim];
 		}
@@ -338,8 +338,7 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		// the session this one replaces ends, copies of its cookie too (a database session's row is deleted below)
 		if (previous) {
 			const replaced = await decodeSessionCookie(ctx);
-			const replacedId = replaced ? sessionIdOf(replaced) : undefined;
-			if (replacedId) await signOutJwtSession(ctx, replacedId);
+			if (replaced) await signOutJwtSession(ctx, replaced);
 		}
 		const subject = subjectOfSignIn(account, config.adapter !== undefined);
 		const token = withSubject(returned, subject);
@@ -389,8 +388,7 @@ export async function endSession(ctx: RequestContext): Promise<void> {
 	if (!raw) return;
 	if (config.session.strategy === 'jwt') {
 		const token = await decodeSessionCookie(ctx);
-		const id = token ? sessionIdOf(token) : undefined;
-		if (id) await signOutJwtSession(ctx, id);
+		if (token) await signOutJwtSession(ctx, token);
 		await emitEvent(ctx, 'signOut', { token });
 		return;
 	}

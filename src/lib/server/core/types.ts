@@ -504,13 +504,16 @@ export interface SendVerificationRequestParams {
 export type AccountEmailKind = 'confirm-email-change' | 'email-change-notice' | 'email-in-use' | 'security-notice';
 
 /**
- * A change to how a user proves who they are, told by a `security-notice` mail: from the account
- * routes (a passkey removed, the second factor turned on or off, new recovery codes, the address
- * changed), or from the app through `credentialChanged` (a password).
+ * A change to how a user proves who they are, told by a `security-notice` mail: a passkey added or
+ * removed, a provider account connected or disconnected, the second factor turned on or off, new
+ * recovery codes, the address changed, or — from the app through `credentialChanged` — a password.
  */
 export type CredentialChange =
 	| 'password-changed'
+	| 'passkey-added'
 	| 'passkey-removed'
+	| 'account-linked'
+	| 'account-unlinked'
 	| 'two-factor-enabled'
 	| 'two-factor-removed'
 	| 'recovery-codes-regenerated'
@@ -749,6 +752,8 @@ export interface RevocationStore {
 export interface RevokeOptions {
 	/** A best-effort record a bounded store may drop first when full (a sign-out's). */
 	evictable?: boolean;
+	/** The user the record belongs to (default the key): a bounded store drops the records of whoever holds the most first. */
+	owner?: string;
 }
 
 /** Limits of one kind of attempt; a limit of 0 is off. */

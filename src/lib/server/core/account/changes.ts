@@ -48,6 +48,7 @@ export async function unlinkAccount(ctx: RequestContext, session: AccountSession
 		await keepAWayIn(ctx, session, way, () => adapter.linkAccount(account));
 		await emitEvent(ctx, 'unlinkAccount', { user: session.user, account });
 	});
+	await afterCredentialChange(ctx, session, 'account-unlinked', { keepOtherSessions: keepsOtherSessions(body) });
 }
 
 /**
@@ -129,7 +130,7 @@ async function endJwtSessionById(ctx: RequestContext, session: AccountSession, s
 	const own = ownId === undefined ? undefined : rowToken(ownId);
 	if (sessionId === 'current' || (own !== undefined && publicSessionId(ctx, own) === sessionId)) {
 		// ending this browser's own session is a sign-out (a best-effort revocation, as /signout)
-		if (ownId !== undefined) await signOutJwtSession(ctx, ownId);
+		await signOutJwtSession(ctx, token);
 		clearSessionCookie(ctx);
 		await emitEvent(ctx, 'signOut', { token });
 		return { current: true };
@@ -138,7 +139,7 @@ async function endJwtSessionById(ctx: RequestContext, session: AccountSession, s
 	const id = row && sessionIdOfRow(row.sessionToken);
 	// another user's session looks exactly like a missing one
 	if (!row || !id) throw new InvalidRequest('The user has no session with this id.');
-	await endJwtSession(ctx, id);
+	await endJwtSession(ctx, id, session.user.id);
 	await emitEvent(ctx, 'signOut', { token: null, userId: session.user.id, sessionId });
 	return { current: false };
 }

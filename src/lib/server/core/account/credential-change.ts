@@ -6,10 +6,13 @@
 import type { RequestBody } from '../body.js';
 import { resolveConfig } from '../config.js';
 import { createContext, type RequestContext } from '../context.js';
-import { EmailSignin, InvalidConfiguration } from '../errors.js';
+import { InvalidConfiguration } from '../errors.js';
 import { revokeSessions } from '../revocation.js';
-import { resolveMessages } from '../../pages/messages.js';
-import type { AuthConfig, CredentialChange, EmailConfig, JWT } from '../types.js';
+import { sendSecurityNotice } from '../security-notice.js';
+
+// the notice has its own module (flows send it too); kept importable from here
+export { sendSecurityNotice } from '../security-notice.js';
+import type { AuthConfig, CredentialChange, JWT } from '../types.js';
 import type { AccountSession } from './account-session.js';
 import { endOtherSessions } from './other-sessions.js';
 
@@ -28,8 +31,9 @@ export function keepsOtherSessions(body: RequestBody): boolean {
 /**
  * After `change` from the account routes: ends the user's other sessions unless `keepOtherSessions`
  * (this browser's JWT session is re-issued as `token`, default the current one) and mails the
- * notice to `notify` (default the user's address). A mail that fails is logged, never answered:
- * the change itself stands.
+ * notice to `notify` (default the user's address; `newEmail` names an address change's new one).
+ * The notice goes out even when ending the sessions fails (that error is then thrown); a mail that
+ * fails is logged, never answered: the change itself stands.
  *
  * @example
  * await afterCredentialChange(ctx, session, 'passkey-removed', { keepOtherSessions: keepsOtherSessions(body) });
@@ -38,46 +42,13 @@ export async function afterCredentialChange(
 	ctx: RequestContext,
 	session: AccountSession,
 	change: CredentialChange,
-	options: { keepOtherSessions: boolean; token?: JWT; notify?: string | null }
+	options: { keepOtherSessions: boolean; token?: JWT; notify?: string | null; newEmail?: string }
 ): Promise<void> {
-	if (!options.keepOtherSessions) await endOtherSessions(ctx, session, options.token);
-	await sendSecurityNotice(ctx, options.notify === undefined ? session.user.email : options.notify, change);
-}
-
-/** The email provider that can send account mails: the one of email changes, else the only one with `sendAccountEmail`. */
-function noticeProvider(ctx: RequestContext): (EmailConfig & Required<Pick<EmailConfig, 'sendAccountEmail'>>) | undefined {
-	const chosen = ctx.config.account.emailProvider;
-	if (chosen && typeof chosen.sendAccountEmail === 'function') return chosen as EmailConfig & Required<Pick<EmailConfig, 'sendAccountEmail'>>;
-	const able = ctx.config.providers.filter((provider): provider is EmailConfig & Required<Pick<EmailConfig, 'sendAccountEmail'>> => provider.type === 'email' && typeof provider.sendAccountEmail === 'function');
-	return able.length === 1 ? able[0] : undefined;
-}
-
-/**
- * Mails `address` that `change` happened on its account, with a link to the site (the configured
- * origin, never a Host header the request chose). Nothing when there is no address or no email
- * provider that sends account mails; a failure is logged.
- *
- * @example
- * await sendSecurityNotice(ctx, user.email, 'two-factor-removed');
- */
-export async function sendSecurityNotice(ctx: RequestContext, address: string | null | undefined, change: CredentialChange): Promise<void> {
-	const provider = noticeProvider(ctx);
-	if (!provider || !address) return;
 	try {
-		await provider.sendAccountEmail({
-			kind: 'security-notice',
-			change,
-			identifier: address,
-			url: ctx.baseUrl,
-			newEmail: address,
-			provider,
-			theme: ctx.config.theme,
-			request: ctx.request,
-			locale: ctx.config.locale,
-			messages: resolveMessages(ctx.config.locale, ctx.config.messages)
-		});
-	} catch (error) {
-		ctx.config.logger.error(new EmailSignin(`Sending the ${change} notice of provider "${provider.id}" failed.`, { cause: { err: error } }));
+		if (!options.keepOtherSessions) await endOtherSessions(ctx, session, options.token);
+	} finally {
+		// told even when ending the sessions failed (the change itself is made): most of all then
+		await sendSecurityNotice(ctx, options.notify === undefined ? session.user.email : options.notify, change, options.newEmail);
 	}
 }
 

@@ -209,7 +209,7 @@ export async function confirmEmailChange(ctx: RequestContext, session: AccountSe
 	const keepOtherSessions = keepsOtherSessions(body);
 	if (reissued && keepOtherSessions) await reissueJwtSession(ctx, reissued);
 	// the old address is told: whoever changed it may not be its owner
-	await afterCredentialChange(ctx, session, 'email-changed', { keepOtherSessions, token: reissued, notify: previous || null });
+	await afterCredentialChange(ctx, session, 'email-changed', { keepOtherSessions, token: reissued, notify: previous || null, newEmail: email });
 	return undefined;
 }
 

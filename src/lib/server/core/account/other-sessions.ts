@@ -4,6 +4,7 @@
 import type { RequestContext } from '../context.js';
 import { emitEvent } from '../events.js';
 import { forgetOtherJwtSessions, sessionIdOf } from '../jwt-sessions.js';
+import { revocationTime } from '../revocation.js';
 import { reissueJwtSession } from '../session.js';
 import type { AdapterSession, JWT } from '../types.js';
 import type { AccountSession } from './account-session.js';
@@ -11,17 +12,8 @@ import type { AccountSession } from './account-session.js';
 /** Seconds a JWT revocation is kept beyond the JWT lifetime (as `revokeSessions`). */
 export const KEEP_MARGIN_SECONDS = 60;
 
-/**
- * When a revocation by the user takes effect: the start of the next whole second, so that every
- * JWT session issued up to now (`iat` has one-second resolution) is revoked, even one issued in
- * this very second. Pure.
- *
- * @example
- * revocationTime(1_700_000_000_400); // 1_700_000_001_000
- */
-export function revocationTime(now: number): number {
-	return (Math.floor(now / 1000) + 1) * 1000;
-}
+// when a revocation takes effect (the next whole second); kept importable from here
+export { revocationTime } from '../revocation.js';
 
 /**
  * Ends every session of the user but this one. Database: each other row is deleted (`signOut` for
@@ -44,8 +36,6 @@ export async function endOtherSessions(ctx: RequestContext, session: AccountSess
 		await emitEvent(ctx, 'signOut', { token: null, userId: user.id, revokedBefore: new Date(at) });
 		return;
 	}
-	// recorded for database sessions too: a browser trusted to skip the second step before now no longer is (two-factor/trusted-browser.ts)
-	await ctx.config.revocation.store.revoke(user.id, revocationTime(ctx.now), ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
 	const adapter = ctx.config.adapter!;
 	const rows: AdapterSession[] = await adapter.listSessionsByUserId(user.id);
 	for (const row of rows) {
@@ -53,4 +43,7 @@ export async function endOtherSessions(ctx: RequestContext, session: AccountSess
 		const deleted = await adapter.deleteSessionOfUser(user.id, row.sessionToken);
 		if (deleted) await emitEvent(ctx, 'signOut', { session: deleted });
 	}
+	// recorded for database sessions too, after the rows are gone (a store that refuses cannot keep
+	// a thief's row): a browser trusted to skip the second step before now no longer is (two-factor/trusted-browser.ts)
+	await ctx.config.revocation.store.revoke(user.id, revocationTime(ctx.now), ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
 }

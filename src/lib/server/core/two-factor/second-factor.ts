@@ -13,7 +13,7 @@ import type { RequestContext } from '../context.js';
 import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../cookies.js';
 import { AdapterError } from '../errors.js';
 import type { Outcome } from '../outcome.js';
-import { sessionIdOf, signOutJwtSession } from '../jwt-sessions.js';
+import { signOutJwtSession } from '../jwt-sessions.js';
 import { clearSessionCookie, decodeSessionCookie, sessionCookieValue } from '../session.js';
 import type { Account, AdapterTwoFactor, AdapterUser, CookieOption, Profile, User } from '../types.js';
 import { openFor, sealFor } from './purpose-seal.js';
@@ -88,8 +88,7 @@ export async function secondFactorGate(
 		if (ctx.config.session.strategy === 'database') await Promise.resolve(ctx.config.adapter!.deleteSession(previous)).catch(() => undefined);
 		else {
 			const replaced = await decodeSessionCookie(ctx);
-			const replacedId = replaced ? sessionIdOf(replaced) : undefined;
-			if (replacedId) await signOutJwtSession(ctx, replacedId);
+			if (replaced) await signOutJwtSession(ctx, replaced);
 		}
 		clearSessionCookie(ctx);
 	}

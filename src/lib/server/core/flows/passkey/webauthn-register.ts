@@ -16,6 +16,7 @@ import type { ChallengeState } from './webauthn-challenge.js';
 import { loadWebAuthnServer } from './webauthn-library.js';
 import type { RelyingParty } from './webauthn-relying-party.js';
 import { userHandleOf } from './webauthn-user.js';
+import { sendSecurityNotice } from '../../security-notice.js';
 
 /**
  * Transports as the adapter stores them back to a list.
@@ -121,6 +122,8 @@ export async function verifyRegistration(
 	const user = await storePasskey(ctx, adapter, owner, account, authenticator);
 	if (owner.isNew) await emitEvent(ctx, 'createUser', { user });
 	await emitEvent(ctx, 'linkAccount', { user, account, profile: user });
+	// a new way in to an existing account (perhaps a thief's, to stay): its owner hears of it
+	if (!owner.isNew) await sendSecurityNotice(ctx, user.email, 'passkey-added');
 	return finishPasskeySignIn(ctx, { user, account, isNewUser: owner.isNew, callbackUrl });
 }
 

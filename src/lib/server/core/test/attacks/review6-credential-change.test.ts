@@ -151,19 +151,32 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		expect(await w.adapter.getUserByEmail('ada@example.com')).not.toBeNull();
 	});
 
-	test('a revocation store filled by another user answers a removal 503 AdapterError (JSON), never a 500', async () => {
+	test('a revocation store full of other users\' revocations answers a removal 503 AdapterError (JSON), never a 500', async () => {
 		const store = MemoryRateLimitStore({ maxRevocations: 5 });
 		const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
 		const laptop = w.browser(UA_FIREFOX);
 		await laptop.signInByEmail('ada@example.com');
 		const credentialID = await laptop.addPasskey();
-		await fillWithOwnEndedSessions(w, 5);
+		// five other users' live revocations (one user's own ended sessions only push out each other)
+		for (let i = 0; i < 5; i++) store.revoke(`other-user-${i}`, w.clock.now, 86_400);
 		const answer = await laptop.changeJson('remove-passkey', { credentialID });
 		expect(answer.status).toBe(503);
+		// the notice went out all the same: the owner hears of the change the error cut short
+		expect(w.mails.at(-1)).toMatchObject({ kind: 'security-notice', change: 'passkey-removed' });
 		expect(await answer.json()).toEqual({ error: 'AdapterError' });
 		const form = await laptop.change('end-other-sessions', { returnTo: '/settings/security' });
 		// a refusal goes back to the form's page
 		expect(outcomeOf(form)).toMatchObject({ path: '/settings/security', accountError: 'AdapterError' });
+	});
+
+	test('one user ending their own sessions over and over fills nothing: pushed out are their own records, another user\'s change goes through', async () => {
+		const store = MemoryRateLimitStore({ maxRevocations: 5 });
+		const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const credentialID = await laptop.addPasskey();
+		await fillWithOwnEndedSessions(w, 8);
+		expect((await laptop.changeJson('remove-passkey', { credentialID })).status).toBe(200);
 	});
 
 	test('with a configured URL, the notice links to it, never to a forwarded host (a thief\'s request, or the app\'s for credentialChanged)', async () => {

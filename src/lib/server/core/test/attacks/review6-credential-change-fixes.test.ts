@@ -1,0 +1,218 @@
+// Attack review 6 (credential changes, e189223 d180ca7 4d25e8c): the attacks that worked, each
+// failing before its fix — the bounded memory store filled or flooded by one user's own records
+// (now fair between owners), database rows kept when the store refused, half-done changes without
+// a notice, the email-changed notice naming the old address, no notice for a new passkey, a
+// connected or a disconnected account, a same-second session surviving credentialChanged, a
+// session that dropped its sub dodging revocations.
+
+import { describe, expect, test } from 'vitest';
+import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
+import { credentialChanged } from '../../account/credential-change.js';
+import { renderAccountEmail } from '../../../providers/email-message.js';
+import { accountWorld, outcomeOf, START, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';
+import { confirmationForm } from '../email-fixtures.js';
+import { memoryAndSqliteAdapters } from '../stored-adapters.js';
+import { totpCode, totpStep } from '../../two-factor/totp.js';
+import type { JWT } from '../../types.js';
+
+const adapters = memoryAndSqliteAdapters('review6-failing');
+const COOKIE = 'kitgate.session-token';
+type World = ReturnType<typeof accountWorld>;
+
+/** Eve fills the deliberate revocation pool (until it refuses, at most `count`): her own sessions, signed in with her passkey in other browsers and ended from her first. */
+async function fillWithOwnEndedSessions(w: World, count: number): Promise<void> {
+	const eve = w.browser();
+	await eve.addPasskey('eve@example.com');
+	for (let i = 0; i < count; i++) {
+		w.clock.now += 1000;
+		const other = w.browser(UA_SAFARI);
+		const options = (await (await other.request('/auth/webauthn-options/passkey?action=authenticate')).json()) as { options: Parameters<typeof eve.device.authenticate>[0] };
+		const data = eve.device.authenticate(options.options);
+		expect((await other.request('/auth/callback/passkey', { json: { csrfToken: await other.client.csrfToken(), action: 'authenticate', data } })).status).toBe(200);
+		const id = (await eve.overview()).sessions.find((s) => !s.current)!.id;
+		const ended = await eve.changeJson('end-session', { sessionId: id });
+		if (ended.status === 503) return;
+		expect(ended.status).toBe(200);
+	}
+}
+
+describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
+	test('a full revocation store does not leave a passkey removal half-done (removed, but the thief\'s session lives and no notice is mailed)', async () => {
+		const store = MemoryRateLimitStore({ maxRevocations: 5 });
+		const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const thief = w.browser(UA_SAFARI);
+		await thief.signInByEmail('ada@example.com');
+		const credentialID = await laptop.addPasskey();
+		await fillWithOwnEndedSessions(w, 5);
+		const mailsBefore = w.mails.length;
+		await laptop.change('remove-passkey', { credentialID });
+		const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+		const removed = (await w.adapter.listAuthenticatorsByUserId(ada.id)).length === 0;
+		const thiefAlive = (await thief.session()) !== null;
+		const noticed = w.mails.slice(mailsBefore).some((m) => m.kind === 'security-notice');
+		expect({ removed, thiefAlive, noticed }, 'removed with the other sessions alive and no notice').not.toMatchObject({ removed: true, thiefAlive: true, noticed: false });
+	});
+
+	test('a full revocation store: a confirmed address change still tells the old address and does not answer a 500', async () => {
+		const store = MemoryRateLimitStore({ maxRevocations: 5 });
+		const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		await laptop.change('change-email', { email: 'thief@example.com' });
+		const link = w.mails.find((m) => m.kind === 'confirm-email-change')!.url;
+		const form = confirmationForm(await (await laptop.request(link)).text());
+		await fillWithOwnEndedSessions(w, 5);
+		const mailsBefore = w.mails.length;
+		const answer = await laptop.request(form.action, { form: form.fields, headers: { 'x-auth-return-redirect': '1' } });
+		const changed = (await w.adapter.getUserByEmail('thief@example.com')) !== null;
+		expect.soft(answer.status, 'the answer').not.toBe(500);
+		const told = w.mails.slice(mailsBefore).some((m) => m.kind === 'security-notice' && m.identifier === 'ada@example.com');
+		expect(!changed || told, 'the address changed and the old one was not told').toBe(true);
+	});
+});
+
+describe('notices', () => {
+	test('a new passkey added to the account (a new way in, a thief\'s persistence) mails a security notice', async () => {
+		const w = accountWorld(adapters[0]![1](), 'jwt');
+		const thief = w.browser(UA_SAFARI);
+		await thief.signInByEmail('ada@example.com');
+		const mailsBefore = w.mails.length;
+		await thief.addPasskey();
+		expect(w.mails.slice(mailsBefore).map((m) => m.kind), 'no notice of the new passkey').toContain('security-notice');
+	});
+
+	test('unlinking the user\'s OIDC account (a way in removed, as a passkey) ends the other sessions and mails a notice', async () => {
+		const w = accountWorld(adapters[0]![1](), 'jwt');
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const phone = w.browser(UA_SAFARI);
+		await phone.signInByEmail('ada@example.com');
+		const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+		await w.adapter.linkAccount({ userId: ada.id, provider: 'idp', type: 'oidc', providerAccountId: 'ada-at-idp' });
+		const mailsBefore = w.mails.length;
+		w.clock.now += 1000;
+		expect(outcomeOf(await laptop.change('unlink', { provider: 'idp', providerAccountId: 'ada-at-idp' })).account).toBe('unlinked');
+		expect.soft(w.mails.slice(mailsBefore).map((m) => m.kind), 'no notice of the unlinked account').toContain('security-notice');
+		expect(await phone.session(), 'the other session lives on').toBeNull();
+	});
+
+	test('the email-changed notice to the old address names the new address (the thief\'s), not the old one', async () => {
+		const w = accountWorld(adapters[0]![1](), 'jwt');
+		const thief = w.browser(UA_SAFARI);
+		await thief.signInByEmail('ada@example.com');
+		await thief.change('change-email', { email: 'thief@evil.example' });
+		const link = w.mails.find((m) => m.kind === 'confirm-email-change')!.url;
+		const form = confirmationForm(await (await thief.request(link)).text());
+		expect(outcomeOf(await thief.request(form.action, { form: form.fields })).account).toBe('email-changed');
+		const notice = w.mails.at(-1)!;
+		expect(notice).toMatchObject({ kind: 'security-notice', change: 'email-changed', identifier: 'ada@example.com' });
+		const rendered = renderAccountEmail({ kind: notice.kind, change: notice.change, url: notice.url, newEmail: notice.newEmail, theme: {} });
+		expect(rendered.text, 'the notice says the address was changed to the old address').toContain('thief@evil.example');
+	});
+
+	test('credentialChanged ends a session issued in the same second as the change (revocation at a whole second)', async () => {
+		const w = accountWorld(adapters[0]![1](), 'jwt');
+		const thief = w.browser(UA_SAFARI);
+		expect(w.clock.now % 1000).toBe(0);
+		await thief.signInByEmail('ada@example.com');
+		expect(w.clock.now).toBe(START);
+		const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+		await credentialChanged(ada.id, w.config, { request: 'http://localhost:3000/settings' });
+		w.clock.now += 10;
+		expect(await thief.session(), 'the session issued in the very second of the password change lives on').toBeNull();
+	});
+});
+
+describe.each(adapters)('%s adapter, another user fills the deliberate revocation pool', (_name, makeAdapter) => {
+	test('eve ending her own other sessions (one deliberate record each) cannot stop ada ending hers or removing a passkey', async () => {
+		const store = MemoryRateLimitStore({ maxRevocations: 5 });
+		const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const credentialID = await laptop.addPasskey();
+		await laptop.addPasskey();
+		await fillWithOwnEndedSessions(w, 5);
+		expect.soft(outcomeOf(await laptop.change('end-other-sessions')).accountError, 'end-other-sessions refused').toBeNull();
+		expect(outcomeOf(await laptop.change('remove-passkey', { credentialID })).accountError, 'remove-passkey refused').toBeNull();
+	});
+
+	test('database sessions: eve\'s accounts ending their other sessions fill the store, and ada\'s end-other-sessions then deletes no row (the thief stays)', async () => {
+		const store = MemoryRateLimitStore({ maxRevocations: 5 });
+		const w = accountWorld(makeAdapter(), 'database', { session: { strategy: 'database', revocationStore: store } });
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const thief = w.browser(UA_SAFARI);
+		await thief.signInByEmail('ada@example.com');
+		for (let i = 0; i < 5; i++) {
+			const eve = w.browser();
+			await eve.addPasskey(`eve${i}@example.com`);
+			expect(outcomeOf(await eve.change('end-other-sessions')).account).toBe('other-sessions-ended');
+		}
+		await laptop.change('end-other-sessions');
+		expect(await thief.session(), 'the thief\'s database session was not deleted').toBeNull();
+	});
+
+	test('new recovery codes with a full store: the old codes are not replaced by codes the user never sees', async () => {
+		const store = MemoryRateLimitStore({ maxRevocations: 5 });
+		const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const started = (await (await laptop.changeJson('two-factor-start')).json()) as { secret: string; pending: string };
+		// kept: ada has no revocation record yet
+		const confirmed = await laptop.changeJson('two-factor-confirm', { pending: started.pending, code: totpCode(started.secret, totpStep(w.clock.now)), keepOtherSessions: 'yes' });
+		const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
+		const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+		const before = (await w.adapter.getTwoFactor(ada.id))!.recoveryCodes;
+		await fillWithOwnEndedSessions(w, 5);
+		w.clock.now += 31_000;
+		const answer = await laptop.changeJson('two-factor-recovery-codes', { code: recoveryCodes[0] });
+		const shown = answer.status === 200 && Array.isArray(((await answer.json()) as { recoveryCodes?: unknown }).recoveryCodes);
+		const replaced = JSON.stringify((await w.adapter.getTwoFactor(ada.id))!.recoveryCodes) !== JSON.stringify(before);
+		expect({ status: answer.status, shown, replaced }, 'new codes stored but never shown').not.toMatchObject({ shown: false, replaced: true });
+	});
+});
+
+describe.each(adapters)('%s adapter, best-effort sign-out records', (_name, makeAdapter) => {
+	test('a copied cookie of a signed-out session does not come back after another user signs in over her own session maxRevocations times', async () => {
+		const store = MemoryRateLimitStore({ maxRevocations: 5 });
+		const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
+		const phone = w.browser(UA_SAFARI);
+		await phone.signInByEmail('ada@example.com');
+		const stolen = phone.client.jar.get(COOKIE)!;
+		expect((await phone.request('/auth/signout', { form: { csrfToken: await phone.client.csrfToken() } })).status).toBe(302);
+		const thief = w.browser(UA_SAFARI);
+		thief.client.jar.set(COOKIE, stolen);
+		expect(await thief.session(), 'the copy dies with the sign-out').toBeNull();
+		const eve = w.browser();
+		await eve.addPasskey('eve@example.com');
+		for (let i = 0; i < 6; i++) {
+			w.clock.now += 1000;
+			await eve.signInWithPasskey();
+		}
+		const again = w.browser(UA_SAFARI);
+		again.client.jar.set(COOKIE, stolen);
+		expect(await again.session(), 'the signed-out copy works again').toBeNull();
+	});
+});
+
+describe.each(adapters)('%s adapter, a session without sub', (_name, makeAdapter) => {
+	// the callback review 5 hardened kitgate.sid against: it merges the client's update data
+	const mergingJwt = ({ token, trigger, session }: { token: JWT; trigger?: string; session?: unknown }) => (trigger === 'update' && session && typeof session === 'object' ? { ...token, ...(session as JWT) } : token);
+
+	test.each(['end-other-sessions', 'end-session'] as const)('a stolen session that dropped its sub through an update survives %s', async (how) => {
+		const w = accountWorld(makeAdapter(), 'jwt', { callbacks: { jwt: mergingJwt } });
+		const laptop = w.browser(UA_FIREFOX);
+		await laptop.signInByEmail('ada@example.com');
+		const thief = w.browser(UA_SAFARI);
+		await thief.signInByEmail('ada@example.com');
+		const thiefId = (await laptop.overview()).sessions.find((s) => !s.current)!.id;
+		await thief.request('/auth/session', { json: { csrfToken: await thief.client.csrfToken(), data: { sub: null } } });
+		w.clock.now += 1000;
+		if (how === 'end-session') expect(outcomeOf(await laptop.change('end-session', { sessionId: thiefId })).account).toBe('session-ended');
+		else expect(outcomeOf(await laptop.change('end-other-sessions')).account).toBe('other-sessions-ended');
+		w.clock.now += 2000;
+		expect(await thief.session(), 'the thief still reads ada\'s session').toBeNull();
+	});
+});
