@@ -32,8 +32,10 @@ const SIGN_IN_ENROLMENT_SALT = 'kitgate.sign-in-enrolment';
 
 /**
  * `GET {basePath}/second-factor`: the form of the second step while a sign-in is pending (or a
- * redirect to `pages.secondFactor`, keeping `error`); without one, the sign-in page with
- * `SecondFactorExpired`.
+ * redirect to `pages.secondFactor`, keeping `error`), with "Trust this browser" when
+ * `twoFactor.trustBrowserDays` is set; for a user without a second factor under
+ * `twoFactor.required`, a new key to set up (always the built-in page: the key never goes into a
+ * URL). Without a pending sign-in, the sign-in page with `SecondFactorExpired`.
  *
  * @example
  * // GET /auth/second-factor → 200 text/html (form posting `code` and `csrfToken`)
@@ -80,7 +82,9 @@ function enrolmentPage(ctx: RequestContext, pending: PendingSignIn, enrolment: T
  * per user and address), the code (spent once). Then the session starts, `signIn` fires, and the
  * browser goes to the sign-in's callback URL; after a recovery code it gets a page that says how
  * many codes are left, with links on to the callback URL and to the account page (scripts get
- * `{ url, recoveryCodesLeft? }`).
+ * `{ url, recoveryCodesLeft? }`). A ticked `trustBrowser` also sets the trusted-browser cookie.
+ * Under `twoFactor.required`, for a user without a second factor, the body is the set-up's
+ * `pending` and first `code` instead (confirmEnrolment).
  *
  * @example
  * // POST /auth/second-factor  csrfToken=…&code=492039 → 302 /dashboard (session cookie set)
