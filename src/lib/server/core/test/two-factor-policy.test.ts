@@ -11,6 +11,7 @@ import { InvalidConfiguration, MissingAdapter } from '../errors.js';
 import { resolveConfig } from '../config.js';
 import { revokeSessions } from '../revocation.js';
 import { sealFor } from '../two-factor/purpose-seal.js';
+import { trustedBrowserCookie } from '../two-factor/trusted-browser.js';
 import { createContext } from '../context.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
 import { TEST_SECRET } from './client.js';
@@ -404,5 +405,13 @@ describe('twoFactor option', () => {
 		expect(() => resolveConfig({ ...base, adapter: { ...makeAdapter(), getTwoFactor: undefined }, twoFactor: { required: true } })).toThrow(/getTwoFactor/);
 		expect(resolveConfig({ ...base, adapter: makeAdapter(), twoFactor: { required: true, trustBrowserDays: 30 } }).twoFactor).toEqual({ required: true, trustBrowserDays: 30 });
 		expect(resolveConfig({ ...base }).twoFactor).toEqual({ required: false, trustBrowserDays: 0 });
+	});
+
+	test('the trust cookie is __Host- over HTTPS (this host only, path /, Secure), httpOnly, SameSite=Lax, for the configured days', () => {
+		const [[, makeAdapter]] = adapters;
+		const config = resolveConfig({ ...base, adapter: makeAdapter(), twoFactor: { trustBrowserDays: 7 } });
+		const secure = trustedBrowserCookie(createContext(new Request('https://app.example.com/auth/second-factor'), config));
+		expect(secure).toEqual({ name: '__Host-kitgate.trusted-browser', options: { httpOnly: true, sameSite: 'lax', path: '/', secure: true, maxAge: 7 * 24 * 3600 } });
+		expect(trustedBrowserCookie(createContext(new Request('http://localhost:3000/auth/second-factor'), config)).name).toBe('kitgate.trusted-browser');
 	});
 });
