@@ -54,6 +54,11 @@ export interface RequestContext {
 	query: URLSearchParams;
 	/** The integration's framework checked the post's origin (`RequestOptions.csrfChecked`). */
 	csrfChecked: boolean;
+	/**
+	 * Set by the second-factor gate when a trusted browser skipped the second step: the session
+	 * this request starts records no sign-in time, so sensitive changes ask for a full sign-in.
+	 */
+	secondFactorSkipped?: boolean;
 	/** Public origin, e.g. `https://example.com`. */
 	origin: string;
 	/** Site URL given to the `redirect` callback: origin plus the application's base path. */

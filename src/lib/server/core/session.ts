@@ -342,7 +342,9 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		}
 		const subject = subjectOfSignIn(account, config.adapter !== undefined);
 		const token = withSubject(returned, subject);
-		token[SIGN_IN_TIME_CLAIM] = seconds(ctx.now);
+		// a sign-in that skipped the second step (a trusted browser) records no time: sensitive changes ask for a full one
+		if (ctx.secondFactorSkipped) delete token[SIGN_IN_TIME_CLAIM];
+		else token[SIGN_IN_TIME_CLAIM] = seconds(ctx.now);
 		token[SESSION_ID_CLAIM] = newSessionId();
 		// a credentials session's stored user, when `sub` is authorize()'s id: its revocations reach this session
 		if (signedIn.storedUserId !== undefined && signedIn.storedUserId !== token.sub) token[OWNER_CLAIM] = signedIn.storedUserId;
@@ -374,10 +376,11 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
  * browser's `User-Agent`. Only for adapters that list sessions (a kitgate addition, so they know
  * these fields); another adapter might refuse fields it has no column for.
  */
-function sessionDetails(ctx: RequestContext): { createdAt?: Date; userAgent?: string | null } {
+function sessionDetails(ctx: RequestContext): { createdAt?: Date | null; userAgent?: string | null } {
 	if (!hasAdapterMethod(ctx.config.adapter!, 'listSessionsByUserId')) return {};
 	const userAgent = ctx.headers.get('user-agent');
-	return { createdAt: new Date(ctx.now), userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null };
+	// no sign-in time after a skipped second step (a trusted browser): never recent for sensitive changes
+	return { createdAt: ctx.secondFactorSkipped ? null : new Date(ctx.now), userAgent: userAgent ? userAgent.slice(0, MAX_USER_AGENT_LENGTH) : null };
 }
 
 /** Ends the request's session (deleting a database session) and fires `signOut`. */

@@ -85,7 +85,8 @@ export async function removePasskey(ctx: RequestContext, session: AccountSession
 		const holdings = await readHoldings(ctx, session);
 		const passkey = holdings.passkeys.find((p) => p.credentialID === credentialID);
 		if (!passkey) throw new InvalidRequest('The user has no passkey with this credential ID.');
-		if (holdings.passkeys.length === 1) requireFreshSignIn(ctx, session, 'Removing the last passkey');
+		// any passkey: what authentication relies on changes only after a full, recent sign-in (ASVS 7.5.1)
+		requireFreshSignIn(ctx, session, 'Removing a passkey');
 		const way: WayIn = { kind: 'passkey', credentialID };
 		if (!canRemove(holdings.ways, way)) throw new LastSignInMethod('This passkey is the user\'s last way to sign in.');
 		const account = holdings.accounts.find((a) => a.type === 'webauthn' && a.providerAccountId === passkey.providerAccountId);
@@ -114,6 +115,8 @@ export async function endSession(ctx: RequestContext, session: AccountSession, b
 	const rows = await adapter.listSessionsByUserId(session.user.id);
 	const row = rows.find((candidate) => publicSessionId(ctx, candidate.sessionToken) === sessionId);
 	if (!row) throw new InvalidRequest('The user has no session with this id.');
+	// ending another session is seeing and ending sessions after authenticating again (ASVS 7.5.2); this one's is a sign-out
+	if (row.sessionToken !== stored.sessionToken) requireFreshSignIn(ctx, session, 'Ending another session');
 	const deleted = await adapter.deleteSessionOfUser(session.user.id, row.sessionToken);
 	if (!deleted) throw new InvalidRequest('The user has no session with this id.');
 	const current = row.sessionToken === stored.sessionToken;
@@ -135,6 +138,7 @@ async function endJwtSessionById(ctx: RequestContext, session: AccountSession, s
 		await emitEvent(ctx, 'signOut', { token });
 		return { current: true };
 	}
+	requireFreshSignIn(ctx, session, 'Ending another session');
 	const row = (await listJwtSessions(ctx, session.user.id)).find((candidate) => publicSessionId(ctx, candidate.sessionToken) === sessionId);
 	const id = row && sessionIdOfRow(row.sessionToken);
 	// another user's session looks exactly like a missing one

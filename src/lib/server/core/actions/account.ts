@@ -15,7 +15,7 @@ import { MissingAdapter, MissingCSRF, UnknownAction } from '../errors.js';
 import { asAuthError, failureAnswer, logFailure } from '../failure-answer.js';
 import type { Outcome } from '../outcome.js';
 import { rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
-import { readAccountSession, requireAccountSession, type AccountSession } from '../account/account-session.js';
+import { readAccountSession, requireAccountSession, requireFreshSignIn, type AccountSession } from '../account/account-session.js';
 import type { AccountResult } from '../account/account-types.js';
 import { deleteAccount, endOtherSessions, endSession, removePasskey, renamePasskey, unlinkAccount } from '../account/changes.js';
 import { confirmEmailChange, requestEmailChange, showEmailConfirmation } from '../account/email-change.js';
@@ -119,6 +119,7 @@ async function carryOut(ctx: RequestContext, op: AccountOperation, session: Acco
 			await endSession(ctx, session, body);
 			return success(ctx, 'session-ended', returnTo);
 		case 'end-other-sessions':
+			requireFreshSignIn(ctx, session, 'Ending the other sessions');
 			await endOtherSessions(ctx, session);
 			return success(ctx, 'other-sessions-ended', returnTo);
 		case 'change-email':

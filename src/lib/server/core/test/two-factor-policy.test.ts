@@ -237,6 +237,24 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(carol.pendingCookie()).toBeUndefined();
 		});
 
+		test('step-up: a sign-in that skipped the second step on a trusted browser is not a recent one: sensitive changes ask for a full sign-in', async () => {
+			const w = world({ trustBrowserDays: 30 });
+			const { secret } = await adaWithSecondFactor(w);
+			const ada = w.browser();
+			await signInTrusting(w, ada, secret);
+			// with both steps just now, a sensitive change would go through; the skipped one below does not count
+			w.clock.now += DAY;
+			expect(await signInAgain(ada)).toBe('http://localhost:3000/dashboard');
+			const overview = (await (await ada.request('/auth/account')).json()) as { freshUntil: string | null };
+			expect(overview.freshUntil).toBeNull();
+			const removal = await ada.changeJson('two-factor-remove', { code: w.code(secret) });
+			expect(removal.status).toBe(403);
+			expect(await removal.json()).toMatchObject({ error: 'FreshSignInRequired' });
+			const deletion = await ada.changeJson('delete');
+			expect(deletion.status).toBe(403);
+			expect(await w.adapter.getUserByEmail('ada@example.com')).not.toBeNull();
+		});
+
 		test('trust: ticking "Trust this browser" skips the second step of later sign-ins in that browser; another browser is asked', async () => {
 			const w = world({ trustBrowserDays: 30 });
 			const { secret } = await adaWithSecondFactor(w);

@@ -81,7 +81,12 @@ export async function secondFactorGate(
 	signIn: Omit<PendingSignIn, 'signInId' | 'signedInAt'>
 ): Promise<Outcome | null> {
 	const record = await twoFactorOf(ctx, signIn.userId);
-	if (record ? await isTrustedBrowser(ctx, signIn.userId, record) : !ctx.config.twoFactor.required) return null;
+	if (record && (await isTrustedBrowser(ctx, signIn.userId, record))) {
+		// a sign-in without its second step is not a recent one for sensitive changes (step-up)
+		ctx.secondFactorSkipped = true;
+		return null;
+	}
+	if (!record && !ctx.config.twoFactor.required) return null;
 	const previous = sessionCookieValue(ctx);
 	if (previous) {
 		// the sign-in replaces any session the request had, as establishSession does (no fixation)
