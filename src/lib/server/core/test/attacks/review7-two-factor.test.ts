@@ -2,9 +2,9 @@
 // a passkey as the second step and step-up after a skipped second step. The defences that held, as
 // tests through Auth() on the memory adapter and a SQLite file under JWT and database sessions:
 // one recovery code raced by two browsers, old codes after new ones, a trust ended by a spent
-// recovery code, auth_time written by a jwt callback or a session update, a presence-only passkey
-// sign-in on a trusted browser, the passkey route during a forced set-up, a normal passkey
-// challenge at the second step, malformed bodies (never a 500).
+// recovery code, auth_time written by a jwt callback or a session update, a session extended a day
+// later, a presence-only passkey sign-in on a trusted browser, the passkey route during a forced
+// set-up, a normal passkey challenge at the second step, malformed bodies (never a 500).
 
 import { describe, expect, test } from 'vitest';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
@@ -95,6 +95,22 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(await w.adapter.getUserByEmail('ada@example.com')).not.toBeNull();
 			const passkey = await ada.request('/auth/webauthn-options/passkey?action=register');
 			expect(passkey.status).toBe(403);
+		});
+
+		test('step-up: a session started on a trusted browser and extended a day later is still not recent', async () => {
+			const w = world({ trustBrowserDays: 30 });
+			const { secret } = await adaWithSecondFactor(w);
+			const ada = w.browser();
+			await signInTrusting(w, ada, secret);
+			w.clock.now += DAY;
+			expect(await signInAgain(ada)).toBe('http://localhost:3000/dashboard');
+			// past updateAge (a day): the read re-issues the JWT or extends the database row
+			w.clock.now += DAY + 1000;
+			expect((await ada.session())?.user?.email).toBe('ada@example.com');
+			w.clock.now += 1000;
+			const overview = (await (await ada.request('/auth/account')).json()) as { freshUntil: string | null };
+			expect(overview.freshUntil).toBeNull();
+			expect((await ada.changeJson('delete')).status).toBe(403);
 		});
 
 		test('trust: a recovery code spent in another browser ends the trust of this one', async () => {
