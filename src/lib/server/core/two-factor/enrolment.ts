@@ -5,12 +5,14 @@
 
 import { createHash } from 'node:crypto';
 import { requestCsrf, type RequestContext } from '../context.js';
+import { TwoFactorAlreadyEnabled } from '../errors.js';
 import type { AdapterTwoFactor } from '../types.js';
 import { openFor, sealFor } from './purpose-seal.js';
 import { qrCodeSvg } from './qr-code.js';
 import { generateRecoveryCodes } from './recovery-codes.js';
 import { sealTotpSecret } from './totp-secret-seal.js';
 import { generateTotpSecret, totpKeyUri } from './totp.js';
+import { oneAtATime } from '../account/one-at-a-time.js';
 
 /** Seconds an enrolment may take between start and confirm. */
 export const ENROLMENT_SECONDS = 10 * 60;
@@ -87,13 +89,19 @@ export function openEnrolment(ctx: RequestContext, userId: string, sealed: unkno
  * const codes = await storeTwoFactor(ctx, user.id, opened.totp, checked.step);
  */
 export async function storeTwoFactor(ctx: RequestContext, userId: string, totp: string, lastUsedStep: number): Promise<{ codes: string[]; record: AdapterTwoFactor }> {
-	const { codes, hashes } = generateRecoveryCodes({ secret: ctx.config.secrets });
-	const record = await ctx.config.adapter!.setTwoFactor({
-		userId,
-		totpSecret: sealTotpSecret(totp, { secret: ctx.config.secrets, userId }),
-		lastUsedStep,
-		recoveryCodes: hashes,
-		createdAt: new Date(ctx.now)
+	// checked and written one at a time per user in this process: of two confirmations racing (two
+	// tabs, or a thief's forced set-up beside the owner's), the second is refused, so every key and
+	// list of codes shown is the one stored
+	return oneAtATime(`two-factor\u0000${userId}`, async () => {
+		if (await ctx.config.adapter!.getTwoFactor(userId)) throw new TwoFactorAlreadyEnabled('The user already has a second factor.');
+		const { codes, hashes } = generateRecoveryCodes({ secret: ctx.config.secrets });
+		const record = await ctx.config.adapter!.setTwoFactor({
+			userId,
+			totpSecret: sealTotpSecret(totp, { secret: ctx.config.secrets, userId }),
+			lastUsedStep,
+			recoveryCodes: hashes,
+			createdAt: new Date(ctx.now)
+		});
+		return { codes, record };
 	});
-	return { codes, record };
 }

@@ -81,7 +81,10 @@ export async function secondFactorGate(
 	signIn: Omit<PendingSignIn, 'signInId' | 'signedInAt'>
 ): Promise<Outcome | null> {
 	const record = await twoFactorOf(ctx, signIn.userId);
-	if (record && (await isTrustedBrowser(ctx, signIn.userId, record))) {
+	// a sign-in over a session (signing in again for a sensitive change) takes both steps: trust would
+	// make it as stale as the one it replaces
+	const reSignIn = sessionCookieValue(ctx) !== undefined;
+	if (record && !reSignIn && (await isTrustedBrowser(ctx, signIn.userId, record))) {
 		// a sign-in without its second step is not a recent one for sensitive changes (step-up)
 		ctx.secondFactorSkipped = true;
 		return null;

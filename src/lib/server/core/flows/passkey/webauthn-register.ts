@@ -17,6 +17,7 @@ import { loadWebAuthnServer } from './webauthn-library.js';
 import type { RelyingParty } from './webauthn-relying-party.js';
 import { userHandleOf } from './webauthn-user.js';
 import { sendSecurityNotice } from '../../security-notice.js';
+import { secondFactorGate } from '../../two-factor/second-factor.js';
 
 /**
  * Transports as the adapter stores them back to a list.
@@ -97,7 +98,7 @@ export async function verifyRegistration(
 		throw new WebAuthnVerificationError(`The registration response did not verify: ${messageOf(error)}`, { cause: { err: error } });
 	}
 	if (!verification.verified) throw new WebAuthnVerificationError('The registration response did not verify.');
-	const { credential, credentialDeviceType, credentialBackedUp, aaguid } = verification.registrationInfo;
+	const { credential, credentialDeviceType, credentialBackedUp, aaguid, userVerified } = verification.registrationInfo;
 
 	const owner = await registrationOwner(ctx, adapter, state);
 	if (await adapter.getAuthenticator(credential.id)) {
@@ -124,6 +125,11 @@ export async function verifyRegistration(
 	await emitEvent(ctx, 'linkAccount', { user, account, profile: user });
 	// a new way in to an existing account (perhaps a thief's, to stay): its owner hears of it
 	if (!owner.isNew) await sendSecurityNotice(ctx, user.email, 'passkey-added');
+	// without user verification the passkey is one factor: a user with (or required to have) a second goes to that step
+	if (!userVerified) {
+		const gated = await secondFactorGate(ctx, { userId: user.id, user, account, isNewUser: owner.isNew, callbackUrl });
+		if (gated?.type === 'redirect') return { type: 'json', body: { url: gated.url } };
+	}
 	return finishPasskeySignIn(ctx, { user, account, isNewUser: owner.isNew, callbackUrl });
 }
 
