@@ -59,3 +59,46 @@ export function twoFactorWorld(adapter: Adapter, strategy: 'jwt' | 'database') {
 	return { ...world, browser, code, userId };
 }
 
+
+/** A second-factor world whose config has `twoFactor` (required, trusted browsers) set before its first request. */
+export function policyWorld(adapter: Adapter, strategy: 'jwt' | 'database', twoFactor: { required?: boolean; trustBrowserDays?: number }) {
+	const world = twoFactorWorld(adapter, strategy);
+	world.config.twoFactor = twoFactor;
+	return world;
+}
+
+type PolicyWorld = ReturnType<typeof policyWorld>;
+type PolicyBrowser = ReturnType<PolicyWorld['browser']>;
+
+/** The key and the sealed value an enrolment page shows. */
+export function enrolmentOf(html: string): { secret: string; pending: string } {
+	const secret = /data-secret="([A-Z2-7]+)"/.exec(html)?.[1];
+	const pending = /name="pending" value="([^"]+)"/.exec(html)?.[1];
+	expect(secret, 'the key on the page').toBeDefined();
+	expect(pending, 'the sealed value on the page').toBeDefined();
+	return { secret: secret!, pending: pending! };
+}
+
+/** Ada with a second factor, set up from the account page in a browser of her own, a minute ago. */
+export async function adaWithSecondFactor(w: PolicyWorld) {
+	const setup = w.browser();
+	await setup.signInByEmail('ada@example.com');
+	const enrolled = await setup.enrol();
+	w.clock.now += 60_000;
+	return { setup, ...enrolled };
+}
+
+/** A password sign-in and its second step with "Trust this browser" ticked. */
+export async function signInTrusting(w: PolicyWorld, b: PolicyBrowser, secret: string): Promise<Response> {
+	const first = await b.signInWithPassword();
+	expect(first.headers.get('location')).toBe('http://localhost:3000/auth/second-factor');
+	const done = await b.request('/auth/second-factor', { form: { csrfToken: await b.client.csrfToken(), code: w.code(secret), trustBrowser: 'yes' } });
+	expect(done.headers.get('location')).toBe('http://localhost:3000/dashboard');
+	return done;
+}
+
+/** Signs the browser out and in again with the password: where the sign-in goes. */
+export async function signInAgain(b: PolicyBrowser): Promise<string | null> {
+	await b.request('/auth/signout', { form: { csrfToken: await b.client.csrfToken() } });
+	return (await b.signInWithPassword()).headers.get('location');
+}

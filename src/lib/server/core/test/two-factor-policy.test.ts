@@ -15,29 +15,17 @@ import { trustedBrowserCookie } from '../two-factor/trusted-browser.js';
 import { createContext } from '../context.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
 import { TEST_SECRET } from './client.js';
-import { twoFactorWorld } from './two-factor-fixture.js';
+import { adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from './two-factor-fixture.js';
 
 const adapters = memoryAndSqliteAdapters('two-factor-policy');
 const DAY = 24 * 60 * 60 * 1000;
 const TRUST_COOKIE = 'kitgate.trusted-browser';
 
 /** The values a forced enrolment's page shows: the key and the sealed value its form posts back. */
-function enrolmentOf(html: string): { secret: string; pending: string } {
-	const secret = /data-secret="([A-Z2-7]+)"/.exec(html)?.[1];
-	const pending = /name="pending" value="([^"]+)"/.exec(html)?.[1];
-	expect(secret, 'the key on the page').toBeDefined();
-	expect(pending, 'the sealed value on the page').toBeDefined();
-	return { secret: secret!, pending: pending! };
-}
 
 describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 	describe.each(SESSION_STRATEGIES)('%s sessions', (strategy) => {
-		/** A world whose config has `twoFactor` set before its first request. */
-		function world(twoFactor: { required?: boolean; trustBrowserDays?: number }) {
-			const w = twoFactorWorld(makeAdapter(), strategy);
-			w.config.twoFactor = twoFactor;
-			return w;
-		}
+		const world = (twoFactor: { required?: boolean; trustBrowserDays?: number }) => policyWorld(makeAdapter(), strategy, twoFactor);
 		type World = ReturnType<typeof world>;
 		type Browser = ReturnType<World['browser']>;
 
@@ -49,30 +37,6 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			const enrolment = enrolmentOf(html);
 			const confirm = (code: string, pending = enrolment.pending) => b.client.csrfToken().then((csrfToken) => b.request('/auth/second-factor', { form: { csrfToken, pending, code } }));
 			return { html, ...enrolment, confirm };
-		}
-
-		/** Ada with a second factor, set up from the account page (trust configured or not). */
-		async function adaWithSecondFactor(w: World) {
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const enrolled = await setup.enrol();
-			w.clock.now += 60_000;
-			return { setup, ...enrolled };
-		}
-
-		/** A password sign-in and its second step with "Trust this browser" ticked. */
-		async function signInTrusting(w: World, b: Browser, secret: string): Promise<Response> {
-			const first = await b.signInWithPassword();
-			expect(first.headers.get('location')).toBe('http://localhost:3000/auth/second-factor');
-			const done = await b.request('/auth/second-factor', { form: { csrfToken: await b.client.csrfToken(), code: w.code(secret), trustBrowser: 'yes' } });
-			expect(done.headers.get('location')).toBe('http://localhost:3000/dashboard');
-			return done;
-		}
-
-		/** Signs the browser out and in again with the password: where the sign-in goes. */
-		async function signInAgain(b: Browser): Promise<string | null> {
-			await b.request('/auth/signout', { form: { csrfToken: await b.client.csrfToken() } });
-			return (await b.signInWithPassword()).headers.get('location');
 		}
 
 		test('required: a user without a second factor gets no session after the primary sign-in, sets one up at the second step, then sees the recovery codes once and is signed in', async () => {

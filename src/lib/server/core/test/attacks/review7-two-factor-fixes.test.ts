@@ -10,18 +10,10 @@ import { isoCBOR } from '@simplewebauthn/server/helpers';
 import type { PublicKeyCredentialCreationOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Adapter } from '../../types.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
-import { twoFactorWorld } from '../two-factor-fixture.js';
+import { adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from '../two-factor-fixture.js';
 
 const adapters = memoryAndSqliteAdapters('review7-fixes');
 const DAY = 24 * 60 * 60 * 1000;
-
-function enrolmentOf(html: string): { secret: string; pending: string } {
-	const secret = /data-secret="([A-Z2-7]+)"/.exec(html)?.[1];
-	const pending = /name="pending" value="([^"]+)"/.exec(html)?.[1];
-	expect(secret, 'the key on the page').toBeDefined();
-	expect(pending, 'the sealed value on the page').toBeDefined();
-	return { secret: secret!, pending: pending! };
-}
 
 /** A registration response whose authenticator data says presence only (no user verification); "none" attestation is unsigned. */
 function withoutUserVerification(response: RegistrationResponseJSON): RegistrationResponseJSON {
@@ -49,33 +41,7 @@ function racingSetTwoFactor(adapter: Pick<Required<Adapter>, 'setTwoFactor'>): v
 
 describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 	describe.each(SESSION_STRATEGIES)('%s sessions', (strategy) => {
-		function world(twoFactor: { required?: boolean; trustBrowserDays?: number }) {
-			const w = twoFactorWorld(makeAdapter(), strategy);
-			w.config.twoFactor = twoFactor;
-			return w;
-		}
-		type World = ReturnType<typeof world>;
-		type Browser = ReturnType<World['browser']>;
-
-		async function adaWithSecondFactor(w: World) {
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const enrolled = await setup.enrol();
-			w.clock.now += 60_000;
-			return { setup, ...enrolled };
-		}
-
-		async function signInTrusting(w: World, b: Browser, secret: string): Promise<void> {
-			const first = await b.signInWithPassword();
-			expect(first.headers.get('location')).toBe('http://localhost:3000/auth/second-factor');
-			const done = await b.request('/auth/second-factor', { form: { csrfToken: await b.client.csrfToken(), code: w.code(secret), trustBrowser: 'yes' } });
-			expect(done.headers.get('location')).toBe('http://localhost:3000/dashboard');
-		}
-
-		async function signInAgain(b: Browser): Promise<string | null> {
-			await b.request('/auth/signout', { form: { csrfToken: await b.client.csrfToken() } });
-			return (await b.signInWithPassword()).headers.get('location');
-		}
+		const world = (twoFactor: { required?: boolean; trustBrowserDays?: number }) => policyWorld(makeAdapter(), strategy, twoFactor);
 
 		test('required: a passkey sign-up whose authenticator did not verify the user starts no session without a second factor', async () => {
 			const w = world({ required: true });

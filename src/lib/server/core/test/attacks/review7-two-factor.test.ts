@@ -9,40 +9,14 @@
 import { describe, expect, test } from 'vitest';
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
-import { twoFactorWorld } from '../two-factor-fixture.js';
+import { adaWithSecondFactor, policyWorld, signInAgain, signInTrusting } from '../two-factor-fixture.js';
 
 const adapters = memoryAndSqliteAdapters('review7-two-factor');
 const DAY = 24 * 60 * 60 * 1000;
 
 describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 	describe.each(SESSION_STRATEGIES)('%s sessions', (strategy) => {
-		function world(twoFactor: { required?: boolean; trustBrowserDays?: number }) {
-			const w = twoFactorWorld(makeAdapter(), strategy);
-			w.config.twoFactor = twoFactor;
-			return w;
-		}
-		type World = ReturnType<typeof world>;
-		type Browser = ReturnType<World['browser']>;
-
-		async function adaWithSecondFactor(w: World) {
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const enrolled = await setup.enrol();
-			w.clock.now += 60_000;
-			return { setup, ...enrolled };
-		}
-
-		async function signInTrusting(w: World, b: Browser, secret: string): Promise<void> {
-			const first = await b.signInWithPassword();
-			expect(first.headers.get('location')).toBe('http://localhost:3000/auth/second-factor');
-			const done = await b.request('/auth/second-factor', { form: { csrfToken: await b.client.csrfToken(), code: w.code(secret), trustBrowser: 'yes' } });
-			expect(done.headers.get('location')).toBe('http://localhost:3000/dashboard');
-		}
-
-		async function signInAgain(b: Browser): Promise<string | null> {
-			await b.request('/auth/signout', { form: { csrfToken: await b.client.csrfToken() } });
-			return (await b.signInWithPassword()).headers.get('location');
-		}
+		const world = (twoFactor: { required?: boolean; trustBrowserDays?: number }) => policyWorld(makeAdapter(), strategy, twoFactor);
 
 		test('recovery codes: one code used by two browsers at once signs in one of them; codes from before new ones are refused', async () => {
 			const w = world({});
