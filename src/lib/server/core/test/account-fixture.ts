@@ -148,3 +148,28 @@ export function outcomeOf(response: Response): { path: string; account: string |
 		callbackUrl: url.searchParams.get('callbackUrl')
 	};
 }
+
+/**
+ * Eve, any user, writes deliberate revocations in a loop: her own sessions, signed in with her
+ * passkey in other browsers and ended from her first, `count` times or until the store refuses
+ * (503). Answers how many were ended; any other answer fails the test.
+ *
+ * @example
+ * expect(await endOwnSessionsInALoop(world, 8)).toBe(8);
+ */
+export async function endOwnSessionsInALoop(w: ReturnType<typeof accountWorld>, count: number): Promise<number> {
+	const eve = w.browser();
+	await eve.addPasskey('eve@example.com');
+	for (let i = 0; i < count; i++) {
+		w.clock.now += 1000;
+		const other = w.browser(UA_SAFARI);
+		const options = (await (await other.request('/auth/webauthn-options/passkey?action=authenticate')).json()) as { options: Parameters<typeof eve.device.authenticate>[0] };
+		const data = eve.device.authenticate(options.options);
+		expect((await other.request('/auth/callback/passkey', { json: { csrfToken: await other.client.csrfToken(), action: 'authenticate', data } })).status).toBe(200);
+		const id = (await eve.overview()).sessions.find((s) => !s.current)!.id;
+		const ended = await eve.changeJson('end-session', { sessionId: id });
+		if (ended.status === 503) return i;
+		expect(ended.status).toBe(200);
+	}
+	return count;
+}

@@ -13,11 +13,10 @@ import { OWNER_CLAIM } from '../../jwt-sessions.js';
 import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
 import { revokeSessions } from '../../revocation.js';
 import type { JWT } from '../../types.js';
-import { accountWorld, ORIGIN, outcomeOf, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';
+import { accountWorld, endOwnSessionsInALoop, ORIGIN, outcomeOf, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 
 const adapters = memoryAndSqliteAdapters('review6-credential-change');
-type World = ReturnType<typeof accountWorld>;
 
 /** A jwt callback that merges whatever the client sends with an update, and tries to name an owner at sign-in. */
 function mergingJwt(signInOwner: () => string | undefined) {
@@ -33,21 +32,6 @@ function memberCredentials() {
 		credentials: { email: {}, password: { type: 'password' } },
 		authorize: async (fields) => (fields.password === 'pw' ? { id: `member-${String(fields.email).split('@')[0]}`, email: String(fields.email) } : null)
 	});
-}
-
-/** Eve fills the deliberate revocation pool: her own sessions, signed in with her passkey in other browsers and ended from her first. */
-async function fillWithOwnEndedSessions(w: World, count: number): Promise<void> {
-	const eve = w.browser();
-	await eve.addPasskey('eve@example.com');
-	for (let i = 0; i < count; i++) {
-		w.clock.now += 1000;
-		const other = w.browser(UA_SAFARI);
-		const options = (await (await other.request('/auth/webauthn-options/passkey?action=authenticate')).json()) as { options: Parameters<typeof eve.device.authenticate>[0] };
-		const data = eve.device.authenticate(options.options);
-		expect((await other.request('/auth/callback/passkey', { json: { csrfToken: await other.client.csrfToken(), action: 'authenticate', data } })).status).toBe(200);
-		const id = (await eve.overview()).sessions.find((s) => !s.current)!.id;
-		expect((await eve.changeJson('end-session', { sessionId: id })).status).toBe(200);
-	}
 }
 
 const HOSTILE_RETURN_TO = ['https://evil.example/settings', '//evil.example/settings', '/\\evil.example/settings', '\\\\evil.example', 'javascript:alert(1)', 'https:%2F%2Fevil.example', '%2F%2Fevil.example', 'http://localhost:3000@evil.example/'];
@@ -176,7 +160,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		const laptop = w.browser(UA_FIREFOX);
 		await laptop.signInByEmail('ada@example.com');
 		const credentialID = await laptop.addPasskey();
-		await fillWithOwnEndedSessions(w, 8);
+		expect(await endOwnSessionsInALoop(w, 8)).toBe(8);
 		expect((await laptop.changeJson('remove-passkey', { credentialID })).status).toBe(200);
 	});
 
