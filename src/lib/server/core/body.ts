@@ -22,6 +22,9 @@ export function readableRequest(request: Request): Request {
 	return new Request(request.url, { method: request.method, headers: request.headers, body: bytes as BodyInit });
 }
 
+/** Decodes without state between calls (no `stream` option), so one decoder serves every request. */
+const utf8 = new TextDecoder('utf-8', { fatal: false });
+
 /** Parses the body of a POST; an empty or unknown-type body gives `{}`. */
 export async function readBody(request: Request): Promise<RequestBody> {
 	if (request.method !== 'POST' || !request.body) return {};
@@ -58,7 +61,7 @@ export async function parseBody(bytes: Uint8Array, contentType: string | null): 
 			throw new InvalidRequest('The multipart body could not be read.', { cause: error });
 		}
 	}
-	const text = new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+	const text = utf8.decode(bytes);
 	if (type === 'application/x-www-form-urlencoded') {
 		return firstValues(new URLSearchParams(text));
 	}
@@ -91,7 +94,8 @@ function firstValues(form: Iterable<[string, FormDataEntryValue]>): RequestBody 
 		seen.add(key);
 		if (typeof value !== 'string' || Object.hasOwn(result, key)) continue;
 		// defined, not assigned: a field named __proto__ is a field like any other
-		Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+		if (key === '__proto__') Object.defineProperty(result, key, { value, enumerable: true, writable: true, configurable: true });
+		else result[key] = value;
 	}
 	if (twice) repeated.set(result, twice);
 	return result;

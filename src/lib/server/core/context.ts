@@ -5,6 +5,7 @@ import { readableRequest } from './body.js';
 import type { ResolvedConfig } from './config.js';
 import { parseCookies, type CookieSet, type OutgoingCookie } from './cookies.js';
 import { csrfState, type CsrfState } from './csrf.js';
+import { lazyRequest } from './lazy-request.js';
 import { publicUrl } from './origin.js';
 import type { CookieOption } from './types.js';
 
@@ -165,7 +166,8 @@ class RouteContext implements RequestContext {
 
 	readableRequest(): Request {
 		const source = this.#source;
-		return isWebRequest(source) ? readableRequest(source) : source.toRequest();
+		// built when the callback first reads it: most `authorize` functions never do
+		return lazyRequest(() => (isWebRequest(source) ? readableRequest(source) : source.toRequest()));
 	}
 }
 

@@ -1,4 +1,6 @@
 import { describe, test, expect } from 'vitest';
+import { serialize } from 'cookie';
+import fc from 'fast-check';
 import {
 	CHUNK_SIZE,
 	chunkNames,
@@ -104,6 +106,35 @@ describe('serializeCookie and expiredCookie', () => {
 
 	test('the value is percent-encoded', () => {
 		expect(serializeCookie({ name: 'a', value: 'x y;z', options: {} })).toContain('a=x%20y%3Bz');
+	});
+
+	test('every line is the one the cookie package writes for the same cookie (its parts are reused per name and attributes)', () => {
+		const attributes = fc.record(
+			{
+				httpOnly: fc.boolean(),
+				secure: fc.boolean(),
+				sameSite: fc.constantFrom('lax' as const, 'strict' as const, 'none' as const),
+				path: fc.constantFrom('/', '/auth', ''),
+				domain: fc.constantFrom('example.com', '.shop.example'),
+				maxAge: fc.integer({ min: -1, max: 10 ** 9 }),
+				expires: fc.date({ min: new Date(0), max: new Date(4102444800000), noInvalidDate: true })
+			},
+			{ requiredKeys: [] }
+		);
+		const name = fc.constantFrom('kitgate.csrf-token', '__Host-kitgate.csrf-token', '__Secure-kitgate.session-token.0', 'a');
+		fc.assert(
+			fc.property(name, fc.string({ unit: 'binary', maxLength: 40 }), attributes, (cookieName, value, options) => {
+				expect(serializeCookie({ name: cookieName, value, options })).toBe(serialize(cookieName, value, { ...options, path: options.path ?? '/' }));
+			}),
+			{ numRuns: 500 }
+		);
+	});
+
+	test('bad names and attributes are refused as the cookie package refuses them', () => {
+		expect(() => serializeCookie({ name: 'a b', value: 'x', options: {} })).toThrow(TypeError);
+		expect(() => serializeCookie({ name: 'a', value: 'x', options: { maxAge: 1.5 } })).toThrow(TypeError);
+		expect(() => serializeCookie({ name: 'a', value: 'x', options: { expires: new Date(Number.NaN) } })).toThrow(TypeError);
+		expect(() => serializeCookie({ name: 'a', value: 'x', options: { domain: 'bad domain' } })).toThrow(TypeError);
 	});
 });
 

@@ -59,18 +59,52 @@ export function parseCookies(header: string | null | undefined): Record<string, 
 	}
 }
 
-/** Serialises one outgoing cookie to a Set-Cookie header value. */
+/**
+ * The fixed parts of a Set-Cookie line for one name and set of attributes, as the `cookie` package
+ * writes and validates them: `head` goes between the value (and Max-Age) and Expires, `tail` after.
+ */
+interface CookieLineParts {
+	head: string;
+	tail: string;
+}
+const MAX_LINE_PARTS = 256;
+const lineParts = new Map<string, CookieLineParts>();
+
+function cookieLineParts(name: string, options: CookieAttributes): CookieLineParts {
+	const { domain, path = '/', httpOnly, secure, sameSite } = options;
+	const key = `${name}\u0000${domain ?? ''}\u0000${path}\u0000${httpOnly ? 1 : 0}${secure ? 1 : 0}\u0000${sameSite ?? ''}`;
+	let parts = lineParts.get(key);
+	if (!parts) {
+		// the package validates the name and attributes (and throws on bad ones) and fixes their order
+		const line = serialize(name, '', { domain, path, httpOnly, secure, sameSite });
+		const head = `${domain ? `; Domain=${domain}` : ''}${path ? `; Path=${path}` : ''}`;
+		const start = name.length + 1;
+		if (line.slice(start, start + head.length) !== head) throw new TypeError(`Cookie attributes of ${name} serialise unexpectedly.`);
+		parts = { head, tail: line.slice(start + head.length) };
+		if (lineParts.size >= MAX_LINE_PARTS) lineParts.clear();
+		lineParts.set(key, parts);
+	}
+	return parts;
+}
+
+/**
+ * Serialises one outgoing cookie to a Set-Cookie header value: the same line as the `cookie`
+ * package's `serialize` (which builds and checks the fixed parts once per name and attributes).
+ */
 export function serializeCookie(cookie: OutgoingCookie): string {
 	const { options } = cookie;
-	return serialize(cookie.name, cookie.value, {
-		httpOnly: options.httpOnly,
-		sameSite: options.sameSite,
-		path: options.path ?? '/',
-		secure: options.secure,
-		domain: options.domain,
-		maxAge: options.maxAge,
-		expires: options.expires
-	});
+	const { head, tail } = cookieLineParts(cookie.name, options);
+	let line = `${cookie.name}=${cookie.value ? encodeURIComponent(cookie.value) : ''}`;
+	if (options.maxAge !== undefined) {
+		if (!Number.isInteger(options.maxAge)) throw new TypeError(`option maxAge is invalid: ${options.maxAge}`);
+		line += `; Max-Age=${options.maxAge}`;
+	}
+	line += head;
+	if (options.expires) {
+		if (!(options.expires instanceof Date) || !Number.isFinite(options.expires.valueOf())) throw new TypeError(`option expires is invalid: ${options.expires}`);
+		line += `; Expires=${options.expires.toUTCString()}`;
+	}
+	return line + tail;
 }
 
 /** A cookie that removes `name` from the browser. */

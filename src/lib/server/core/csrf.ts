@@ -1,7 +1,9 @@
 // Double-submit CSRF protection: a random token, and a cookie holding the token with its HMAC
 // under the secret. A POST is accepted only when its body token equals the cookie's token.
 
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
+import { secretHmac } from './hmac.js';
+import { randomToken } from './random.js';
 
 /** The CSRF state of a request: the token to hand out, and the cookie value when a new one is needed. */
 export interface CsrfState {
@@ -13,7 +15,7 @@ export interface CsrfState {
 }
 
 function hmac(secret: string, token: string): string {
-	return createHmac('sha256', secret).update(token).digest('hex');
+	return secretHmac(secret).update(token).digest('hex');
 }
 
 /** Constant-time equality of two strings. */
@@ -37,7 +39,7 @@ export function tokenFromCsrfCookie(cookieValue: string | undefined, secrets: st
 export function csrfState(cookieValue: string | undefined, secrets: string[]): CsrfState {
 	const existing = tokenFromCsrfCookie(cookieValue, secrets);
 	if (existing) return { token: existing, fromCookie: true };
-	const token = randomBytes(32).toString('hex');
+	const token = randomToken(32, 'hex');
 	return { token, cookieValue: `${token}|${hmac(secrets[0], token)}`, fromCookie: false };
 }
 

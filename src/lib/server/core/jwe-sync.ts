@@ -1,7 +1,8 @@
 // Synchronous JWE (`dir` + `A256CBC-HS512`, compact serialisation, RFC 7516/7518 §5.2) with
 // node:crypto: the session-check hot path without WebCrypto's thread hand-offs. Cross-tested against jose.
 
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { randomBytesPooled } from './random.js';
 
 const HEADER_FIELDS = new Set(['alg', 'enc', 'kid', 'typ', 'cty']);
 
@@ -16,8 +17,42 @@ function aadLengthBits(aad: Buffer): Buffer {
 	return bits;
 }
 
-function authenticationTag(macKey: Uint8Array, aad: Buffer, iv: Buffer, ciphertext: Buffer): Buffer {
+function authenticationTag(macKey: KeyObject, aad: Buffer, iv: Buffer, ciphertext: Buffer): Buffer {
 	return createHmac('sha512', macKey).update(aad).update(iv).update(ciphertext).update(aadLengthBits(aad)).digest().subarray(0, 32);
+}
+
+/** The MAC and AES halves of a 64-byte key as key objects, imported once per key (keys are derived once per secret). */
+interface SplitKey {
+	mac: KeyObject;
+	aes: KeyObject;
+}
+const splitKeys = new WeakMap<Uint8Array, SplitKey>();
+
+function splitKey(key: Uint8Array): SplitKey {
+	let split = splitKeys.get(key);
+	if (!split) {
+		if (key.length !== 64) throw new TypeError('A256CBC-HS512 needs a 64-byte key.');
+		split = { mac: createSecretKey(key.subarray(0, 32)), aes: createSecretKey(key.subarray(32, 64)) };
+		splitKeys.set(key, split);
+	}
+	return split;
+}
+
+/** Encoded protected headers by `kid` (one per key): the same few bytes on every token. */
+const MAX_HEADERS = 64;
+const encodedHeaders = new Map<string, { text: string; aad: Buffer }>();
+
+function encodedHeader(kid: string | undefined) {
+	const cacheKey = kid ?? '';
+	let header = encodedHeaders.get(cacheKey);
+	if (!header) {
+		const text = base64url(Buffer.from(JSON.stringify({ alg: 'dir', enc: 'A256CBC-HS512', ...(kid === undefined ? {} : { kid }) })));
+		const aad = Buffer.from(text, 'ascii');
+		if (encodedHeaders.size >= MAX_HEADERS) encodedHeaders.clear();
+		header = { text, aad };
+		encodedHeaders.set(cacheKey, header);
+	}
+	return header;
 }
 
 /**
@@ -27,13 +62,13 @@ function authenticationTag(macKey: Uint8Array, aad: Buffer, iv: Buffer, cipherte
  * const jwe = encryptJweSync({ sub: "1", exp: 1900000000 }, key, { kid });
  */
 export function encryptJweSync(payload: Record<string, unknown>, key: Uint8Array, header: { kid?: string } = {}): string {
-	const protectedHeader = base64url(Buffer.from(JSON.stringify({ alg: 'dir', enc: 'A256CBC-HS512', ...header })));
-	const aad = Buffer.from(protectedHeader, 'ascii');
-	const iv = randomBytes(16);
-	const cipher = createCipheriv('aes-256-cbc', key.subarray(32, 64), iv);
+	const { text: protectedHeader, aad } = encodedHeader(header.kid);
+	const { mac, aes } = splitKey(key);
+	const iv = randomBytesPooled(16);
+	const cipher = createCipheriv('aes-256-cbc', aes, iv);
 	const ciphertext = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
-	const tag = authenticationTag(key.subarray(0, 32), aad, iv, ciphertext);
-	return `${protectedHeader}..${base64url(iv)}.${base64url(ciphertext)}.${base64url(tag)}`;
+	const tag = authenticationTag(mac, aad, iv, ciphertext);
+	return `${protectedHeader}..${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${tag.toString('base64url')}`;
 }
 
 /** The protected header of a compact JWE, or null when it is not `dir`/`A256CBC-HS512` or uses other fields. */
@@ -66,10 +101,12 @@ export function decryptJweSync(jwe: string, key: Uint8Array): Record<string, unk
 	if (iv.length !== 16 || tag.length !== 32 || ciphertext.length === 0 || ciphertext.length % 16 !== 0) return null;
 	// base64url decoding is lenient: re-encode so only canonical segments are accepted, as jose does
 	if (base64url(iv) !== ivPart || base64url(ciphertext) !== ciphertextPart || base64url(tag) !== tagPart) return null;
-	const expected = authenticationTag(key.subarray(0, 32), Buffer.from(protectedHeader, 'ascii'), iv, ciphertext);
+	if (key.length !== 64) return null;
+	const { mac, aes } = splitKey(key);
+	const expected = authenticationTag(mac, Buffer.from(protectedHeader, 'ascii'), iv, ciphertext);
 	if (!timingSafeEqual(expected, tag)) return null;
 	try {
-		const decipher = createDecipheriv('aes-256-cbc', key.subarray(32, 64), iv);
+		const decipher = createDecipheriv('aes-256-cbc', aes, iv);
 		const plaintext = Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
 		const payload: unknown = JSON.parse(plaintext);
 		return payload && typeof payload === 'object' && !Array.isArray(payload) ? (payload as Record<string, unknown>) : null;

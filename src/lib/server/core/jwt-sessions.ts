@@ -5,7 +5,7 @@
 // its id in the revocation store; signing out revokes the id too (best effort), so a copied cookie
 // dies with it.
 
-import { randomBytes } from 'node:crypto';
+import { randomToken } from './random.js';
 import { hasAdapterMethod } from './adapter-guard.js';
 import type { RequestContext } from './context.js';
 import { AdapterError } from './errors.js';
@@ -53,7 +53,7 @@ const MAX_USER_AGENT_LENGTH = 512;
  * token[SESSION_ID_CLAIM] = newSessionId();
  */
 export function newSessionId(): string {
-	return randomBytes(16).toString('base64url');
+	return randomToken(16, 'base64url');
 }
 
 /**

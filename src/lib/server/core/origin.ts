@@ -32,6 +32,8 @@ export function publicUrl(request: { url: string; headers: { get(name: string): 
 	const proto = firstValue(request.headers.get('x-forwarded-proto'))?.toLowerCase();
 	if (!isValidHost(host)) throw new InvalidRequest('The Host or X-Forwarded-Host header is not a valid host name.');
 	const protocol = proto === 'http' || proto === 'https' ? `${proto}:` : url.protocol;
+	// the request URL already names this origin (an integration built it from the same headers)
+	if (host === url.host && protocol === url.protocol && !url.hash && !url.username && !url.password) return url;
 	try {
 		return new URL(path, `${protocol}//${host}`);
 	} catch {

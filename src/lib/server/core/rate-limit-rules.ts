@@ -1,7 +1,7 @@
 // Abuse limits as rules: \`config.rateLimit\` resolved with its defaults, and the pure predicates and
 // keys the counting uses. Config-time and pure; counting an attempt is \`rate-limit.ts\`.
 
-import { createHmac } from 'node:crypto';
+import { secretHmac } from './hmac.js';
 import { InvalidConfiguration } from './errors.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
 import type { RateLimitCount, RateLimitOptions, RateLimitStore } from './types.js';
@@ -138,7 +138,7 @@ export function retryAfterSeconds(resetAt: number, now: number): number {
  * limitKey('credentials', 'id', 'ada@example.com', secret) // 'kitgate:credentials:id:…'
  */
 export function limitKey(kind: AttemptKind, scope: 'id' | 'ip', value: string, secret: string): string {
-	const digest = createHmac('sha256', secret).update(`${kind}\u0000${scope}\u0000${value}`).digest('base64url');
+	const digest = secretHmac(secret).update(`${kind}\u0000${scope}\u0000${value}`).digest('base64url');
 	return `kitgate:${kind}:${scope}:${digest.slice(0, 32)}`;
 }
 

@@ -10,6 +10,7 @@ import { failures, InvalidRequest, PayloadTooLarge } from '../core/errors.js';
 import { isValidHost } from '../core/origin.js';
 import type { RequestSource, SessionRequest } from '../core/context.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
+import { csrfRouteAnswer } from '../core/csrf-route.js';
 import type { AuthConfig, Session } from '../core/types.js';
 
 /** Configuration of the Express integration (basePath defaults to `/auth`). */
@@ -42,20 +43,22 @@ type Next = (error?: unknown) => void;
 export function ExpressAuth(config: ExpressAuthConfig) {
 	// validated now, so a misconfiguration stops the server at start-up
 	const resolved = resolveConfig(config);
+	const sessionPath = `${resolved.basePath}/session`;
+	const csrfPath = `${resolved.basePath}/csrf`;
 	return async function kitgateMiddleware(req: ExpressRequestLike, res: ExpressResponseLike, next: Next): Promise<void> {
 		try {
 			const path = (req.originalUrl ?? req.url ?? '/').split('?')[0];
 			if (!path.startsWith(`${resolved.basePath}/`)) return next();
-			// the session route runs on every page of a client app: answer it without Web Request/Response
-			if (req.method === 'GET' && path === `${resolved.basePath}/session`) {
+			// the session route runs on every page of a client app, the CSRF route before every sign-in:
+			// both are answered without routing or a Web Request/Response
+			if (req.method === 'GET' && path === sessionPath) {
 				const check = await checkSession(sessionRequest(req), config);
 				const { status, body } = sessionRouteAnswer(check);
-				res.statusCode = status;
-				res.setHeader('content-type', 'application/json');
-				res.setHeader('cache-control', 'no-store');
-				if (check.setCookies.length) appendSetCookie(res, check.setCookies);
-				res.end(body);
-				return;
+				return writeJson(res, status, body, check.setCookies);
+			}
+			if (req.method === 'GET' && path === csrfPath) {
+				const { status, body, setCookies } = csrfRouteAnswer(sessionRequest(req), config);
+				return writeJson(res, status, body, setCookies);
 			}
 			// the client address as Express decided it (`trust proxy`), for per-address rate limits;
 			// read before the body, while the socket is surely attached
@@ -323,6 +326,15 @@ function appendSetCookie(res: ExpressResponseLike, cookies: string[]): void {
 	const existing = res.getHeader('set-cookie');
 	const list = existing === undefined ? [] : Array.isArray(existing) ? existing : [String(existing)];
 	res.setHeader('set-cookie', [...list, ...cookies]);
+}
+
+/** Writes a JSON answer that must not be cached, with its Set-Cookie lines. */
+function writeJson(res: ExpressResponseLike, status: number, body: string, setCookies: string[]): void {
+	res.statusCode = status;
+	res.setHeader('content-type', 'application/json');
+	res.setHeader('cache-control', 'no-store');
+	if (setCookies.length) appendSetCookie(res, setCookies);
+	res.end(body);
 }
 
 /** Writes a raw engine response to an Express/Node response, keeping every Set-Cookie header. */

@@ -12,6 +12,7 @@ import type { OutgoingCookie } from '../core/cookies.js';
 import type { AuthEnv } from '../core/env.js';
 import { CREDENTIALS_FAILURE, CredentialsSignin, failures } from '../core/errors.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
+import { csrfRouteAnswer } from '../core/csrf-route.js';
 import type { AuthConfig, Session } from '../core/types.js';
 
 /** Configuration of the SvelteKit integration (basePath defaults to `{paths.base}/auth`). */
@@ -71,12 +72,24 @@ function svelteKitEnv(): AuthEnv {
 	return values;
 }
 
+/** Configs resolved already (the environment is read once per config, not per request). */
+const resolvedConfigs = new WeakSet<SvelteKitAuthConfig>();
+
 /** The config `config` resolved with SvelteKit's environment; throws what is wrong with it. */
 function resolved(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
 	const prepared = prepare(config);
+	if (resolvedConfigs.has(prepared)) return prepared;
 	// cached per config object: later engine calls find it resolved with this environment
 	resolveConfig(prepared, svelteKitEnv());
+	resolvedConfigs.add(prepared);
 	return prepared;
+}
+
+/** A JSON answer that must not be cached, with its Set-Cookie lines. */
+function jsonResponse(status: number, body: string, setCookies: string[]): Response {
+	const headers = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+	for (const cookie of setCookies) headers.append('set-cookie', cookie);
+	return new Response(body, { status, headers });
 }
 
 /** A session read that never finds one: what prerendering sees (no cookies, no secrets needed). */
@@ -112,13 +125,16 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 			return misconfigured(event, resolve, typeof source === 'function' ? undefined : source, failure);
 		}
 		const basePath = config.basePath as string;
-		if (event.url.pathname === `${basePath}/session` && event.request.method === 'GET') {
+		if (event.request.method === 'GET' && event.url.pathname === `${basePath}/session`) {
 			// the hot route: read the cookie directly, as locals.auth() does
 			const check = await checkSession(event.request, config, options);
 			const { status, body } = sessionRouteAnswer(check);
-			const headers = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
-			for (const cookie of check.setCookies) headers.append('set-cookie', cookie);
-			return new Response(body, { status, headers });
+			return jsonResponse(status, body, check.setCookies);
+		}
+		if (event.request.method === 'GET' && event.url.pathname === `${basePath}/csrf`) {
+			// fetched before every sign-in: no routing either
+			const { status, body, setCookies } = csrfRouteAnswer(event.request, config, options);
+			return jsonResponse(status, body, setCookies);
 		}
 		if (event.url.pathname.startsWith(`${basePath}/`)) {
 			return (await runAuth(event.request, config, { ...options, clientAddress: clientAddressOf(event) })).response;
