@@ -45,7 +45,7 @@ async function run(app, seconds) {
 }
 const env = process.env.BENCH_STORE ? { BENCH_STORE: process.env.BENCH_STORE } : {};
 const apps = {};
-if (only !== "bare") apps.kitgate = await start("bench/apps/kitgate.js", env, prof && only === "kitgate" ? ['--cpu-prof', '--cpu-prof-dir=/tmp/q/prof'] : []);
+if (only !== "bare") apps.kitgate = await start(process.env.KG_APP ?? "bench/apps/kitgate.js", env, prof && only === "kitgate" ? ['--cpu-prof', '--cpu-prof-dir=/tmp/q/prof'] : []);
 if (only !== "kitgate") apps.bare = await start("bench/apps/bare.js", {}, prof && only === "bare" ? ["--cpu-prof", "--cpu-prof-dir=/tmp/q/prof-bare"] : []);
 for (const app of Object.values(apps)) { app.cookie = app.token ? `${app.cookieName}=${app.token}` : await signIn(app); await run(app, 1); }
 const res = Object.fromEntries(Object.keys(apps).map((k) => [k, []]));

@@ -1,6 +1,7 @@
 // The client address a request came from, for per-address rate limits: what the integration saw,
 // or `X-Forwarded-For` read from the right when the config says how many proxies append to it.
 
+import { BoundedCache } from './bounded-cache.js';
 import type { RequestContext } from './context.js';
 
 const IPV4 = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/;
@@ -16,6 +17,17 @@ const IPV6 = /^[0-9a-f:.]{2,45}$/;
  */
 export function normalizeAddress(value: string | null | undefined): string | undefined {
 	if (typeof value !== 'string' || value.length > 64) return undefined;
+	const known = normalizedAddresses.get(value);
+	if (known !== undefined) return known || undefined;
+	// '' marks a value that is no address
+	return normalizedAddresses.set(value, spellAddress(value) ?? '') || undefined;
+}
+
+/** Recent raw addresses and their one spelling: a client sends many requests. */
+const normalizedAddresses = new BoundedCache<string>(1024);
+
+/** The one spelling of the address `value` (at most 64 characters), or undefined. */
+function spellAddress(value: string): string | undefined {
 	let address = value.trim().toLowerCase();
 	const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(address);
 	if (bracketed) address = bracketed[1];

@@ -137,9 +137,9 @@ class RouteContext implements RequestContext {
 	#request?: Request;
 
 	constructor(request: Request | RequestSource, config: ResolvedConfig, options: RequestOptions) {
-		const url = publicUrl(request, { ...config, requestUrlIsPublic: options.requestUrlIsPublic });
+		const url = publicUrl(request, { authUrl: config.authUrl, trustHost: config.trustHost, requestUrlIsPublic: options.requestUrlIsPublic });
 		const secure = config.useSecureCookies ?? url.protocol === 'https:';
-		const appBase = (options.appBase ?? '').replace(/\/+$/, '');
+		const appBase = options.appBase ? options.appBase.replace(/\/+$/, '') : '';
 		this.#source = request;
 		if (isWebRequest(request)) this.#request = request;
 		else this.bodyBytes = request.body;

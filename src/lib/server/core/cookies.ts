@@ -50,10 +50,9 @@ export function defaultCookies(secure: boolean): CookieSet {
 export function parseCookies(header: string | null | undefined): Record<string, string> {
 	if (!header) return {};
 	try {
-		const parsed = parseCookieHeader(header);
-		const result: Record<string, string> = {};
-		for (const [name, value] of Object.entries(parsed)) if (typeof value === 'string') result[name] = value;
-		return result;
+		// an object without prototype, whose values are all strings (the package sets only those):
+		// a cookie named `__proto__` or `constructor` is a cookie like any other
+		return parseCookieHeader(header) as Record<string, string>;
 	} catch {
 		return {};
 	}
@@ -87,6 +86,14 @@ function cookieLineParts(name: string, options: CookieAttributes): CookieLinePar
 	return parts;
 }
 
+/** Characters `encodeURIComponent` leaves as they are and tokens are made of (base64url, hex, JWE dots). */
+const UNRESERVED = /^[\w.~-]*$/;
+
+/** `encodeURIComponent(value)`, without copying a value that has nothing to encode (a JWE is long). */
+function encodeCookieValue(value: string): string {
+	return UNRESERVED.test(value) ? value : encodeURIComponent(value);
+}
+
 /**
  * Serialises one outgoing cookie to a Set-Cookie header value: the same line as the `cookie`
  * package's `serialize` (which builds and checks the fixed parts once per name and attributes).
@@ -94,7 +101,7 @@ function cookieLineParts(name: string, options: CookieAttributes): CookieLinePar
 export function serializeCookie(cookie: OutgoingCookie): string {
 	const { options } = cookie;
 	const { head, tail } = cookieLineParts(cookie.name, options);
-	let line = `${cookie.name}=${cookie.value ? encodeURIComponent(cookie.value) : ''}`;
+	let line = `${cookie.name}=${cookie.value ? encodeCookieValue(cookie.value) : ''}`;
 	if (options.maxAge !== undefined) {
 		if (!Number.isInteger(options.maxAge)) throw new TypeError(`option maxAge is invalid: ${options.maxAge}`);
 		line += `; Max-Age=${options.maxAge}`;

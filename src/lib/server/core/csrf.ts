@@ -2,6 +2,7 @@
 // under the secret. A POST is accepted only when its body token equals the cookie's token.
 
 import { timingSafeEqual } from 'node:crypto';
+import { BoundedCache } from './bounded-cache.js';
 import { secretHmac } from './hmac.js';
 import { randomToken } from './random.js';
 
@@ -25,9 +26,30 @@ export function safeEqual(a: string, b: string): boolean {
 	return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/**
+ * Cookie values this process made lately, under the secret that signed them: a token is fetched
+ * and posted back within seconds, so the post's check is a look-up of the exact value instead of
+ * a new HMAC (values from elsewhere, another server, are checked in full).
+ */
+const issuedBySecret = new Map<string, BoundedCache<string>>();
+
+function issued(secret: string): BoundedCache<string> {
+	let cache = issuedBySecret.get(secret);
+	if (!cache) {
+		// secrets come from the configuration: few
+		if (issuedBySecret.size >= 16) issuedBySecret.clear();
+		issuedBySecret.set(secret, (cache = new BoundedCache<string>(1024)));
+	}
+	return cache;
+}
+
 /** The token in a CSRF cookie value, when its HMAC is valid under one of the secrets. */
 export function tokenFromCsrfCookie(cookieValue: string | undefined, secrets: string[]): string | undefined {
 	if (!cookieValue) return undefined;
+	for (const secret of secrets) {
+		const known = issuedBySecret.get(secret)?.get(cookieValue);
+		if (known !== undefined) return known;
+	}
 	const separator = cookieValue.indexOf('|');
 	if (separator <= 0) return undefined;
 	const token = cookieValue.slice(0, separator);
@@ -40,7 +62,9 @@ export function csrfState(cookieValue: string | undefined, secrets: string[]): C
 	const existing = tokenFromCsrfCookie(cookieValue, secrets);
 	if (existing) return { token: existing, fromCookie: true };
 	const token = randomToken(32, 'hex');
-	return { token, cookieValue: `${token}|${hmac(secrets[0], token)}`, fromCookie: false };
+	const value = `${token}|${hmac(secrets[0], token)}`;
+	issued(secrets[0]).set(value, token);
+	return { token, cookieValue: value, fromCookie: false };
 }
 
 /** True when the submitted token matches a valid CSRF cookie. */

@@ -4,14 +4,17 @@ import type { RequestContext } from './context.js';
 import { EventError } from './errors.js';
 import type { EventCallbacks } from './types.js';
 
-/** Calls `events[name]` with `message`; errors are logged as `EventError`. */
-export async function emitEvent<K extends keyof EventCallbacks>(
+/** Calls `events[name]` with `message`; errors are logged as `EventError`. Nothing to wait for when no handler is set. */
+export function emitEvent<K extends keyof EventCallbacks>(
 	ctx: RequestContext,
 	name: K,
 	message: Parameters<EventCallbacks[K]>[0]
-): Promise<void> {
+): Promise<void> | undefined {
 	const handler = ctx.config.events[name] as ((message: unknown) => unknown) | undefined;
-	if (!handler) return;
+	return handler ? runHandler(ctx, name, handler, message) : undefined;
+}
+
+async function runHandler(ctx: RequestContext, name: string, handler: (message: unknown) => unknown, message: unknown): Promise<void> {
 	try {
 		await handler(message);
 	} catch (error) {

@@ -56,17 +56,18 @@ function encodedHeader(kid: string | undefined) {
 }
 
 /**
- * Encrypts `payload` as a compact JWE with a 64-byte key (first half MAC key, second half AES key).
+ * Encrypts `payload` (an object, or its JSON text) as a compact JWE with a 64-byte key (first half
+ * MAC key, second half AES key).
  *
  * @example
  * const jwe = encryptJweSync({ sub: "1", exp: 1900000000 }, key, { kid });
  */
-export function encryptJweSync(payload: Record<string, unknown>, key: Uint8Array, header: { kid?: string } = {}): string {
+export function encryptJweSync(payload: Record<string, unknown> | string, key: Uint8Array, header: { kid?: string } = {}): string {
 	const { text: protectedHeader, aad } = encodedHeader(header.kid);
 	const { mac, aes } = splitKey(key);
 	const iv = randomBytesPooled(16);
 	const cipher = createCipheriv('aes-256-cbc', aes, iv);
-	const ciphertext = Buffer.concat([cipher.update(JSON.stringify(payload), 'utf8'), cipher.final()]);
+	const ciphertext = Buffer.concat([cipher.update(typeof payload === 'string' ? payload : JSON.stringify(payload), 'utf8'), cipher.final()]);
 	const tag = authenticationTag(mac, aad, iv, ciphertext);
 	return `${protectedHeader}..${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${tag.toString('base64url')}`;
 }

@@ -18,7 +18,8 @@ const CLOCK_TOLERANCE = 15;
 /** Session keys of one kind: the HKDF `info` label they are derived under (before the salt), and their cache. */
 export interface KeyFamily {
 	label: string;
-	cache: Map<string, DerivedKey>;
+	/** By salt, then by secret: the same two strings on every request, so no key string is built per look-up. */
+	cache: Map<string, Map<string, DerivedKey>>;
 }
 
 /**
@@ -43,13 +44,14 @@ export const kitgateKeys = keyFamily('kitgate session encryption key');
  * const { key, kid } = deriveKey(secret, 'kitgate.session-token');
  */
 export function deriveKey(secret: string, salt: string, family: KeyFamily = kitgateKeys): DerivedKey {
-	const cacheKey = `${salt}\u0000${secret}`;
-	let derived = family.cache.get(cacheKey);
+	let bySecret = family.cache.get(salt);
+	if (!bySecret) family.cache.set(salt, (bySecret = new Map()));
+	let derived = bySecret.get(secret);
 	if (!derived) {
 		const key = new Uint8Array(hkdfSync('sha256', secret, salt, `${family.label} (${salt})`, 64));
 		const kid = createHash('sha256').update(key).digest('base64url').slice(0, 22);
 		derived = { key, kid };
-		family.cache.set(cacheKey, derived);
+		bySecret.set(secret, derived);
 	}
 	return derived;
 }
@@ -65,8 +67,22 @@ export async function encodeJwt(params: JWTEncodeParams): Promise<string> {
 	const secret = Array.isArray(params.secret) ? params.secret[0] : params.secret;
 	const { key, kid } = deriveKey(secret, params.salt);
 	const now = Math.floor((params.now ?? Date.now()) / 1000);
-	const payload = { ...params.token, iat: now, exp: now + params.maxAge, jti: crypto.randomUUID() };
-	return encryptJweSync(payload, key, { kid });
+	return encryptJweSync(claimsJson(params.token, now, now + params.maxAge, crypto.randomUUID()), key, { kid });
+}
+
+/**
+ * The JSON of `{ ...token, iat, exp, jti }`. A plain token without those claims (every token a
+ * sign-in makes) is written as it is with the three appended: the same text, without copying
+ * the object first (a copy that grows costs more than the rest of the JSON).
+ */
+function claimsJson(token: JWT, iat: number, exp: number, jti: string): string {
+	const plain = Object.getPrototypeOf(token) === Object.prototype;
+	if (!plain || Object.hasOwn(token, 'iat') || Object.hasOwn(token, 'exp') || Object.hasOwn(token, 'jti') || Object.hasOwn(token, 'toJSON')) {
+		return JSON.stringify({ ...token, iat, exp, jti });
+	}
+	const json = JSON.stringify(token);
+	const registered = `"iat":${iat},"exp":${exp},"jti":${JSON.stringify(jti)}}`;
+	return json === '{}' ? `{${registered}` : `${json.slice(0, -1)},${registered}`;
 }
 
 /** True when the registered claims of `payload` are valid at `nowSeconds` (same rules as jose's jwtDecrypt). */

@@ -1,6 +1,7 @@
 // Abuse limits as rules: \`config.rateLimit\` resolved with its defaults, and the pure predicates and
 // keys the counting uses. Config-time and pure; counting an attempt is \`rate-limit.ts\`.
 
+import { BoundedCache } from './bounded-cache.js';
 import { secretHmac } from './hmac.js';
 import { InvalidConfiguration } from './errors.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
@@ -138,9 +139,16 @@ export function retryAfterSeconds(resetAt: number, now: number): number {
  * limitKey('credentials', 'id', 'ada@example.com', secret) // 'kitgate:credentials:id:…'
  */
 export function limitKey(kind: AttemptKind, scope: 'id' | 'ip', value: string, secret: string): string {
-	const digest = secretHmac(secret).update(`${kind}\u0000${scope}\u0000${value}`).digest('base64url');
-	return `kitgate:${kind}:${scope}:${digest.slice(0, 32)}`;
+	const message = `${kind}\u0000${scope}\u0000${value}`;
+	const cacheKey = `${secret}\u0000${message}`;
+	const known = limitKeys.get(cacheKey);
+	if (known !== undefined) return known;
+	const digest = secretHmac(secret).update(message).digest('base64url');
+	return limitKeys.set(cacheKey, `kitgate:${kind}:${scope}:${digest.slice(0, 32)}`);
 }
+
+/** Keys of recent identifiers and addresses: the same client and account come back attempt after attempt. */
+const limitKeys = new BoundedCache<string>(1024);
 
 /**
  * An identifier as limits compare it: NFKC-normalised, case-folded (`STRASSE` and `straße` are

@@ -1,13 +1,13 @@
 // Abuse limits of sign-in attempts at request time: an attempt is counted per identifier and per
 // client address in the configured store before it is made, and a limited one gets \`RateLimited\`.
 
+import { isThenable } from './awaitable.js';
 import { addressLimitKey, clientAddressOf } from './client-address.js';
 import type { RequestContext } from './context.js';
 import { RateLimited } from './errors.js';
 import { failureAnswer } from './failure-answer.js';
 import type { Outcome } from './outcome.js';
 import { isRefused, limitKey, retryAfterSeconds, type AttemptKind } from './rate-limit-rules.js';
-import type { RateLimitCount } from './types.js';
 
 /** An attempt that went through: say how it ended so successes do not count. */
 export interface Attempt {
@@ -44,7 +44,7 @@ export async function takeAttempt(ctx: RequestContext, kind: AttemptKind, identi
 	if (!rule) return unlimited;
 	const secret = ctx.config.secrets[0];
 	const address = rule.perAddress > 0 ? clientAddressOf(ctx) : undefined;
-	const counted: { key: string; limit: number; scope: 'id' | 'ip' }[] = [];
+	const counted: Counted[] = [];
 	// the address first: an attempt its address may not make adds no identifier key, so one client
 	// cannot fill a bounded store with made-up identifiers
 	if (address) counted.push({ key: limitKey(kind, 'ip', addressLimitKey(address), secret), limit: rule.perAddress, scope: 'ip' });
@@ -53,35 +53,46 @@ export async function takeAttempt(ctx: RequestContext, kind: AttemptKind, identi
 
 	const { store } = limits;
 	const now = ctx.now;
-	const taken: ((typeof counted)[number] & RateLimitCount)[] = [];
 	try {
 		for (const entry of counted) {
-			const count = await store.increment(entry.key, rule.windowSeconds, now);
-			taken.push({ ...entry, ...count });
-			if (isRefused(count, entry.limit)) break;
+			const counting = store.increment(entry.key, rule.windowSeconds, now);
+			// the memory store answers at once: no promise to wait for on every attempt
+			const count = isThenable(counting) ? await counting : counting;
+			// counting stops at the first refusal
+			if (isRefused(count, entry.limit)) {
+				const reason = count.refused
+					? 'the rate-limit store is full of live counters (raise maxKeys, or use SqlRateLimitStore).'
+					: `over the per-${entry.scope === 'id' ? 'identifier' : 'address'} limit.`;
+				return { limited: true, retryAfter: retryAfterSeconds(count.resetAt, now), reason: `${kind} attempt refused: ${reason}` };
+			}
 		}
 	} catch (error) {
 		ctx.config.logger.error(new RateLimited('The rate-limit store failed; the attempt was let through.', { cause: { err: error } }));
 		return unlimited;
 	}
-	const over = taken.filter((entry) => isRefused(entry, entry.limit));
-	if (over.length > 0) {
-		const resetAt = Math.max(...over.map((entry) => entry.resetAt));
-		const reason = over.some((entry) => entry.refused)
-			? 'the rate-limit store is full of live counters (raise maxKeys, or use SqlRateLimitStore).'
-			: `over the per-${over[0].scope === 'id' ? 'identifier' : 'address'} limit.`;
-		return { limited: true, retryAfter: retryAfterSeconds(resetAt, now), reason: `${kind} attempt refused: ${reason}` };
-	}
-	const undo = async (resetIdentifier: boolean) => {
-		try {
-			await Promise.all(
-				counted.map(({ key, scope }) => (scope === 'id' && resetIdentifier ? store.reset(key) : store.decrement(key, now)))
-			);
-		} catch (error) {
-			ctx.config.logger.error(new RateLimited('The rate-limit store failed to take back a hit.', { cause: { err: error } }));
+	return { limited: false, succeeded: () => takeBack(ctx, counted, true), discarded: () => takeBack(ctx, counted, false) };
+}
+
+/** One counter an attempt adds to. */
+interface Counted {
+	key: string;
+	limit: number;
+	scope: 'id' | 'ip';
+}
+
+/** Takes an attempt's hits back (a success also forgets the identifier's failures); a failing store is logged. */
+async function takeBack(ctx: RequestContext, counted: Counted[], resetIdentifier: boolean): Promise<void> {
+	const { store } = ctx.config.rateLimit;
+	try {
+		const pending: PromiseLike<void>[] = [];
+		for (const { key, scope } of counted) {
+			const done = scope === 'id' && resetIdentifier ? store.reset(key) : store.decrement(key, ctx.now);
+			if (isThenable(done)) pending.push(done);
 		}
-	};
-	return { limited: false, succeeded: () => undo(true), discarded: () => undo(false) };
+		if (pending.length) await Promise.all(pending);
+	} catch (error) {
+		ctx.config.logger.error(new RateLimited('The rate-limit store failed to take back a hit.', { cause: { err: error } }));
+	}
 }
 
 /**

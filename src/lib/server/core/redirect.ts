@@ -3,12 +3,21 @@
 
 /** True when `url` (absolute or relative) resolves to the origin of `baseUrl`. */
 export function isSameOrigin(url: string, baseUrl: string): boolean {
+	return sameOriginHref(url, baseUrl) !== undefined;
+}
+
+/** `url` resolved against `baseUrl` when it has the origin of `baseUrl`; undefined otherwise (or unparsable). */
+function sameOriginHref(url: string, baseUrl: string): string | undefined {
 	try {
-		const origin = new URL(baseUrl).origin;
+		const base = new URL(baseUrl);
 		// opaque origins (javascript:, data:, …) all serialise as "null" yet are never the same origin
-		return origin !== 'null' && new URL(url, baseUrl).origin === origin;
+		if (base.origin === 'null') return undefined;
+		// the site itself: what nearly every sign-in without a callback URL asks for
+		if (url === baseUrl) return base.href;
+		const resolved = new URL(url, base);
+		return resolved.origin === base.origin ? resolved.href : undefined;
 	} catch {
-		return false;
+		return undefined;
 	}
 }
 
@@ -20,6 +29,5 @@ export function isSameOrigin(url: string, baseUrl: string): boolean {
  * callbacks: { redirect: ({ url, baseUrl }) => url.startsWith("/admin") ? baseUrl : defaultRedirect({ url, baseUrl }) }
  */
 export function defaultRedirect({ url, baseUrl }: { url: string; baseUrl: string }): string {
-	if (typeof url === 'string' && isSameOrigin(url, baseUrl)) return new URL(url, baseUrl).href;
-	return baseUrl;
+	return (typeof url === 'string' ? sameOriginHref(url, baseUrl) : undefined) ?? baseUrl;
 }

@@ -62,3 +62,16 @@ export function withSubject(token: JWT, subject: SessionSubject | undefined): JW
 	if (JSON.stringify(current) === JSON.stringify(subject)) return token;
 	return { ...token, [SUBJECT_CLAIM]: subject };
 }
+
+/**
+ * Sets (or removes) the subject claim of `token` itself, for a token kitgate made and no one else
+ * holds; otherwise use `withSubject`.
+ *
+ * @example
+ * setSubject(token, { credentials: 'credentials' });
+ */
+export function setSubject(token: JWT, subject: SessionSubject | undefined): JWT {
+	if (subject === undefined) delete token[SUBJECT_CLAIM];
+	else token[SUBJECT_CLAIM] = subject;
+	return token;
+}

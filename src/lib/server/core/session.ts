@@ -11,7 +11,7 @@ import { emitEvent } from './events.js';
 import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
 import { isJwtSessionRow, newSessionId, OWNER_CLAIM, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-sessions.js';
 import { issueTimeAfterRevocations, revocationState } from './revocation.js';
-import { readSubject, subjectOfSignIn, withSubject } from './session-subject.js';
+import { readSubject, setSubject, subjectOfSignIn, withSubject } from './session-subject.js';
 import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
 
 
@@ -107,9 +107,16 @@ function writeSessionCookie(ctx: RequestContext, value: string, expires: number)
 	if (ctx.config.migrateSessionsFrom) clearAuthjsSessionCookie(ctx);
 }
 
+function withoutRegisteredClaims(token: JWT): JWT {
+	const { iat: _iat, exp: _exp, jti: _jti, ...claims } = token;
+	return claims;
+}
+
 async function encodeSessionToken(ctx: RequestContext, token: JWT, now = ctx.now): Promise<{ value: string; expires: number }> {
 	const { jwt } = ctx.config;
-	const { iat, exp: _exp, jti: _jti, ...claims } = token;
+	const { iat } = token;
+	// a new token gets new registered claims (a sign-in's token has none: no copy made)
+	const claims = 'iat' in token || 'exp' in token || 'jti' in token ? withoutRegisteredClaims(token) : token;
 	// never issued before the token itself: a session re-issued at a revocation instant (the next
 	// whole second, end-other-sessions) and written again within that second must not predate it
 	const issuedAt = typeof iat === 'number' && Number.isFinite(iat) ? Math.max(now, iat * 1000) : now;
@@ -341,7 +348,8 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 			if (replaced) await signOutJwtSession(ctx, replaced);
 		}
 		const subject = subjectOfSignIn(account, config.adapter !== undefined);
-		const token = withSubject(returned, subject);
+		// the token kitgate made itself (the default callback hands it back) takes its claims as it is
+		const token = returned === initial ? setSubject(initial, subject) : withSubject(returned, subject);
 		// a sign-in that skipped the second step (a trusted browser) records no time: sensitive changes ask for a full one
 		if (ctx.secondFactorSkipped) delete token[SIGN_IN_TIME_CLAIM];
 		else token[SIGN_IN_TIME_CLAIM] = seconds(ctx.now);

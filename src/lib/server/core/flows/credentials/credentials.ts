@@ -45,10 +45,11 @@ export async function credentialsSignIn(
 	body: RequestBody
 ): Promise<Outcome> {
 	const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
-	const credentials = Object.fromEntries(Object.entries(body).filter(([key]) => !RESERVED_FIELDS.has(key)));
+	const credentials = withoutReservedFields(body);
 
 	// the fields are checked before anything counts or runs: what is counted is what authorize reads
-	const checked = checkedIdentifier(ctx, provider, credentials, repeatedFields(body, credentialFieldNames(ctx, provider)));
+	const fieldNames = credentialFieldNames(ctx, provider);
+	const checked = checkedIdentifier(ctx, provider, credentials, fieldNames, repeatedFields(body, fieldNames));
 	if ('problem' in checked) return malformedCredentials(ctx, checked.problem, callbackUrl);
 	const { identifier } = checked;
 	const refused = (error: CredentialsSignin) => {
@@ -125,12 +126,31 @@ async function failureFloor(provider: CredentialsConfig, started: number): Promi
 	if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
 }
 
+/** The body's fields but kitgate's own: what `authorize()` gets. */
+function withoutReservedFields(body: RequestBody): Record<string, unknown> {
+	const credentials: Record<string, unknown> = {};
+	for (const key of Object.keys(body)) {
+		if (RESERVED_FIELDS.has(key)) continue;
+		// a field named __proto__ is a field like any other (defined, not assigned)
+		if (key === '__proto__') Object.defineProperty(credentials, key, { value: body[key], enumerable: true, writable: true, configurable: true });
+		else credentials[key] = body[key];
+	}
+	return credentials;
+}
+
+/** The checked field names of each provider, by the identifier option they were worked out under. */
+const fieldNamesOf = new WeakMap<CredentialsConfig, { option: unknown; names: readonly string[] }>();
+
 /** The fields checked before `authorize` runs: the declared ones and the identifier field. */
-function credentialFieldNames(ctx: RequestContext, provider: CredentialsConfig): string[] {
+function credentialFieldNames(ctx: RequestContext, provider: CredentialsConfig): readonly string[] {
 	const option = ctx.config.rateLimit.credentials?.identifier;
+	const known = fieldNamesOf.get(provider);
+	if (known && known.option === option) return known.names;
 	const declared = Object.keys(provider.credentials ?? {});
 	const field = typeof option === 'function' ? undefined : identifierField(provider.credentials ?? {}, option);
-	return field === undefined || declared.includes(field) ? declared : [...declared, field];
+	const names = Object.freeze(field === undefined || declared.includes(field) ? declared : [...declared, field]);
+	fieldNamesOf.set(provider, { option, names });
+	return names;
 }
 
 /**
@@ -144,11 +164,12 @@ function checkedIdentifier(
 	ctx: RequestContext,
 	provider: CredentialsConfig,
 	credentials: Record<string, unknown>,
+	fieldNames: readonly string[],
 	repeated: ReadonlySet<string>
 ): { identifier: string | undefined } | { problem: string } {
 	const option = ctx.config.rateLimit.credentials?.identifier;
 	const field = typeof option === 'function' ? undefined : identifierField(provider.credentials ?? {}, option);
-	const problem = credentialFieldsProblem(credentials, credentialFieldNames(ctx, provider), field, repeated);
+	const problem = credentialFieldsProblem(credentials, fieldNames, field, repeated);
 	if (problem) return { problem };
 	if (typeof option === 'function') {
 		const custom = option(credentials);
