@@ -46,7 +46,7 @@ async function run(app, seconds) {
 const env = process.env.BENCH_STORE ? { BENCH_STORE: process.env.BENCH_STORE } : {};
 const apps = {};
 if (only !== "bare") apps.kitgate = await start(process.env.KG_APP ?? "bench/apps/kitgate.js", env, prof && only === "kitgate" ? ['--cpu-prof', '--cpu-prof-dir=/tmp/q/prof'] : []);
-if (only !== "kitgate") apps.bare = await start("bench/apps/bare.js", {}, prof && only === "bare" ? ["--cpu-prof", "--cpu-prof-dir=/tmp/q/prof-bare"] : []);
+if (only !== "kitgate") apps.bare = await start(process.env.BARE_APP ?? "bench/apps/bare.js", { BARE_PAGE_BYTES: process.env.BARE_PAGE_BYTES ?? '13067' }, prof && only === "bare" ? ["--cpu-prof", "--cpu-prof-dir=/tmp/q/prof-bare"] : []);
 for (const app of Object.values(apps)) { app.cookie = app.token ? `${app.cookieName}=${app.token}` : await signIn(app); await run(app, 1); }
 const res = Object.fromEntries(Object.keys(apps).map((k) => [k, []]));
 for (let i = 0; i < Number(reps); i++) for (const [name, app] of Object.entries(apps)) { const r = await run(app, Number(secs)); res[name].push(r); console.log(name.padEnd(8), r.rate.toFixed(0).padStart(6), '/s', r.cpu.toFixed(1).padStart(6), 'µs', r.non2xx ? `non2xx ${r.non2xx}` : ''); }

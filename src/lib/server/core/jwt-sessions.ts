@@ -156,7 +156,7 @@ export async function listJwtSessions(ctx: ConfigAndClock, userId: string): Prom
 export async function endJwtSession(ctx: RequestContext, id: string, owner: string): Promise<void> {
 	// any token with this id predates this time: none is issued once the record exists (a re-issue checks first)
 	const at = ctx.now + KEEP_MARGIN_SECONDS * 1000;
-	await ctx.config.revocation.store.revoke(REVOCATION_PREFIX + id, at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS, { owner });
+	await ctx.config.revocation.store.revoke(sessionIdRevocationKey(id), at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS, { owner });
 	await forgetJwtSessionRow(ctx, id);
 }
 
@@ -176,7 +176,7 @@ export async function signOutJwtSession(ctx: RequestContext, token: JWT): Promis
 		const at = ctx.now + KEEP_MARGIN_SECONDS * 1000;
 		// kept apart per user: a bounded store drops the records of whoever signs out the most first
 		const owner = ownerOf(token) ?? (typeof token.sub === 'string' ? token.sub : id);
-		await ctx.config.revocation.store.revoke(REVOCATION_PREFIX + id, at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS, { evictable: true, owner });
+		await ctx.config.revocation.store.revoke(sessionIdRevocationKey(id), at, ctx.config.jwt.maxAge + 2 * KEEP_MARGIN_SECONDS, { evictable: true, owner });
 	} catch (error) {
 		ctx.config.logger.error(new AdapterError('Revoking a signed-out JWT session failed; its cookie was cleared.', { cause: { err: error } }));
 	}
@@ -216,13 +216,13 @@ export async function forgetOtherJwtSessions(ctx: ConfigAndClock, userId: string
 }
 
 /**
- * True when the JWT session `id` was ended on its own (the revocation store's record of it).
+ * The revocation-store key of the single session `id` (never a user id). Pure.
  *
  * @example
- * if (await isSessionIdRevoked(ctx, id)) return null;
+ * store.revokedAt(sessionIdRevocationKey(id), now);
  */
-export async function isSessionIdRevoked(ctx: RequestContext, id: string): Promise<boolean> {
-	return (await ctx.config.revocation.store.revokedAt(REVOCATION_PREFIX + id, ctx.now)) !== null;
+export function sessionIdRevocationKey(id: string): string {
+	return REVOCATION_PREFIX + id;
 }
 
 /**

@@ -6,7 +6,7 @@ import { assertAdapterMethods } from './adapter-guard.js';
 import { resolveConfig } from './config.js';
 import type { RequestContext } from './context.js';
 import { AdapterError, InvalidConfiguration, MissingAdapter } from './errors.js';
-import { forgetOtherJwtSessions, isSessionIdRevoked, ownerOf, sessionIdOf } from './jwt-sessions.js';
+import { forgetOtherJwtSessions, ownerOf, sessionIdOf, sessionIdRevocationKey } from './jwt-sessions.js';
 import type { AuthConfig, JWT } from './types.js';
 
 /** Seconds a revocation is kept beyond the JWT lifetime (the decoder's clock tolerance and then some). */
@@ -50,26 +50,41 @@ export type RevocationState = 'valid' | 'revoked' | 'unknown';
  * @example
  * if ((await revocationState(ctx, token)) === 'revoked') return null;
  */
-export async function revocationState(ctx: RequestContext, token: JWT): Promise<RevocationState> {
+export function revocationState(ctx: RequestContext, token: JWT): RevocationState | Promise<RevocationState> {
 	const sub = typeof token.sub === 'string' && token.sub ? token.sub : undefined;
 	const id = sessionIdOf(token);
 	const owner = ownerOf(token);
 	if (sub === undefined && id === undefined && owner === undefined) return 'valid';
+	let asked: (number | null | PromiseLike<number | null>)[];
 	try {
 		const { store } = ctx.config.revocation;
 		// the user's "everywhere" revocation (by `sub`, and by the stored user of a credentials
 		// session) and this one session's, asked side by side
-		const [revokedAt, ownerRevokedAt, sessionEnded] = await Promise.all([
+		asked = [
 			sub === undefined ? null : store.revokedAt(sub, ctx.now),
 			owner === undefined ? null : store.revokedAt(owner, ctx.now),
-			id === undefined ? false : isSessionIdRevoked(ctx, id)
-		]);
-		const revoked = sessionEnded || isIssuedBeforeRevocation(token.iat, revokedAt) || isIssuedBeforeRevocation(token.iat, ownerRevokedAt);
-		return revoked ? 'revoked' : 'valid';
+			id === undefined ? null : store.revokedAt(sessionIdRevocationKey(id), ctx.now)
+		];
 	} catch (error) {
-		ctx.config.logger.error(new AdapterError('The revocation store failed; the session was kept without being extended.', { cause: { err: error } }));
-		return 'unknown';
+		return storeFailed(ctx, error);
 	}
+	// the memory store answers at once: nothing to wait for on every read
+	if (!asked.some(isThenable)) return revocationOf(token, asked as (number | null)[]);
+	return Promise.all(asked).then(
+		(times) => revocationOf(token, times),
+		(error: unknown) => storeFailed(ctx, error)
+	);
+}
+
+/** What the revocation times found (by `sub`, by owner, of the session id) say of `token`. */
+function revocationOf(token: JWT, [revokedAt, ownerRevokedAt, sessionRevokedAt]: (number | null)[]): RevocationState {
+	const revoked = sessionRevokedAt !== null || isIssuedBeforeRevocation(token.iat, revokedAt) || isIssuedBeforeRevocation(token.iat, ownerRevokedAt);
+	return revoked ? 'revoked' : 'valid';
+}
+
+function storeFailed(ctx: RequestContext, error: unknown): RevocationState {
+	ctx.config.logger.error(new AdapterError('The revocation store failed; the session was kept without being extended.', { cause: { err: error } }));
+	return 'unknown';
 }
 
 /**

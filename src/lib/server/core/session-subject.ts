@@ -59,8 +59,16 @@ export function withSubject(token: JWT, subject: SessionSubject | undefined): JW
 		const { [SUBJECT_CLAIM]: _dropped, ...rest } = token;
 		return rest;
 	}
-	if (JSON.stringify(current) === JSON.stringify(subject)) return token;
+	if (sameSubject(current, subject)) return token;
 	return { ...token, [SUBJECT_CLAIM]: subject };
+}
+
+/** True when the claim `current` says `subject` (the claim's two forms compared field by field). */
+function sameSubject(current: unknown, subject: SessionSubject): boolean {
+	if (subject === 'user') return current === 'user';
+	if (typeof current !== 'object' || current === null) return false;
+	const keys = Object.keys(current);
+	return keys.length === 1 && keys[0] === 'credentials' && (current as { credentials?: unknown }).credentials === subject.credentials;
 }
 
 /**

@@ -2,17 +2,19 @@
 // updating on request of the app, and ending on sign-out. Cookies go to `ctx.setCookies`.
 
 import type { RequestContext } from './context.js';
+import { isThenable } from './awaitable.js';
+import { decodeJwt, decodeJwtSync } from './jwt.js';
 import { keepToken } from './default-callbacks.js';
 import { authjsSessionCookieValue, clearAuthjsSessionCookie, decodeAuthjsSessionToken } from './authjs-cookies.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from './cookies.js';
 import { hasAdapterMethod, type AdapterMethod } from './adapter-guard.js';
 import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from './errors.js';
 import { emitEvent } from './events.js';
-import { refreshUpstreamTokens, upstreamSessionError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
+import { refreshUpstreamTokens, upstreamSessionError, upstreamTokenError, withUpstreamTokens } from './flows/oauth/token-refresh.js';
 import { isJwtSessionRow, newSessionId, OWNER_CLAIM, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-sessions.js';
 import { issueTimeAfterRevocations, revocationState } from './revocation.js';
 import { readSubject, setSubject, subjectOfSignIn, withSubject } from './session-subject.js';
-import type { Account, AdapterUser, JWT, Profile, Session, User } from './types.js';
+import type { Account, AdapterUser, JWT, JWTDecodeParams, Profile, Session, User } from './types.js';
 
 
 /**
@@ -148,16 +150,20 @@ export async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | nu
 	return raw ? decodeSessionToken(ctx, raw, isAuthjsSession(ctx)) : null;
 }
 
-/** Decodes a session cookie value: kitgate's (the app's `jwt.decode`), or an Auth.js one. */
-async function decodeSessionToken(ctx: RequestContext, raw: string, fromAuthjs: boolean): Promise<JWT | null> {
+/**
+ * Decodes a session cookie value: kitgate's (the app's `jwt.decode`), or an Auth.js one. kitgate's
+ * own decoder answers at once (no promise on every read).
+ */
+function decodeSessionToken(ctx: RequestContext, raw: string, fromAuthjs: boolean): JWT | null | Promise<JWT | null> {
 	if (fromAuthjs) return decodeAuthjsSessionToken(ctx, raw);
+	const params = { token: raw, secret: ctx.config.secrets, salt: ctx.cookieNames.sessionToken.name, now: ctx.now };
+	if (ctx.config.jwt.decode === decodeJwt) return decodeJwtSync(params);
+	return decodeWithAppDecoder(ctx, params);
+}
+
+async function decodeWithAppDecoder(ctx: RequestContext, params: JWTDecodeParams): Promise<JWT | null> {
 	try {
-		return await ctx.config.jwt.decode({
-			token: raw,
-			secret: ctx.config.secrets,
-			salt: ctx.cookieNames.sessionToken.name,
-			now: ctx.now
-		});
+		return await ctx.config.jwt.decode(params);
 	} catch (error) {
 		ctx.config.logger.debug('jwt-decode', 'custom jwt.decode threw', error);
 		return null;
@@ -179,25 +185,31 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 	if (config.migrateSessionsFrom && !adopt) clearAuthjsSessionCookie(ctx);
 
 	if (config.session.strategy === 'jwt') {
-		const decoded = await decodeSessionToken(ctx, raw, adopt);
+		const decoding = decodeSessionToken(ctx, raw, adopt);
+		// on the hot path only what is pending is awaited: kitgate's decoder, the memory store and the
+		// default callbacks answer at once
+		const decoded = isThenable(decoding) ? await decoding : decoding;
 		if (!decoded) {
 			clearSessionCookie(ctx);
 			return null;
 		}
 		const stale = adopt || isSessionStale((decoded.iat ?? 0) * 1000, ctx.now, config.session.updateAge);
 		// a revoked session ends when it is next re-issued, or on every read with revocationCheck "always"
-		let revocation = stale || update || config.revocation.check === 'always' ? await revocationState(ctx, decoded) : undefined;
+		const checking = stale || update || config.revocation.check === 'always' ? revocationState(ctx, decoded) : undefined;
+		let revocation = isThenable(checking) ? await checking : checking;
 		if (revocation === 'revoked') {
 			clearSessionCookie(ctx);
 			return null;
 		}
 		// only a custom jwt callback can change the token; the default one skips the comparison
 		const before = config.callbacks.jwt === keepToken ? undefined : JSON.stringify(decoded);
-		const refreshed = await refreshUpstreamTokens(ctx, decoded);
+		const refreshing = refreshUpstreamTokens(ctx, decoded);
+		const refreshed = isThenable(refreshing) ? await refreshing : refreshing;
 		// a read has no user, account or profile: only the stored token (and, on update, the app's data)
-		const returned = await config.callbacks.jwt(
+		const calling = config.callbacks.jwt(
 			update ? { token: refreshed, account: null, trigger: 'update', session: update.data } : { token: refreshed, account: null }
 		);
+		const returned = isThenable(calling) ? await calling : calling;
 		if (!returned) {
 			clearSessionCookie(ctx);
 			return null;
@@ -277,21 +289,24 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	const stored = await loadStoredSession(ctx, update);
 	if (!stored) return null;
 	const { callbacks } = ctx.config;
-	const updateArgs = update ? { trigger: 'update' as const, newSession: update.data } : {};
 	const expires = new Date(stored.expires).toISOString();
-	const upstreamError = await upstreamSessionError(ctx, stored);
-	const error = upstreamError ? { error: upstreamError } : {};
 	if (stored.strategy === 'jwt') {
 		const { token } = stored;
-		const base: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires, ...error };
-		const session = await callbacks.session({ session: base, token, ...updateArgs });
-		await emitEvent(ctx, 'session', { session, token });
+		const base: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires };
+		const upstreamError = upstreamTokenError(token);
+		if (upstreamError) base.error = upstreamError;
+		const shaping = callbacks.session(update ? { session: base, token, trigger: 'update', newSession: update.data } : { session: base, token });
+		const session = isThenable(shaping) ? await shaping : shaping;
+		const emitted = emitEvent(ctx, 'session', { session, token });
+		if (emitted) await emitted;
 		return session;
 	}
 	const { user } = stored;
 	// the whole stored user, as Auth.js hands it (apps read session.user.id); the default callback keeps name, email, image
-	const base: Session = { user: { ...user }, expires, ...error };
-	const session = await callbacks.session({ session: base, user, ...updateArgs });
+	const base: Session = { user: { ...user }, expires };
+	const upstreamError = await upstreamSessionError(ctx, stored);
+	if (upstreamError) base.error = upstreamError;
+	const session = await callbacks.session(update ? { session: base, user, trigger: 'update', newSession: update.data } : { session: base, user });
 	await emitEvent(ctx, 'session', { session, user });
 	return session;
 }

@@ -14,6 +14,16 @@ describe('verified-token memo', () => {
 		expect(verifiedTokenPayload('token-a ', [KEY])).toBeUndefined();
 	});
 
+	test('a token with the same last segment (tag) as a remembered one is not served its payload', () => {
+		rememberVerifiedToken('head-1.iv.ciphertext.TAG', KEY, { sub: 'first' });
+		expect(verifiedTokenPayload('head-2.iv.ciphertext.TAG', [KEY])).toBeUndefined();
+		expect(verifiedTokenPayload('head-1.iv.ciphertext.TAG', [KEY])).toEqual({ sub: 'first' });
+		// remembering the other one replaces the first: never two payloads under one tag
+		rememberVerifiedToken('head-2.iv.ciphertext.TAG', KEY, { sub: 'second' });
+		expect(verifiedTokenPayload('head-1.iv.ciphertext.TAG', [KEY])).toBeUndefined();
+		expect(verifiedTokenPayload('head-2.iv.ciphertext.TAG', [KEY])).toEqual({ sub: 'second' });
+	});
+
 	test('each hit is a new object', () => {
 		rememberVerifiedToken('token-b', KEY, { sub: 'b', nested: { n: 1 } });
 		const first = verifiedTokenPayload('token-b', [KEY]) as { nested: { n: number } };

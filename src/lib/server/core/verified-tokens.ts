@@ -8,13 +8,23 @@
 export const MAX_VERIFIED_TOKENS = 1000;
 
 interface Verified {
+	/** The whole token: a hit must be this very text. */
+	token: string;
 	/** The key that authenticated the token (compared by identity: keys are derived once and cached). */
 	key: Uint8Array;
 	/** The decrypted payload as JSON, parsed anew on each hit so no caller shares an object. */
 	json: string;
 }
 
+/**
+ * By the token's last segment (its authentication tag, a MAC over all the rest): hashing a key of
+ * 43 characters instead of the whole token on every read; the whole text is still compared.
+ */
 const verified = new Map<string, Verified>();
+
+function memoKey(token: string): string {
+	return token.slice(token.lastIndexOf('.') + 1);
+}
 
 /**
  * The payload of `token` when it was authenticated before under one of `keys`, as a new object;
@@ -24,8 +34,8 @@ const verified = new Map<string, Verified>();
  * const payload = verifiedTokenPayload(token, keys) ?? decryptAndRemember(token, keys);
  */
 export function verifiedTokenPayload(token: string, keys: readonly Uint8Array[]): Record<string, unknown> | undefined {
-	const hit = verified.get(token);
-	if (!hit || !keys.includes(hit.key)) return undefined;
+	const hit = verified.get(memoKey(token));
+	if (!hit || hit.token !== token || !keys.includes(hit.key)) return undefined;
 	return JSON.parse(hit.json) as Record<string, unknown>;
 }
 
@@ -38,6 +48,9 @@ export function verifiedTokenPayload(token: string, keys: readonly Uint8Array[])
  * if (payload) rememberVerifiedToken(token, key, payload);
  */
 export function rememberVerifiedToken(token: string, key: Uint8Array, payload: Record<string, unknown>): void {
-	if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
-	verified.set(token, { key, json: JSON.stringify(payload) });
+	const memo = memoKey(token);
+	// a token with the tag of another (only a forgery could have one) replaces nothing it does not match
+	if (verified.has(memo)) verified.delete(memo);
+	else if (verified.size >= MAX_VERIFIED_TOKENS) verified.delete(verified.keys().next().value as string);
+	verified.set(memo, { token, key, json: JSON.stringify(payload) });
 }

@@ -77,18 +77,23 @@ export function withUpstreamTokens(ctx: RequestContext, token: JWT | null, accou
 /**
  * JWT strategy, on every session read: the token with refreshed upstream tokens when they are
  * within `skewSeconds` of `expires_at`, marked `RefreshTokenError` when the provider refused.
- * Returns `token` itself (no work) when nothing is due. Called by the session read.
+ * Returns `token` itself at once (no promise, no work) when nothing is due. Called by the session read.
  *
  * @example
  * const current = await refreshUpstreamTokens(ctx, decoded);
  */
-export async function refreshUpstreamTokens(ctx: RequestContext, token: JWT): Promise<JWT> {
+export function refreshUpstreamTokens(ctx: RequestContext, token: JWT): JWT | Promise<JWT> {
 	const upstream = token[UPSTREAM_TOKEN_KEY] as UpstreamTokens | undefined;
 	if (!upstream || typeof upstream !== 'object' || upstream.error || !upstream.refresh_token) return token;
 	const provider = ctx.config.providerById.get(upstream.provider);
 	const settings = refreshSettings(provider);
 	if (!settings || !isDue(upstream.expires_at, ctx.now, settings.skewSeconds)) return token;
-	const result = await refreshOnce(ctx, provider as OAuthConfig, upstream.refresh_token);
+	return refreshToken(ctx, token, provider as OAuthConfig, upstream, upstream.refresh_token);
+}
+
+/** The token with its upstream tokens refreshed now, or marked refused. */
+async function refreshToken(ctx: RequestContext, token: JWT, provider: OAuthConfig, upstream: UpstreamTokens, refreshToken: string): Promise<JWT> {
+	const result = await refreshOnce(ctx, provider, refreshToken);
 	if (result.ok) return { ...token, [UPSTREAM_TOKEN_KEY]: withoutUndefined({ ...upstream, ...freshFields(result.tokens, upstream) }) };
 	if (result.refused) return { ...token, [UPSTREAM_TOKEN_KEY]: { ...upstream, error: REFRESH_TOKEN_ERROR } };
 	return token;
@@ -122,11 +127,20 @@ export async function upstreamSessionError(
 	ctx: RequestContext,
 	stored: { token: JWT } | { user: AdapterUser }
 ): Promise<string | undefined> {
-	if ('token' in stored) {
-		const upstream = stored.token[UPSTREAM_TOKEN_KEY] as UpstreamTokens | undefined;
-		return typeof upstream?.error === 'string' ? upstream.error : undefined;
-	}
+	if ('token' in stored) return upstreamTokenError(stored.token);
 	return refreshStoredAccount(ctx, stored.user);
+}
+
+/**
+ * JWT strategy: the error of the upstream tokens the session `token` carries (`RefreshTokenError`
+ * after a refused refresh), read from the token alone. Pure.
+ *
+ * @example
+ * if (upstreamTokenError(token)) session.error = upstreamTokenError(token);
+ */
+export function upstreamTokenError(token: JWT): string | undefined {
+	const upstream = token[UPSTREAM_TOKEN_KEY] as UpstreamTokens | undefined;
+	return typeof upstream?.error === 'string' ? upstream.error : undefined;
 }
 
 async function refreshStoredAccount(ctx: RequestContext, user: AdapterUser): Promise<string | undefined> {
