@@ -9,6 +9,7 @@ export { encodeJwt as encode, decodeJwt as decode } from './server/core/jwt.js';
 export { deleteUser, revokeSessions } from './server/core/revocation.js';
 export { credentialChanged, type CredentialChangedOptions } from './server/core/account/credential-change.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/memory-rate-limit-store.js';
+export { MemorySessionCacheStore, type MemorySessionCacheStoreOptions } from './server/core/memory-session-cache-store.js';
 export { hashPassword, verifyPassword } from './server/core/password.js';
 export {
 	checkPassword,

@@ -1,8 +1,9 @@
-// Rate-limit counters and JWT session revocations in Redis, so a fleet of servers shares them.
-// Export path: `kitgate/adapters/redis`. The app creates and connects the client (node-redis).
+// Rate-limit counters, JWT session revocations and copies of database sessions in Redis, so a
+// fleet of servers shares them. Export path: `kitgate/adapters/redis`. The app creates and
+// connects the client (node-redis).
 import { createHash } from 'node:crypto';
 import { InvalidConfiguration } from '../core/errors.js';
-import type { RateLimitCount, RateLimitStore, RevocationStore } from '../core/types.js';
+import type { RateLimitCount, RateLimitStore, RevocationStore, SessionCacheLookup, SessionCacheStore } from '../core/types.js';
 
 /**
  * What the store needs of a Redis client: node-redis's `eval` and `evalSha`. A client from
@@ -144,12 +145,12 @@ function luaScript(source: string): LuaScript {
 	return { source, sha1: createHash('sha1').update(source).digest('hex') };
 }
 
-type ScriptRunner = (script: LuaScript, key: string, args: number[]) => Promise<unknown>;
+type ScriptRunner = (script: LuaScript, keys: string | string[], args: (number | string)[]) => Promise<unknown>;
 
 /** Runs scripts by their SHA-1 (a few bytes per call), sending the whole script only when the server lacks it. */
 function scriptRunner(client: RedisScriptClient): ScriptRunner {
-	return async (script, key, args) => {
-		const call = { keys: [key], arguments: args.map(String) };
+	return async (script, keys, args) => {
+		const call = { keys: typeof keys === 'string' ? [keys] : keys, arguments: args.map(String) };
 		try {
 			return await client.evalSha(script.sha1, call);
 		} catch (error) {
@@ -162,4 +163,93 @@ function scriptRunner(client: RedisScriptClient): ScriptRunner {
 
 function isOutOfMemory(error: unknown): boolean {
 	return String((error as Error)?.message).startsWith('OOM');
+}
+
+/**
+ * Options of {@link RedisSessionCacheStore}.
+ *
+ * @example
+ * const options: RedisSessionCacheStoreOptions = { prefix: 'shop:auth:' };
+ */
+export interface RedisSessionCacheStoreOptions {
+	/**
+	 * Put before every key the store writes (default `"kitgate:"`). Its keys share the hash tag
+	 * `{session-cache}`, so on Redis Cluster they live in one slot (a script reads a copy and its
+	 * user's record together).
+	 */
+	prefix?: string;
+}
+
+// Times are Redis's own clock (TIME), so servers whose clocks differ agree on what came first.
+// A copy is a hash: u (user id), v (value), f (the miss it was read after, ms).
+
+/** ARGV: the user records' key prefix. Returns {1, value} or {0, now}. */
+const CACHE_GET = luaScript(`local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local copy = redis.call('HMGET', KEYS[1], 'u', 'v', 'f')
+if copy[2] then
+	local forgotten = tonumber(redis.call('GET', ARGV[1] .. copy[1]))
+	if not forgotten or forgotten < tonumber(copy[3]) then return { 1, copy[2] } end
+	redis.call('DEL', KEYS[1])
+end
+return { 0, now }`);
+
+/** KEYS: copy, its key's record, its user's record. ARGV: user id, value, missedAt, ttl (ms). */
+const CACHE_SET = luaScript(`local missedAt = tonumber(ARGV[3])
+local keyForgotten = tonumber(redis.call('GET', KEYS[2]))
+if keyForgotten and keyForgotten >= missedAt then return 0 end
+local userForgotten = tonumber(redis.call('GET', KEYS[3]))
+if userForgotten and userForgotten >= missedAt then return 0 end
+redis.call('DEL', KEYS[1])
+redis.call('HSET', KEYS[1], 'u', ARGV[1], 'v', ARGV[2], 'f', ARGV[3])
+redis.call('PEXPIRE', KEYS[1], ARGV[4])
+return 1`);
+
+/** KEYS: the record to write (and, to forget a key, its copy). ARGV: ttl (ms). */
+const CACHE_FORGET = luaScript(`local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if KEYS[2] then redis.call('DEL', KEYS[2]) end
+redis.call('SET', KEYS[1], now, 'PX', ARGV[1])
+return 0`);
+
+/**
+ * Keeps copies of database sessions (`session.cache.store`) in Redis, through a client your app
+ * created and connected: every server using that Redis reads the same copies, and when one server
+ * ends a session, deletes or changes a user through kitgate, the copies go for all of them. Copies
+ * hold the session's user as JSON, under a keyed hash of the session token (never the token).
+ *
+ * @example
+ * import { createClient } from 'redis';
+ * import { RedisSessionCacheStore } from 'kitgate/adapters/redis';
+ *
+ * const client = await createClient({ url: process.env.REDIS_URL }).connect();
+ * const config = { adapter, session: { cache: { maxAge: 60, store: RedisSessionCacheStore(client) } } };
+ */
+export function RedisSessionCacheStore(client: RedisScriptClient, options: RedisSessionCacheStoreOptions = {}): SessionCacheStore {
+	if (typeof client?.eval !== 'function' || typeof client.evalSha !== 'function') {
+		throw new InvalidConfiguration("RedisSessionCacheStore needs a connected node-redis client: `await createClient({ url }).connect()` from 'redis'.");
+	}
+	const prefix = options.prefix ?? 'kitgate:';
+	if (typeof prefix !== 'string') throw new InvalidConfiguration('RedisSessionCacheStore: prefix must be a string such as "kitgate:".');
+	const run = scriptRunner(client);
+	const base = `${prefix}{session-cache}:`;
+	const copyKey = (key: string) => `${base}copy:${key}`;
+	const forgottenKey = (key: string) => `${base}forgotten:${key}`;
+	const userPrefix = `${base}user:`;
+
+	return {
+		async get(key): Promise<SessionCacheLookup> {
+			const [found, answer] = (await run(CACHE_GET, copyKey(key), [userPrefix])) as [number, string | number];
+			return Number(found) === 1 ? { value: String(answer) } : { value: null, missedAt: Number(answer) };
+		},
+		async set(key, { userId, value, missedAt, ttlSeconds }) {
+			await run(CACHE_SET, [copyKey(key), forgottenKey(key), userPrefix + userId], [userId, value, missedAt, Math.ceil(ttlSeconds * 1000)]);
+		},
+		async forget(key, ttlSeconds) {
+			await run(CACHE_FORGET, [forgottenKey(key), copyKey(key)], [Math.ceil(ttlSeconds * 1000)]);
+		},
+		async forgetUser(userId, ttlSeconds) {
+			await run(CACHE_FORGET, userPrefix + userId, [Math.ceil(ttlSeconds * 1000)]);
+		}
+	};
 }

@@ -4,6 +4,12 @@
 import { MissingAdapterMethod } from './errors.js';
 import type { Adapter } from './types.js';
 
+/** Adapter methods after which something must run, and what (see `guardAdapter`). */
+export interface AfterWrite {
+	methods: ReadonlySet<string>;
+	run(method: string, args: unknown[]): Promise<void>;
+}
+
 /** Names of the adapter's methods. */
 export type AdapterMethod = keyof Adapter;
 
@@ -27,18 +33,44 @@ function missing(name: string): never {
 	);
 }
 
-/** Wraps `adapter` so calling a method it lacks throws `MissingAdapterMethod`. */
-export function guardAdapter(adapter: Adapter): GuardedAdapter {
+/**
+ * Wraps `adapter` so calling a method it lacks throws `MissingAdapterMethod`. `afterWrite`, when
+ * given, runs after each of its methods that returned (the session cache drops the copies a write
+ * made wrong, session-cache.ts).
+ */
+export function guardAdapter(adapter: Adapter, afterWrite?: AfterWrite): GuardedAdapter {
+	// each method bound once, not on every call
+	const bound = new Map<PropertyKey, { source: unknown; method: unknown }>();
 	const guarded = new Proxy(adapter, {
 		get(target, property, receiver) {
 			const value = Reflect.get(target, property, receiver);
-			if (typeof value === 'function') return value.bind(target);
+			if (typeof value === 'function') {
+				const known = bound.get(property);
+				if (known !== undefined && known.source === value) return known.method;
+				const method = afterWrite && typeof property === 'string' && afterWrite.methods.has(property) ? notifying(value, target, property, afterWrite.run) : value.bind(target);
+				bound.set(property, { source: value, method });
+				return method;
+			}
 			if (typeof property === 'string' && ADAPTER_METHODS.has(property)) return () => missing(property);
 			return value;
 		}
 	}) as GuardedAdapter;
 	rawAdapters.set(guarded, adapter);
 	return guarded;
+}
+
+/** `method` of `target`, then `afterWrite` once it returned (not when it threw). */
+function notifying(
+	method: (...args: unknown[]) => unknown,
+	target: object,
+	name: string,
+	afterWrite: (method: string, args: unknown[]) => Promise<void>
+): (...args: unknown[]) => Promise<unknown> {
+	return async (...args) => {
+		const result = await method.apply(target, args);
+		await afterWrite(name, args);
+		return result;
+	};
 }
 
 /** Throws `MissingAdapterMethod` naming the first of `methods` the adapter lacks; call it before any write. */

@@ -26,6 +26,7 @@ import { showSecondFactor, verifySecondFactor } from './actions/second-factor.js
 import { showPasskeyStepOptions, verifyPasskeyStepAction } from './actions/second-factor-passkey.js';
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
+import { dropSessionCacheCookie } from './session-cache.js';
 import type { AuthConfig } from './types.js';
 
 type Handler = (ctx: RequestContext, providerId: string | undefined, body: RequestBody) => Promise<Outcome> | Outcome;
@@ -135,6 +136,29 @@ async function handleRequest(ctx: RequestContext): Promise<Outcome> {
 	}
 	// a passkey callback is posted by script and answers JSON too
 	const isJson = JSON_ROUTES.has(parsed.action) || (parsed.action === 'callback' && isWebAuthnProvider(ctx, parsed.providerId));
+	// a POST may change the session or its user in this browser (GET routes change nothing but by
+	// starting a new session): the copy of a database session (session.cache) then goes, unless the
+	// route wrote a new one
+	if (ctx.config.sessionCache && method === 'POST') {
+		return dropSessionCacheAfter(ctx, () => routeOutcome(ctx, route, handler, parsed, method, isJson));
+	}
+	return routeOutcome(ctx, route, handler, parsed, method, isJson);
+}
+
+async function dropSessionCacheAfter(ctx: RequestContext, run: () => Promise<Outcome>): Promise<Outcome> {
+	const outcome = await run();
+	dropSessionCacheCookie(ctx);
+	return outcome;
+}
+
+async function routeOutcome(
+	ctx: RequestContext,
+	route: (typeof routes)[string],
+	handler: Handler,
+	parsed: { action: string; providerId?: string },
+	method: string,
+	isJson: boolean
+): Promise<Outcome> {
 	try {
 		if (route.provider === 'required' && !parsed.providerId) throw new UnknownAction('The route needs a provider id.');
 		const body = method === 'POST' ? await postBody(ctx) : {};

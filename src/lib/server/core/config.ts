@@ -18,6 +18,7 @@ import { authjsSessionCookieName } from './authjs-cookies.js';
 import { defaultRedirect } from './redirect.js';
 import { keepToken, publicSession } from './default-callbacks.js';
 import { guardAdapter, type GuardedAdapter } from './adapter-guard.js';
+import { resolveSessionCache, sessionCacheInvalidation, type ResolvedSessionCache } from './session-cache.js';
 import { normalizeEmailProvider } from './flows/email/email-provider.js';
 import { normalizeOAuthProvider } from './flows/oauth/oauth-provider.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
@@ -51,6 +52,8 @@ export interface ResolvedConfig {
 	/** Fixed public URL from `AUTH_URL`, when set. */
 	authUrl?: URL;
 	session: SessionOptions;
+	/** Copies of database sessions (`session.cache`), when on. */
+	sessionCache?: ResolvedSessionCache;
 	jwt: JWTOptions;
 	callbacks: CallbacksOptions;
 	events: Partial<EventCallbacks>;
@@ -119,17 +122,22 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		);
 	}
 
-	const adapter = config.adapter ? guardAdapter(config.adapter) : undefined;
 	const migrateSessionsFrom = resolveSessionMigration(config.migrateSessionsFrom);
-	const strategy = config.session?.strategy ?? (adapter ? 'database' : 'jwt');
+	const strategy = config.session?.strategy ?? (config.adapter ? 'database' : 'jwt');
 	if (strategy !== 'jwt' && strategy !== 'database') {
 		throw new UnsupportedStrategy(`session.strategy must be "jwt" or "database", not ${JSON.stringify(strategy)}.`);
 	}
-	if (strategy === 'database' && !adapter) {
+	if (strategy === 'database' && !config.adapter) {
 		throw new UnsupportedStrategy(
 			'session.strategy "database" needs an adapter: pass `adapter` (e.g. SQLiteAdapter()) or use strategy "jwt".'
 		);
 	}
+	const sessionCache = resolveSessionCache(config.session?.cache, strategy);
+	const rateLimit = resolveRateLimit(config.rateLimit);
+	const revocation = resolveRevocation(config.session, rateLimit);
+	// with copies of sessions, the adapter's session and user writes make the copies they concern stale
+	const invalidation = sessionCacheInvalidation(sessionCache, { secrets, revocation: revocation.store, now: config.now ?? Date.now, logError: (error) => logger.error(error) });
+	const adapter = config.adapter ? guardAdapter(config.adapter, invalidation) : undefined;
 	const session: SessionOptions = {
 		strategy,
 		maxAge: positiveSeconds(config.session?.maxAge, 30 * 24 * 60 * 60, 'session.maxAge'),
@@ -139,7 +147,6 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 
 	const providers = resolveProviders(config, adapter, env);
 	checkEmailLinkOrigin(providers, { authUrl, explicitTrust: trust.explicit, production: env.NODE_ENV === 'production', logger });
-	const rateLimit = resolveRateLimit(config.rateLimit);
 	const cookies = {
 		secure: mergeCookies(defaultCookies(true), config.cookies),
 		insecure: mergeCookies(defaultCookies(false), config.cookies)
@@ -162,6 +169,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		trustHost,
 		authUrl,
 		session,
+		sessionCache,
 		jwt: {
 			maxAge: jwtMaxAge,
 			encode: config.jwt?.encode ?? encodeJwt,
@@ -188,7 +196,7 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		debug: config.debug ?? false,
 		now: config.now ?? Date.now,
 		rateLimit,
-		revocation: resolveRevocation(config.session, rateLimit),
+		revocation,
 		migrateSessionsFrom,
 		account: resolveAccountOptions(config.account, { adapter, providers, strategy }),
 		twoFactor: resolveTwoFactorOptions(config.twoFactor, { adapter, jwtMaxAge })

@@ -42,7 +42,8 @@ export function defaultCookies(secure: boolean): CookieSet {
 		pkceCodeVerifier: named('pkce.code_verifier', shortLived),
 		state: named('state', shortLived),
 		nonce: named('nonce', shortLived),
-		webauthnChallenge: named('challenge', { ...base, maxAge: 5 * 60 })
+		webauthnChallenge: named('challenge', { ...base, maxAge: 5 * 60 }),
+		sessionCache: named('session-cache')
 	};
 }
 

@@ -14,6 +14,7 @@ import { refreshUpstreamTokens, upstreamSessionError, upstreamTokenError, withUp
 import { isJwtSessionRow, newSessionId, OWNER_CLAIM, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-sessions.js';
 import { issueTimeAfterRevocations, revocationState } from './revocation.js';
 import { readSubject, setSubject, subjectOfSignIn, withSubject } from './session-subject.js';
+import { dropSessionCacheCookie, readCachedSession, writeCachedSession } from './session-cache.js';
 import type { Account, AdapterUser, JWT, JWTDecodeParams, Profile, Session, User } from './types.js';
 
 
@@ -88,6 +89,8 @@ function hasSessionCookie(ctx: RequestContext): boolean {
 export function clearSessionCookie(ctx: RequestContext): void {
 	ctx.setCookies.push(...clearChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken));
 	if (ctx.config.migrateSessionsFrom) clearAuthjsSessionCookie(ctx);
+	// the copy of a database session goes with it
+	dropSessionCacheCookie(ctx);
 }
 
 function writeSessionCookie(ctx: RequestContext, value: string, expires: number): void {
@@ -107,6 +110,8 @@ function writeSessionCookie(ctx: RequestContext, value: string, expires: number)
 	);
 	// kitgate's cookie takes the place of an Auth.js one
 	if (ctx.config.migrateSessionsFrom) clearAuthjsSessionCookie(ctx);
+	// a new or extended session: a copy of the old one (another token, or an older expiry) is not kept
+	dropSessionCacheCookie(ctx);
 }
 
 function withoutRegisteredClaims(token: JWT): JWT {
@@ -170,8 +175,12 @@ async function decodeWithAppDecoder(ctx: RequestContext, params: JWTDecodeParams
 	}
 }
 
-/** Reads and, when due, extends the stored session; clears the cookie when it is invalid or expired. */
-async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }): Promise<StoredSession | null> {
+/**
+ * Reads and, when due, extends the stored session; clears the cookie when it is invalid or expired.
+ * `useCache`: a read that only shows the session may use its copy (`session.cache`); routes that
+ * act on the session read the database.
+ */
+async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }, useCache = false): Promise<StoredSession | null> {
 	const { config } = ctx;
 	const raw = sessionCookieValue(ctx);
 	if (!raw) {
@@ -244,6 +253,18 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		return { strategy: 'jwt', token, expires: (decoded.exp ?? seconds(ctx.now)) * 1000 };
 	}
 
+	// a plain read may use a copy of the session (`session.cache`), unless it is due for extension
+	const cache = useCache && !update && !adopt ? config.sessionCache : undefined;
+	let missedAt: number | undefined;
+	if (cache) {
+		const reading = readCachedSession(ctx, cache, raw);
+		const read = isThenable(reading) ? await reading : reading;
+		if (read.hit && read.hit.expires > ctx.now && !isSessionStale(read.hit.expires - config.session.maxAge * 1000, ctx.now, config.session.updateAge)) {
+			return { strategy: 'database', sessionToken: raw, ...read.hit };
+		}
+		if (!read.hit) missedAt = read.missedAt;
+	}
+
 	const adapter = config.adapter!;
 	const found = await adapter.getSessionAndUser(raw);
 	if (!found) {
@@ -267,7 +288,10 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		writeSessionCookie(ctx, raw, expires);
 	}
 	const createdAt = session.createdAt ? new Date(session.createdAt).getTime() : undefined;
-	return { strategy: 'database', user, sessionToken: raw, expires, ...(createdAt !== undefined && Number.isFinite(createdAt) ? { createdAt } : {}) };
+	const read = { user, expires, ...(createdAt !== undefined && Number.isFinite(createdAt) ? { createdAt } : {}) };
+	// ctx.now: when the request began, before the database was asked
+	if (cache) await writeCachedSession(ctx, cache, raw, read, missedAt, ctx.now);
+	return { strategy: 'database', sessionToken: raw, ...read };
 }
 
 /**
@@ -286,7 +310,7 @@ export function readStoredSession(ctx: RequestContext): Promise<StoredSession | 
  * With `update`, runs the `jwt`/`session` callbacks with `trigger: "update"`.
  */
 export async function getSession(ctx: RequestContext, update?: { data: unknown }): Promise<Session | null> {
-	const stored = await loadStoredSession(ctx, update);
+	const stored = await loadStoredSession(ctx, update, true);
 	if (!stored) return null;
 	const { callbacks } = ctx.config;
 	const expires = new Date(stored.expires).toISOString();

@@ -670,6 +670,8 @@ export interface CookiesOptions {
 	state: CookieOption;
 	nonce: CookieOption;
 	webauthnChallenge: CookieOption;
+	/** The encrypted copy of a database session (`session.cache`), beside the session cookie. */
+	sessionCache: CookieOption;
 }
 
 /** Session options. */
@@ -694,6 +696,69 @@ export interface SessionOptions {
 	 * (the built-in stores can), else this process's memory. Share one between servers.
 	 */
 	revocationStore?: RevocationStore;
+	/**
+	 * Database sessions: a short-lived copy of the session and its user, read instead of the
+	 * database on most requests (off by default). See {@link SessionCacheOptions}.
+	 */
+	cache?: SessionCacheOptions;
+}
+
+/**
+ * A short-lived copy of each database session (its user, expiry and sign-in time), so that reading
+ * the session asks the database about once per `maxAge` per browser or server instead of on every
+ * request. Sign-in, sign-out and every change made through kitgate's routes in that browser replace
+ * or drop the copy; the session routes that act (account changes, linking, the second step) always
+ * read the database.
+ *
+ * @example
+ * const config = { adapter, session: { cache: { maxAge: 60 } } }; // an encrypted cookie, at most 60 s old
+ */
+export interface SessionCacheOptions {
+	/**
+	 * Seconds a copy is used without asking the database (at least 1). This is also how long a
+	 * session ended elsewhere (another device's "sign out everywhere", `revokeSessions()`, a row
+	 * deleted by the app) can still be read where a copy was taken, and how long a change to the user
+	 * made outside this browser takes to show. With a `store`, kitgate's own deletions and updates
+	 * drop the copies at once.
+	 */
+	maxAge: number;
+	/**
+	 * Where the copies are kept: `"cookie"` (default), an encrypted cookie beside the session
+	 * cookie (`kitgate.session-cache`), no server state; or a {@link SessionCacheStore} shared by the
+	 * servers (`RedisSessionCacheStore` from `kitgate/adapters/redis`, `MemorySessionCacheStore`
+	 * for one process), from which kitgate's own session and user writes remove them at once.
+	 */
+	store?: 'cookie' | SessionCacheStore;
+}
+
+/**
+ * What a session-cache store answers to `get`: the value, or (a miss) the store's clock reading,
+ * which `set` is handed back so a copy read before a concurrent change is never stored after it.
+ */
+export type SessionCacheLookup = { value: string } | { value: null; missedAt: number };
+
+/**
+ * Where copies of database sessions are kept (see {@link SessionCacheOptions}). Keys are keyed
+ * hashes of session tokens, values opaque strings. Every time is the store's own clock (ms), so
+ * servers whose clocks differ agree. A store must never return a value stored from a miss at or
+ * before a `forget` of its key or a `forgetUser` of its user.
+ *
+ * @example
+ * const found = await store.get(key);
+ * if (found.value === null) await store.set(key, { userId, value, missedAt: found.missedAt, ttlSeconds: 60 });
+ */
+export interface SessionCacheStore {
+	/** The value kept under `key`, or null and the store's current time. */
+	get(key: string): Awaitable<SessionCacheLookup>;
+	/**
+	 * Keeps `value` for `ttlSeconds` under `key`, for the user `userId` — unless `key` was forgotten,
+	 * or the user's copies were, at or after `missedAt`.
+	 */
+	set(key: string, entry: { userId: string; value: string; missedAt: number; ttlSeconds: number }): Awaitable<void>;
+	/** Drops the copy under `key` and refuses copies from misses up to now for `ttlSeconds`. */
+	forget(key: string, ttlSeconds: number): Awaitable<void>;
+	/** Drops every copy of `userId`'s sessions and refuses copies from misses up to now for `ttlSeconds`. */
+	forgetUser(userId: string, ttlSeconds: number): Awaitable<void>;
 }
 
 /** A counter of one rate-limit window. */

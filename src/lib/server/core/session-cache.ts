@@ -1,0 +1,277 @@
+// Copies of database sessions (`session.cache`): kept in an encrypted cookie beside the session
+// cookie, or in a store the servers share. A session read finds the session's user, expiry and
+// sign-in time there instead of asking the database; a miss asks it and keeps a new copy.
+
+import type { AfterWrite } from './adapter-guard.js';
+import { isThenable } from './awaitable.js';
+import type { RequestContext } from './context.js';
+import { expiredCookie, CHUNK_SIZE } from './cookies.js';
+import { AdapterError, InvalidConfiguration } from './errors.js';
+import { secretHmac } from './hmac.js';
+import { decodeJwtSync, encodeJwt } from './jwt.js';
+import type { AdapterUser, Awaitable, RevocationStore, SessionCacheOptions, SessionCacheStore } from './types.js';
+
+/** `session.cache` resolved. */
+export interface ResolvedSessionCache {
+	maxAge: number;
+	store: 'cookie' | SessionCacheStore;
+}
+
+/** What a copy holds: the session's user, when it expires and when its user signed in (ms). */
+export interface CachedSession {
+	user: AdapterUser;
+	expires: number;
+	createdAt?: number;
+}
+
+/** A read of the cache: the copy, or a miss (with the store's time of it, when a copy may be kept after it). */
+export type SessionCacheRead = { hit: CachedSession } | { hit: null; missedAt?: number };
+
+/**
+ * `session.cache` resolved, or undefined when it is off; throws `InvalidConfiguration` saying
+ * what to change.
+ *
+ * @example
+ * const cache = resolveSessionCache({ maxAge: 60 }, 'database');
+ */
+export function resolveSessionCache(option: SessionCacheOptions | undefined, strategy: 'jwt' | 'database'): ResolvedSessionCache | undefined {
+	if (option === undefined) return undefined;
+	if (strategy !== 'database') {
+		throw new InvalidConfiguration(
+			'session.cache keeps copies of database sessions, but sessions here are JWTs (read from their own cookie already): remove session.cache, or use session.strategy "database".'
+		);
+	}
+	const { maxAge, store = 'cookie' } = option ?? {};
+	if (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 1) {
+		throw new InvalidConfiguration(
+			`session.cache.maxAge must be a whole number of seconds, at least 1 (how long a copy is used, and so how long a session ended elsewhere may still be read); got ${JSON.stringify(maxAge)}.`
+		);
+	}
+	if (store !== 'cookie' && !isSessionCacheStore(store)) {
+		throw new InvalidConfiguration(
+			'session.cache.store must be "cookie" or a store with get, set, forget and forgetUser (RedisSessionCacheStore from kitgate/adapters/redis, or MemorySessionCacheStore from kitgate).'
+		);
+	}
+	return { maxAge, store };
+}
+
+function isSessionCacheStore(store: unknown): store is SessionCacheStore {
+	const candidate = store as Partial<SessionCacheStore> | null;
+	return typeof candidate === 'object' && candidate !== null && ['get', 'set', 'forget', 'forgetUser'].every((name) => typeof candidate[name as keyof SessionCacheStore] === 'function');
+}
+
+/**
+ * The key of a session's copy: a keyed hash of its token, so neither the store nor the cookie
+ * holds the token itself. Pure.
+ *
+ * @example
+ * sessionCacheKey(secret, sessionToken); // 'kq3…' (32 characters)
+ */
+export function sessionCacheKey(secret: string, sessionToken: string): string {
+	return secretHmac(secret).update(`kitgate session cache\u0000${sessionToken}`).digest('base64url').slice(0, 32);
+}
+
+/**
+ * The copy of the request's database session `sessionToken`, or a miss. A copy that cannot be read
+ * (tampered, expired, another session's, a store that fails) is a miss; a failing store is logged.
+ *
+ * @example
+ * const read = await readCachedSession(ctx, cache, token);
+ */
+export function readCachedSession(ctx: RequestContext, cache: ResolvedSessionCache, sessionToken: string): Awaitable<SessionCacheRead> {
+	const key = sessionCacheKey(ctx.config.secrets[0], sessionToken);
+	if (cache.store === 'cookie') return cookieCopy(ctx, key);
+	const { store } = cache;
+	try {
+		const lookup = store.get(key);
+		if (!isThenable(lookup)) return fromLookup(lookup);
+		return Promise.resolve(lookup).then(fromLookup, (error: unknown) => storeFailed(ctx, 'read', error));
+	} catch (error) {
+		return storeFailed(ctx, 'read', error);
+	}
+}
+
+function fromLookup(lookup: Awaited<ReturnType<SessionCacheStore['get']>>): SessionCacheRead {
+	if (lookup.value === null) return { hit: null, missedAt: lookup.missedAt };
+	return { hit: parseCopy(lookup.value) };
+}
+
+function storeFailed(ctx: RequestContext, doing: 'read' | 'write', error: unknown): SessionCacheRead {
+	ctx.config.logger.error(new AdapterError(`The session cache store failed to ${doing} a copy; the database was asked instead.`, { cause: { err: error } }));
+	return { hit: null };
+}
+
+/**
+ * Keeps a copy of the session just read from the database: in the cookie (set on this response),
+ * or in the store unless the key or the user was forgotten since `missedAt`. A copy too large for
+ * one cookie is not kept.
+ *
+ * @example
+ * await writeCachedSession(ctx, cache, token, { user, expires, createdAt }, read.missedAt);
+ */
+export async function writeCachedSession(
+	ctx: RequestContext,
+	cache: ResolvedSessionCache,
+	sessionToken: string,
+	session: CachedSession,
+	missedAt: number | undefined,
+	/** When the database was asked (this server's clock), for a copy in a cookie. */
+	readAt: number
+): Promise<void> {
+	const key = sessionCacheKey(ctx.config.secrets[0], sessionToken);
+	const copy = serializeCopy(session);
+	if (cache.store === 'cookie') return writeCookieCopy(ctx, cache, key, copy, session.expires, readAt);
+	// a miss the store did not time (it failed): a copy kept now could outlive a change made meanwhile
+	if (missedAt === undefined) return;
+	try {
+		await cache.store.set(key, { userId: session.user.id, value: copy, missedAt, ttlSeconds: cache.maxAge });
+	} catch (error) {
+		storeFailed(ctx, 'write', error);
+	}
+}
+
+/**
+ * Queues the removal of the session-cache cookie when the request carries one and the response
+ * sets none (a route that changed something in this browser: its next read asks the database).
+ *
+ * @example
+ * dropSessionCacheCookie(ctx);
+ */
+export function dropSessionCacheCookie(ctx: RequestContext): void {
+	const { name, options } = ctx.cookieNames.sessionCache;
+	if (ctx.cookies[name] === undefined || ctx.setCookies.some((cookie) => cookie.name === name)) return;
+	ctx.setCookies.push(expiredCookie(name, options));
+}
+
+/**
+ * The copy in the request's cache cookie when it is this session's, still fresh, and (with
+ * `session.revocationCheck: "always"`) not made before its session or user was ended or changed
+ * through kitgate, as the revocation store records (`sessionCacheInvalidation`).
+ */
+function cookieCopy(ctx: RequestContext, key: string): Awaitable<SessionCacheRead> {
+	const { name } = ctx.cookieNames.sessionCache;
+	const raw = ctx.cookies[name];
+	if (!raw) return MISS;
+	const payload = decodeJwtSync({ token: raw, secret: ctx.config.secrets, salt: name, now: ctx.now });
+	// bound to one session token; `until` is checked to the millisecond (exp allows clock skew)
+	if (!payload || payload.k !== key || typeof payload.until !== 'number' || payload.until <= ctx.now || typeof payload.from !== 'number' || typeof payload.copy !== 'string') return MISS;
+	const copy = parseCopy(payload.copy);
+	if (!copy) return MISS;
+	if (ctx.config.revocation.check !== 'always') return { hit: copy };
+	const made = payload.from;
+	const { store } = ctx.config.revocation;
+	try {
+		const asked = [store.revokedAt(COPY_OF_SESSION + key, ctx.now), store.revokedAt(COPIES_OF_USER + copy.user.id, ctx.now)];
+		const decide = ([session, user]: (number | null)[]): SessionCacheRead => (isBefore(made, session) || isBefore(made, user) ? MISS : { hit: copy });
+		if (!asked.some(isThenable)) return decide(asked as (number | null)[]);
+		return Promise.all(asked).then(decide, (error: unknown) => storeFailed(ctx, 'read', error));
+	} catch (error) {
+		return storeFailed(ctx, 'read', error);
+	}
+}
+
+const MISS: SessionCacheRead = { hit: null };
+
+/** True when a copy made at `made` predates a change recorded at `changedAt`. */
+function isBefore(made: number, changedAt: number | null): boolean {
+	return changedAt !== null && made <= changedAt;
+}
+
+/** Revocation-store keys of the records that make cookie copies stale: one session's, all of a user's. */
+const COPY_OF_SESSION = 'kitgate.session-copy:';
+const COPIES_OF_USER = 'kitgate.session-copies:';
+
+async function writeCookieCopy(ctx: RequestContext, cache: ResolvedSessionCache, key: string, copy: string, sessionExpires: number, readAt: number): Promise<void> {
+	const option = ctx.cookieNames.sessionCache;
+	const until = Math.min(ctx.now + cache.maxAge * 1000, sessionExpires);
+	const value = await encodeJwt({ token: { k: key, from: readAt, until, copy }, secret: ctx.config.secrets, salt: option.name, maxAge: cache.maxAge, now: ctx.now });
+	// a user too large for one cookie is read from the database each time rather than chunked
+	if (value.length > CHUNK_SIZE) {
+		ctx.config.logger.debug('session-cache', `A session copy of ${value.length} bytes does not fit one cookie; it is not kept.`);
+		dropSessionCacheCookie(ctx);
+		return;
+	}
+	ctx.setCookies.push({ name: option.name, value, options: { ...option.options, expires: new Date(until) } });
+}
+
+/** Marks a Date in a copy's JSON, so the user's dates come back as dates (as the adapter gave them). */
+const DATE_TAG = '\u0000kitgate-date';
+
+function serializeCopy(session: CachedSession): string {
+	return JSON.stringify(session, function (this: Record<string, unknown>, key, value: unknown) {
+		// JSON.stringify has turned the Date into a string already; the holder still has the Date
+		const original = this[key];
+		return original instanceof Date ? { [DATE_TAG]: original.getTime() } : value;
+	});
+}
+
+/** A copy's session, or null when it is not one (a store holding something else). */
+function parseCopy(copy: string): CachedSession | null {
+	try {
+		const parsed = JSON.parse(copy, (_key, value: unknown) => {
+			if (typeof value === 'object' && value !== null && DATE_TAG in value) return new Date((value as Record<string, number>)[DATE_TAG]);
+			return value;
+		}) as Partial<CachedSession> | null;
+		if (!parsed || typeof parsed !== 'object' || typeof parsed.expires !== 'number' || typeof parsed.user?.id !== 'string') return null;
+		return { user: parsed.user, expires: parsed.expires, ...(typeof parsed.createdAt === 'number' ? { createdAt: parsed.createdAt } : {}) };
+	} catch {
+		return null;
+	}
+}
+
+/** Adapter methods whose success makes copies wrong: the session they name, or all of a user's. */
+const FORGET_SESSION = new Set(['deleteSession', 'updateSession', 'deleteSessionOfUser']);
+const FORGET_USER = new Set(['deleteSessionsByUserId', 'updateUser', 'deleteUser']);
+
+/**
+ * A change recorded now counts for copies made up to a second later: a copy is stamped by the
+ * clock of the server that made it, which may run a little ahead of this one.
+ */
+const CLOCK_MARGIN_MS = 1000;
+
+/**
+ * What the guarded adapter calls after each successful write of a session or user when sessions
+ * are copied: the copies that write made wrong stop being used at once, on every server sharing
+ * the store. Copies in a store are dropped from it; copies in cookies are marked stale in the
+ * revocation store, which every cookie copy is checked against (`session.revocationCheck:
+ * "always"`). A store that fails is logged; the copies then end within `maxAge`.
+ *
+ * @example
+ * const adapter = guardAdapter(config.adapter, sessionCacheInvalidation(cache, { secrets, revocation, now: Date.now, logError }));
+ */
+export function sessionCacheInvalidation(
+	cache: ResolvedSessionCache | undefined,
+	{ secrets, revocation, now, logError }: { secrets: string[]; revocation: RevocationStore; now: () => number; logError: (error: Error) => void }
+): AfterWrite | undefined {
+	if (!cache) return undefined;
+	const { maxAge } = cache;
+	const sessionOf = (method: string, args: unknown[]) =>
+		method === 'deleteSession' ? args[0] : method === 'deleteSessionOfUser' ? args[1] : (args[0] as { sessionToken?: unknown } | undefined)?.sessionToken;
+	const userOf = (method: string, args: unknown[]) => (method === 'updateUser' ? (args[0] as { id?: unknown } | undefined)?.id : args[0]);
+	const forget =
+		cache.store === 'cookie'
+			? {
+					// best effort: a full memory store may drop them first, and the copies then end within maxAge
+					session: (key: string, owner: string | undefined) =>
+						revocation.revoke(COPY_OF_SESSION + key, now() + CLOCK_MARGIN_MS, maxAge + 1, { evictable: true, ...(owner ? { owner } : {}) }),
+					user: (userId: string) => revocation.revoke(COPIES_OF_USER + userId, now() + CLOCK_MARGIN_MS, maxAge + 1, { evictable: true, owner: userId })
+				}
+			: { session: (key: string) => (cache.store as SessionCacheStore).forget(key, maxAge), user: (userId: string) => (cache.store as SessionCacheStore).forgetUser(userId, maxAge) };
+	return {
+		methods: new Set([...FORGET_SESSION, ...FORGET_USER]),
+		run: async (method, args) => {
+			try {
+				if (FORGET_SESSION.has(method)) {
+					const token = sessionOf(method, args);
+					const owner = method === 'deleteSessionOfUser' && typeof args[0] === 'string' ? args[0] : undefined;
+					if (typeof token === 'string') await forget.session(sessionCacheKey(secrets[0], token), owner);
+				} else if (FORGET_USER.has(method)) {
+					const userId = userOf(method, args);
+					if (typeof userId === 'string') await forget.user(userId);
+				}
+			} catch (error) {
+				logError(new AdapterError(`The session cache failed to drop copies after ${method}; they end within session.cache.maxAge.`, { cause: { err: error } }));
+			}
+		}
+	};
+}
