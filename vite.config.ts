@@ -11,7 +11,7 @@ writeSqlFiles();
 // Split rule: a test file that (itself or through a test helper) uses PostgreSQL, SMTP, an identity provider, the SvelteKit test app, a child process or a socket is `integration`; the rest (pure modules, renders, Auth() on memory or SQLite files) is `unit`.
 const integration = [
 	'src/lib/components/slot-types.test.ts',
-	'src/lib/server/adapters/{authjs-postgres,delete-authenticator,lazy-config,postgres,rate-limit-store,redis,update-account}.test.ts',
+	'src/lib/server/adapters/{authjs-postgres,delete-authenticator,lazy-config,postgres,rate-limit-store,redis,session-cache-store,update-account}.test.ts',
 	'src/lib/server/adapters/sql/migrations.test.ts',
 	'src/lib/server/core/flows/oauth/client-auth.test.ts',
 	'src/lib/server/core/test/{authjs-sessions,client-auth,email,email-negative,faults,fuzz,fuzz-integrations,mix-up}.test.ts',
