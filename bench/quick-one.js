@@ -44,9 +44,18 @@ async function run(app, seconds) {
 	return { rate: ops / result.duration, cpu: (after.user - before.user + after.system - before.system) / ops, non2xx: result.non2xx, errors: result.errors };
 }
 const env = process.env.BENCH_STORE ? { BENCH_STORE: process.env.BENCH_STORE } : {};
+let postgres;
+if (process.env.BENCH_STORE === 'postgres') {
+	const { startPostgres } = await import('./postgres.js');
+	postgres = await startPostgres();
+	process.on('exit', () => postgres.stop());
+	Object.assign(env, { BENCH_DATABASE_URL: postgres.url, BENCH_PG_SCHEMA: postgres.schema });
+}
+if (process.env.BENCH_STORE === 'sqlite') env.BENCH_SQLITE_FILE = `/tmp/q/bench-${process.pid}.sqlite`;
 const apps = {};
 if (only !== "bare") apps.kitgate = await start(process.env.KG_APP ?? "bench/apps/kitgate.js", env, prof && only === "kitgate" ? ['--cpu-prof', '--cpu-prof-dir=/tmp/q/prof'] : []);
-if (only !== "kitgate") apps.bare = await start(process.env.BARE_APP ?? "bench/apps/bare.js", { BARE_PAGE_BYTES: process.env.BARE_PAGE_BYTES ?? '13067' }, prof && only === "bare" ? ["--cpu-prof", "--cpu-prof-dir=/tmp/q/prof-bare"] : []);
+if (only !== "kitgate" && process.env.BENCH_STORE) apps.bare = await start("bench/apps/kitgate.js", { BENCH_STORE: "jwt" });
+else if (only !== "kitgate") apps.bare = await start(process.env.BARE_APP ?? "bench/apps/bare.js", { BARE_PAGE_BYTES: process.env.BARE_PAGE_BYTES ?? '13067' }, prof && only === "bare" ? ["--cpu-prof", "--cpu-prof-dir=/tmp/q/prof-bare"] : []);
 for (const app of Object.values(apps)) { app.cookie = app.token ? `${app.cookieName}=${app.token}` : await signIn(app); await run(app, 1); }
 const res = Object.fromEntries(Object.keys(apps).map((k) => [k, []]));
 for (let i = 0; i < Number(reps); i++) for (const [name, app] of Object.entries(apps)) { const r = await run(app, Number(secs)); res[name].push(r); console.log(name.padEnd(8), r.rate.toFixed(0).padStart(6), '/s', r.cpu.toFixed(1).padStart(6), 'µs', r.non2xx ? `non2xx ${r.non2xx}` : ''); }

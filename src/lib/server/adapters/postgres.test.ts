@@ -33,6 +33,54 @@ afterAll(async () => {
 
 runAdapterTests({ name: 'PostgresAdapter', adapter: () => openAdapter() });
 
+runAdapterTests({ name: 'PostgresAdapter without prepared statements', adapter: () => openAdapter({ preparedStatements: false }) });
+
+describe('PostgresAdapter session check as a prepared statement', () => {
+	/** An adapter on a pool of one connection, and a user with a session. */
+	async function oneConnection() {
+		const pool = new pg.Pool({ connectionString, max: 1 });
+		const adapter = PostgresAdapter({ pool, schema });
+		opened.push({ close: () => pool.end() } as unknown as PostgresAdapter);
+		const user = await adapter.createUser({ id: `prep-${randomBytes(4).toString('hex')}`, email: `${randomBytes(4).toString('hex')}@example.com`, emailVerified: null });
+		const sessionToken = `prep-token-${randomBytes(6).toString('hex')}`;
+		await adapter.createSession({ sessionToken, userId: user.id, expires: new Date(2_000_000_000_000) });
+		return { pool, adapter, user, sessionToken };
+	}
+
+	/** The named statements the connection of `pool` holds. */
+	async function statements(pool: pg.Pool): Promise<string[]> {
+		const { rows } = await pool.query<{ name: string }>('select name from pg_prepared_statements');
+		return rows.map((row) => row.name);
+	}
+
+	test('the session check is one named statement, prepared once per connection and reused', async () => {
+		const { pool, adapter, user, sessionToken } = await oneConnection();
+		expect(await adapter.getSessionAndUser(sessionToken)).toMatchObject({ session: { sessionToken, userId: user.id }, user });
+		const prepared = (await statements(pool)).filter((name) => name.startsWith('kitgate_'));
+		expect(prepared).toHaveLength(1);
+		for (let i = 0; i < 3; i++) expect(await adapter.getSessionAndUser(sessionToken)).toMatchObject({ user });
+		expect((await statements(pool)).filter((name) => name.startsWith('kitgate_'))).toEqual(prepared);
+		expect(await adapter.getSessionAndUser('no-such-token')).toBeNull();
+	});
+
+	test('a statement the server lost (a pooler, DEALLOCATE, a restart) is run unnamed: the check still answers', async () => {
+		const { pool, adapter, user, sessionToken } = await oneConnection();
+		await adapter.getSessionAndUser(sessionToken);
+		await pool.query('DEALLOCATE ALL');
+		expect(await adapter.getSessionAndUser(sessionToken)).toMatchObject({ user });
+	});
+
+	test('with preparedStatements: false nothing is prepared', async () => {
+		const pool = new pg.Pool({ connectionString, max: 1 });
+		opened.push({ close: () => pool.end() } as unknown as PostgresAdapter);
+		const adapter = PostgresAdapter({ pool, schema, preparedStatements: false });
+		const user = await adapter.createUser({ id: `plain-${randomBytes(4).toString('hex')}`, email: `${randomBytes(4).toString('hex')}@example.com`, emailVerified: null });
+		await adapter.createSession({ sessionToken: `plain-${user.id}`, userId: user.id, expires: new Date(2_000_000_000_000) });
+		expect(await adapter.getSessionAndUser(`plain-${user.id}`)).toMatchObject({ user });
+		expect((await statements(pool)).filter((name) => name.startsWith('kitgate_'))).toEqual([]);
+	});
+});
+
 describe('PostgresAdapter', () => {
 	test('two adapters on one database share data', async () => {
 		const writer = openAdapter();

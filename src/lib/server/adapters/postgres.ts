@@ -1,5 +1,6 @@
 // The PostgreSQL adapter: users, accounts, sessions, email tokens and passkeys in PostgreSQL, through
 // a `pg` pool and Kysely; the schema is created on first use. Export path: `kitgate/adapters/postgres`.
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
@@ -33,6 +34,13 @@ export interface PostgresAdapterOptions {
 	/** Apply pending migrations before the first query (default `true`). */
 	autoMigrate?: boolean;
 	/**
+	 * Run the session check (every request's query) as a named statement that PostgreSQL parses and
+	 * plans once per connection (default `true`). Turn it off behind a pooler that cannot keep
+	 * statements (PgBouncer in transaction mode before 1.21); a statement the server lost is run
+	 * unnamed anyway.
+	 */
+	preparedStatements?: boolean;
+	/**
 	 * The tables to use instead of kitgate's own, e.g. {@link authjsPgAdapterTables} or
 	 * {@link authjsDrizzlePostgresTables} for an Auth.js database; they are looked up in `schema`.
 	 * kitgate reads and writes them as they are; its migrations then create only kitgate's own
@@ -60,6 +68,7 @@ interface Connection {
 	pool: pg.Pool;
 	db: SqlConnection['db'];
 	migrate: (tables: MigrationTables) => SqlConnection['migrate'];
+	prepared: NonNullable<SqlConnection['prepared']>;
 	closed: boolean;
 }
 
@@ -137,7 +146,7 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 		adapterName: 'PostgresAdapter',
 		connection: () => {
 			const current = connection();
-			return { db: current.db, migrate: current.migrate(tables) };
+			return { db: current.db, migrate: current.migrate(tables), ...(options.preparedStatements === false ? {} : { prepared: current.prepared }) };
 		},
 		mapping,
 		autoMigrate: options.autoMigrate ?? true,
@@ -157,7 +166,31 @@ function connect(pool: pg.Pool, schema: string): Connection {
 		if (!run) runs.set(tables, (run = migrateOnce(() => runMigrations(base, { dialect: 'postgres', schema, tables }))));
 		return run;
 	};
-	return { pool, db: base.withSchema(schema), migrate, closed: false };
+	return { pool, db: base.withSchema(schema), migrate, prepared: preparedRunner(pool), closed: false };
+}
+
+/** PostgreSQL's codes for a named statement the server no longer has, or whose plan no longer fits. */
+const LOST_STATEMENT = new Set(['26000', '0A000']);
+
+/**
+ * Runs compiled queries as named statements: each connection of the pool parses and plans one
+ * once, then only binds values (`pg` remembers which statements a connection has). One name per
+ * SQL text, so another schema or table mapping gets its own.
+ */
+function preparedRunner(pool: pg.Pool): NonNullable<SqlConnection['prepared']> {
+	const names = new Map<string, string>();
+	return async (query) => {
+		let name = names.get(query.sql);
+		if (!name) names.set(query.sql, (name = `kitgate_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`));
+		const values = [...query.parameters];
+		try {
+			return await pool.query({ name, text: query.sql, values });
+		} catch (error) {
+			// a pooler or a server restart lost the statement, or a migration changed the tables under it
+			if (!LOST_STATEMENT.has((error as { code?: string }).code ?? '')) throw error;
+			return pool.query({ text: query.sql, values });
+		}
+	};
 }
 
 /**

@@ -1,7 +1,7 @@
 // The adapter methods shared by the SQLite and PostgreSQL adapters: one Kysely implementation over the
 // tables of a table mapping (kitgate's own, or Auth.js's). Internal; see `../sqlite.ts`, `../postgres.ts`.
 import { randomUUID } from 'node:crypto';
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import { AdapterError, MissingAdapterMethod } from '../../core/errors.js';
 import { withUniqueViolations } from '../errors.js';
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../../core/types.js';
@@ -83,6 +83,12 @@ export interface SqlConnection {
 	db: Kysely<KitgateTables>;
 	/** Applies pending migrations once for this connection; every caller gets the names that run applied. */
 	migrate: () => Promise<string[]>;
+	/**
+	 * Runs a compiled query as a statement the database parses and plans once per connection
+	 * (PostgreSQL's named statements), for the session check of every request. Without it the
+	 * query runs through Kysely.
+	 */
+	prepared?: (query: CompiledQuery) => Promise<{ rows: unknown[] }>;
 }
 
 /**
@@ -463,8 +469,10 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		},
 
 		async getSessionAndUser(sessionToken) {
-			const db = await ready();
-			const [row] = (await auth(db).executeQuery(sessionAndUser(db, sessionToken))).rows;
+			const connection = parts.connection();
+			if (parts.autoMigrate) await connection.migrate();
+			const query = sessionAndUser(connection.db, sessionToken);
+			const [row] = (connection.prepared ? await connection.prepared(query) : await auth(connection.db).executeQuery(query)).rows;
 			if (!row) return null;
 			return { session: withSessionDetails(sessionFromRow(row as unknown as SessionRow), row), user: userFromRow(row as unknown as UserRow) };
 		},
