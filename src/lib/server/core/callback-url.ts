@@ -10,7 +10,10 @@ import { defaultRedirect } from './redirect.js';
  * passed through the `redirect` callback; the site's base URL when nothing was requested.
  */
 export async function resolveCallbackUrl(ctx: RequestContext, requested: unknown): Promise<string> {
-	const url = typeof requested === 'string' && requested.length > 0 && requested.length <= 2048 ? requested : ctx.baseUrl;
+	const asked = typeof requested === 'string' && requested.length > 0 && requested.length <= 2048;
+	// nothing asked, the default callback, the site at its root: the origin itself (what it would answer, unparsed)
+	if (!asked && ctx.config.callbacks.redirect === defaultRedirect && ctx.baseUrl === ctx.origin && ctx.origin !== 'null') return `${ctx.origin}/`;
+	const url = asked ? requested : ctx.baseUrl;
 	let chosen: unknown;
 	try {
 		chosen = await ctx.config.callbacks.redirect({ url, baseUrl: ctx.baseUrl });

@@ -100,6 +100,8 @@ export interface SessionRequest {
  */
 export interface RequestSource extends SessionRequest {
 	method: string;
+	/** `url` already parsed by the integration, handed over (the engine may use this object as its own). */
+	parsedUrl?: URL;
 	/** The body the integration read (POST), as bytes. */
 	body?: Uint8Array;
 	/** Builds a new Web Request, body included, on each call. */

@@ -70,7 +70,20 @@ interface CookieLineParts {
 const MAX_LINE_PARTS = 256;
 const lineParts = new Map<string, CookieLineParts>();
 
+/** The same parts by options object and name, for the config's own cookie options (no key string built). */
+const partsByOptions = new WeakMap<CookieAttributes, { name: string; parts: CookieLineParts }>();
+
 function cookieLineParts(name: string, options: CookieAttributes): CookieLineParts {
+	// options with an expiry are made per response: looked up by value, never kept by object
+	if (options.expires !== undefined || options.maxAge !== undefined) return cookieLinePartsByValue(name, options);
+	const known = partsByOptions.get(options);
+	if (known !== undefined && known.name === name) return known.parts;
+	const parts = cookieLinePartsByValue(name, options);
+	partsByOptions.set(options, { name, parts });
+	return parts;
+}
+
+function cookieLinePartsByValue(name: string, options: CookieAttributes): CookieLineParts {
 	const { domain, path = '/', httpOnly, secure, sameSite } = options;
 	const key = `${name}\u0000${domain ?? ''}\u0000${path}\u0000${httpOnly ? 1 : 0}${secure ? 1 : 0}\u0000${sameSite ?? ''}`;
 	let parts = lineParts.get(key);
@@ -141,10 +154,14 @@ export function readChunkedCookie(cookies: Record<string, string>, name: string)
 /** Names of every cookie that belongs to the chunked cookie `name` in the request. */
 export function chunkNames(cookies: Record<string, string>, name: string): string[] {
 	const prefix = `${name}.`;
-	return Object.keys(cookies).filter(
-		(key) => key === name || (key.startsWith(prefix) && /^\d+$/.test(key.slice(prefix.length)))
-	);
+	const names: string[] = [];
+	for (const key of Object.keys(cookies)) {
+		if (key === name || (key.startsWith(prefix) && CHUNK_INDEX.test(key.slice(prefix.length)))) names.push(key);
+	}
+	return names;
 }
+
+const CHUNK_INDEX = /^\d+$/;
 
 /**
  * Cookies that store `value` under `name`, split into chunks when it is too large, and that

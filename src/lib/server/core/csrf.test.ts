@@ -16,7 +16,7 @@ describe('csrfState', () => {
 		expect(state.fromCookie).toBe(false);
 		expect(state.token).toMatch(/^[0-9a-f]{64}$/);
 		expect(state.cookieValue).toBeDefined();
-		const [token, mac] = state.cookieValue!.split('|');
+		const [token, mac] = state.cookieValue!.split('.');
 		expect(token).toBe(state.token);
 		expect(mac).toMatch(/^[0-9a-f]{64}$/);
 	});
@@ -39,7 +39,7 @@ describe('csrfState', () => {
 		const state = csrfState(forged, [SECRET]);
 		expect(state.fromCookie).toBe(false);
 		expect(state.token).not.toBe(token);
-		expect(state.token).not.toBe(forged.split('|')[0]);
+		expect(state.token).not.toBe(forged.split('.')[0]);
 		expect(state.cookieValue).toBeDefined();
 	});
 
@@ -59,11 +59,25 @@ describe('csrfState', () => {
 	});
 
 	test('malformed cookie values are treated as absent', () => {
-		for (const value of ['', 'no-separator', '|onlymac', 'token|', '|', 'a|b|c']) {
+		for (const value of ['', 'no-separator', '|onlymac', 'token|', '|', 'a|b|c', '.onlymac', 'token.', '.', 'a.b.c']) {
 			const state = csrfState(value, [SECRET]);
 			expect(state.fromCookie).toBe(false);
 			expect(state.cookieValue).toBeDefined();
 		}
+	});
+
+	test("a cookie in the earlier form (token|mac, sent percent-encoded and decoded) still validates", () => {
+		const current = csrfState(undefined, [SECRET]);
+		const earlier = current.cookieValue!.replace('.', '|');
+		const state = csrfState(earlier, [OTHER_SECRET, SECRET]);
+		expect(state.fromCookie).toBe(true);
+		expect(state.token).toBe(current.token);
+		expect(csrfState(changeAt(earlier, earlier.length - 3), [SECRET]).fromCookie).toBe(false);
+	});
+
+	test('a cookie value needs no percent-encoding', () => {
+		const value = csrfState(undefined, [SECRET]).cookieValue!;
+		expect(encodeURIComponent(value)).toBe(value);
 	});
 
 	test('a cookie signed by an older secret still validates after rotation', () => {

@@ -1,5 +1,5 @@
 // Double-submit CSRF protection: a random token, and a cookie holding the token with its HMAC
-// under the secret. A POST is accepted only when its body token equals the cookie's token.
+// under the secret (`token.mac`). A POST is accepted only when its body token equals the cookie's token.
 
 import { timingSafeEqual } from 'node:crypto';
 import { BoundedCache } from './bounded-cache.js';
@@ -50,7 +50,9 @@ export function tokenFromCsrfCookie(cookieValue: string | undefined, secrets: st
 		const known = issuedBySecret.get(secret)?.get(cookieValue);
 		if (known !== undefined) return known;
 	}
-	const separator = cookieValue.indexOf('|');
+	// `token.mac`; `token|mac` from versions that wrote a character the cookie must carry encoded
+	let separator = cookieValue.indexOf('.');
+	if (separator < 0) separator = cookieValue.indexOf('|');
 	if (separator <= 0) return undefined;
 	const token = cookieValue.slice(0, separator);
 	const mac = cookieValue.slice(separator + 1);
@@ -62,7 +64,8 @@ export function csrfState(cookieValue: string | undefined, secrets: string[]): C
 	const existing = tokenFromCsrfCookie(cookieValue, secrets);
 	if (existing) return { token: existing, fromCookie: true };
 	const token = randomToken(32, 'hex');
-	const value = `${token}|${hmac(secrets[0], token)}`;
+	// a dot, not '|': nothing in the value needs percent-encoding in Set-Cookie or decoding when read
+	const value = `${token}.${hmac(secrets[0], token)}`;
 	issued(secrets[0]).set(value, token);
 	return { token, cookieValue: value, fromCookie: false };
 }

@@ -23,8 +23,11 @@ export function isValidHost(host: string): boolean {
  * SvelteKit's adapters do) the request URL is used as it is; otherwise, with `trustHost`, the
  * origin comes from X-Forwarded-Proto/X-Forwarded-Host, then Host.
  */
-export function publicUrl(request: { url: string; headers: { get(name: string): string | null } }, options: { authUrl?: URL; trustHost: boolean; requestUrlIsPublic?: boolean }): URL {
-	const url = new URL(request.url);
+export function publicUrl(
+	request: { url: string; parsedUrl?: URL; headers: { get(name: string): string | null } },
+	options: { authUrl?: URL; trustHost: boolean; requestUrlIsPublic?: boolean }
+): URL {
+	const url = request.parsedUrl ?? new URL(request.url);
 	const path = `${url.pathname}${url.search}`;
 	if (options.authUrl) return new URL(path, options.authUrl.origin);
 	if (options.requestUrlIsPublic || !options.trustHost) return url;

@@ -155,6 +155,7 @@ function sessionRequest(req: ExpressRequestLike): SessionRequest {
 /** An Express request as the engine's routes read it; the Web Request is built from it only on demand. */
 class ExpressRequestSource implements RequestSource {
 	readonly url: string;
+	readonly parsedUrl: URL;
 	readonly method: string;
 	readonly headers: ExpressHeaders;
 	readonly body: Uint8Array | undefined;
@@ -170,6 +171,8 @@ class ExpressRequestSource implements RequestSource {
 	) {
 		this.body = typeof rawBody === 'string' ? Buffer.from(rawBody) : rawBody;
 		this.url = url.href;
+		// handed to the engine, which parses nothing again
+		this.parsedUrl = url;
 		this.method = req.method ?? 'GET';
 		this.headers = new ExpressHeaders(req, protocol, () => forwardedHost, reencoded);
 	}
