@@ -1,5 +1,6 @@
 // The kitgate target: Express 5 with `ExpressAuth` on /auth and a `/protected` route calling
-// `getSession`. BENCH_STORE picks the session strategy: `jwt` (default), `sqlite` or `postgres`.
+// `getSession`. BENCH_STORE picks the session strategy: `jwt` (default), `sqlite` or `postgres`;
+// BENCH_SESSION_CACHE=cookie adds `session.cache` to database sessions.
 
 import { randomUUID } from 'node:crypto';
 import express from 'express';
@@ -40,7 +41,8 @@ const config = {
 	trustHost: true,
 	basePath: '/auth',
 	providers: [Credentials({ credentials: CREDENTIAL_FIELDS, authorize })],
-	session: { strategy: adapter ? 'database' : 'jwt' },
+	// BENCH_SESSION_CACHE=cookie: database sessions read from a copy in a cookie (an hour, longer than a run)
+	session: { strategy: adapter ? 'database' : 'jwt', ...(process.env.BENCH_SESSION_CACHE === 'cookie' ? { cache: { maxAge: 3600 } } : {}) },
 	...(adapter ? { adapter } : {})
 };
 const sessionToken = adapter ? await seedSession(adapter) : undefined;
