@@ -11,6 +11,7 @@ import { resolveConfig } from '../core/config.js';
 import type { OutgoingCookie } from '../core/cookies.js';
 import type { AuthEnv } from '../core/env.js';
 import { CREDENTIALS_FAILURE, CredentialsSignin, failures } from '../core/errors.js';
+import type { RequestSource } from '../core/context.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import { csrfRouteAnswer } from '../core/csrf-route.js';
 import type { AuthConfig, Session } from '../core/types.js';
@@ -85,6 +86,16 @@ function resolved(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
 	return prepared;
 }
 
+/**
+ * The request as a session read sees it: SvelteKit's parsed URL (the public one, from the adapter's
+ * settings) and the request's headers, without serialising the Web Request's URL again; the Web
+ * Request itself when a callback asks for it.
+ */
+function sessionRequestOf(event: RequestEvent): RequestSource {
+	const { request } = event;
+	return { url: event.url.href, method: request.method, headers: request.headers, toRequest: () => request };
+}
+
 /** A JSON answer that must not be cached, with its Set-Cookie lines. */
 function jsonResponse(status: number, body: string, setCookies: string[]): Response {
 	const headers = new Headers({ 'content-type': 'application/json', 'cache-control': 'no-store' });
@@ -120,20 +131,21 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		}
 		let config: SvelteKitAuthConfig;
 		try {
-			config = await configOf(event);
+			// a static config is resolved already: no promise on every request
+			config = typeof source === 'function' ? await configOf(event) : resolved(source);
 		} catch (failure) {
 			return misconfigured(event, resolve, typeof source === 'function' ? undefined : source, failure);
 		}
 		const basePath = config.basePath as string;
 		if (event.request.method === 'GET' && event.url.pathname === `${basePath}/session`) {
 			// the hot route: read the cookie directly, as locals.auth() does
-			const check = await checkSession(event.request, config, options);
+			const check = await checkSession(sessionRequestOf(event), config, options);
 			const { status, body } = sessionRouteAnswer(check);
 			return jsonResponse(status, body, check.setCookies);
 		}
 		if (event.request.method === 'GET' && event.url.pathname === `${basePath}/csrf`) {
 			// fetched before every sign-in: no routing either
-			const { status, body, setCookies } = csrfRouteAnswer(event.request, config, options);
+			const { status, body, setCookies } = csrfRouteAnswer(sessionRequestOf(event), config, options);
 			return jsonResponse(status, body, setCookies);
 		}
 		if (event.url.pathname.startsWith(`${basePath}/`)) {
@@ -141,7 +153,7 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		}
 		let current: Promise<Session | null> | undefined;
 		const read = async (update?: { data: unknown }) => {
-			const check = await checkSession(event.request, config, { ...options, update });
+			const check = await checkSession(sessionRequestOf(event), config, update ? { ...options, update } : options);
 			// through SvelteKit's cookies, so that a later write (a sign-in or sign-out action) replaces them
 			for (const cookie of check.cookies) setEventCookie(event, cookie);
 			return check.session;
