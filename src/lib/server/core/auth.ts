@@ -21,9 +21,6 @@ import { showSignOutPage, signOut } from './actions/signout.js';
 import { showVerifyRequest } from './actions/verify-request.js';
 import { getWebAuthnOptions } from './actions/webauthn-options.js';
 import { deleteWebAuthnAuthenticator, listWebAuthnAuthenticators } from './actions/webauthn-authenticators.js';
-import { changeAccount, showAccount } from './actions/account.js';
-import { showSecondFactor, verifySecondFactor } from './actions/second-factor.js';
-import { showPasskeyStepOptions, verifyPasskeyStepAction } from './actions/second-factor-passkey.js';
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
 import { dropSessionCacheCookie } from './session-cache.js';
@@ -44,15 +41,32 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 	'webauthn-options': { GET: getWebAuthnOptions, provider: 'required' },
 	'webauthn-authenticators': { GET: listWebAuthnAuthenticators, POST: deleteWebAuthnAuthenticator, provider: 'required' },
 	// the segment after `account` names the operation (docs/account.md)
-	account: { GET: showAccount, POST: changeAccount, provider: 'optional' },
+	account: {
+		GET: async (ctx, operation, body) => (await accountActions()).showAccount(ctx, operation, body),
+		POST: async (ctx, operation, body) => (await accountActions()).changeAccount(ctx, operation, body),
+		provider: 'optional'
+	},
 	// the second sign-in step of a user with a second factor (two-factor/second-factor.ts); its
 	// segment `passkey` takes a passkey instead of a code (two-factor/passkey-second-factor.ts)
 	'second-factor': {
-		GET: (ctx, step) => (step === undefined ? showSecondFactor(ctx) : showPasskeyStepOptions(ctx, step)),
-		POST: (ctx, step, body) => (step === undefined ? verifySecondFactor(ctx, body) : verifyPasskeyStepAction(ctx, step, body)),
+		GET: async (ctx, step) => (step === undefined ? (await secondFactorActions()).showSecondFactor(ctx) : (await passkeyStepActions()).showPasskeyStepOptions(ctx, step)),
+		POST: async (ctx, step, body) =>
+			step === undefined ? (await secondFactorActions()).verifySecondFactor(ctx, body) : (await passkeyStepActions()).verifyPasskeyStepAction(ctx, step, body),
 		provider: 'optional'
 	}
 };
+
+// The account page and the second step, with what they need (device names, TOTP, QR codes), are
+// loaded on their first request: an app that never serves them keeps them out of memory.
+const accountActions = loadOnce(() => import('./actions/account.js'));
+const secondFactorActions = loadOnce(() => import('./actions/second-factor.js'));
+const passkeyStepActions = loadOnce(() => import('./actions/second-factor-passkey.js'));
+
+/** `load()` run once, on first call; later calls get the same promise. */
+function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
+	let loading: Promise<T> | undefined;
+	return () => (loading ??= load());
+}
 
 /** Routes that answer JSON clients; their errors are JSON too. */
 const JSON_ROUTES = new Set(['providers', 'csrf', 'session', 'webauthn-options', 'webauthn-authenticators']);

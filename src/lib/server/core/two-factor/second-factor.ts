@@ -20,7 +20,6 @@ import { openFor, sealFor } from './purpose-seal.js';
 import { isTrustedBrowser } from './trusted-browser.js';
 import { verifyRecoveryCode } from './recovery-codes.js';
 import { openTotpSecret } from './totp-secret-seal.js';
-import { verifyTotp } from './totp.js';
 
 export { openFor, purposeKey, sealFor } from './purpose-seal.js';
 
@@ -150,6 +149,8 @@ export async function useSecondFactor(ctx: RequestContext, userId: string, recor
 			ctx.config.logger.error(new AdapterError(`The TOTP secret of user ${userId} does not open with the configured secrets (another user's, or a secret no longer configured).`));
 			return null;
 		}
+		// loaded when a code is checked: apps without a second factor never load otpauth
+		const { verifyTotp } = await import('./totp.js');
 		const result = verifyTotp(typed, secret, { usedSteps: [record.lastUsedStep], now: ctx.now });
 		if (!result.valid) return null;
 		return (await adapter.useTotpStep(userId, result.step)) ? { kind: 'totp' } : null;
