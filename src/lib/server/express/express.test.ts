@@ -98,6 +98,23 @@ describe('ExpressAuth', () => {
 		expect(response.status).toBe(200);
 	});
 
+	test('GET /csrf (answered beside the routes): JSON, never cached, one cookie that comes back the same token; HEAD and a provider segment go through the routes', async () => {
+		const origin = await start((app) => app.use('/auth', ExpressAuth(config())));
+		const first = await fetch(`${origin}/auth/csrf`);
+		expect(first.status).toBe(200);
+		expect(first.headers.get('content-type')).toBe('application/json');
+		expect(first.headers.get('cache-control')).toBe('no-store');
+		const cookies = first.headers.getSetCookie();
+		expect(cookies).toHaveLength(1);
+		expect(cookies[0]).toMatch(/^kitgate\.csrf-token=[0-9a-f]{64}\.[0-9a-f]{64}; Path=\/; HttpOnly; SameSite=Lax$/);
+		const { csrfToken } = (await first.json()) as { csrfToken: string };
+		const again = await fetch(`${origin}/auth/csrf`, { headers: { cookie: cookies[0].split(';')[0] } });
+		expect(((await again.json()) as { csrfToken: string }).csrfToken).toBe(csrfToken);
+		expect(again.headers.getSetCookie()).toEqual([]);
+		expect((await fetch(`${origin}/auth/csrf`, { method: 'HEAD' })).status).toBe(200);
+		expect((await fetch(`${origin}/auth/csrf/extra`)).status).toBe(404);
+	});
+
 	test('`trust proxy` decides whether X-Forwarded-Proto makes cookies secure', async () => {
 		const trusted = await start((app) => {
 			app.set('trust proxy', true);
