@@ -26,7 +26,12 @@ describe('random bytes from the pool', () => {
 	test('bytes look uniform (a coarse check: every byte value appears, the mean is near 127.5)', () => {
 		const counts = new Array<number>(256).fill(0);
 		let sum = 0;
-		for (let i = 0; i < 2000; i++) for (const byte of randomBytesPooled(32)) (counts[byte]++, (sum += byte));
+		for (let i = 0; i < 2000; i++) {
+			for (const byte of randomBytesPooled(32)) {
+				counts[byte]++;
+				sum += byte;
+			}
+		}
 		expect(counts.every((count) => count > 0)).toBe(true);
 		expect(Math.abs(sum / 64000 - 127.5)).toBeLessThan(3);
 	});
