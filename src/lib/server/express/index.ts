@@ -247,15 +247,13 @@ function readRawBody(req: ExpressRequestLike): Promise<Uint8Array> {
 		if (req.destroyed) return reject(new InvalidRequest('The request body could not be read.'));
 		const chunks: Uint8Array[] = [];
 		let size = 0;
-		let settled = false;
 		const settle = (error?: Error) => {
-			if (settled) return;
-			settled = true;
-			// the listeners stay on this request, which is done with: each answers nothing once settled
-			if (error) {
-				req.off('data', onData);
-				reject(error);
-			} else resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+			req.off('data', onData);
+			req.off('end', onEnd);
+			req.off('error', onError);
+			req.off('close', onClose);
+			if (error) reject(error);
+			else resolve(Buffer.concat(chunks));
 		};
 		const onData = (chunk: Uint8Array | string) => {
 			const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
