@@ -2,7 +2,6 @@
 // under the secret (`token.mac`). A POST is accepted only when its body token equals the cookie's token.
 
 import { timingSafeEqual } from 'node:crypto';
-import { BoundedCache } from './bounded-cache.js';
 import { secretHmac } from './hmac.js';
 import { randomToken } from './random.js';
 
@@ -26,30 +25,9 @@ export function safeEqual(a: string, b: string): boolean {
 	return left.length === right.length && timingSafeEqual(left, right);
 }
 
-/**
- * Cookie values this process made lately, under the secret that signed them: a token is fetched
- * and posted back within seconds, so the post's check is a look-up of the exact value instead of
- * a new HMAC (values from elsewhere, another server, are checked in full).
- */
-const issuedBySecret = new Map<string, BoundedCache<string>>();
-
-function issued(secret: string): BoundedCache<string> {
-	let cache = issuedBySecret.get(secret);
-	if (!cache) {
-		// secrets come from the configuration: few
-		if (issuedBySecret.size >= 16) issuedBySecret.clear();
-		issuedBySecret.set(secret, (cache = new BoundedCache<string>(1024)));
-	}
-	return cache;
-}
-
 /** The token in a CSRF cookie value, when its HMAC is valid under one of the secrets. */
 export function tokenFromCsrfCookie(cookieValue: string | undefined, secrets: string[]): string | undefined {
 	if (!cookieValue) return undefined;
-	for (const secret of secrets) {
-		const known = issuedBySecret.get(secret)?.get(cookieValue);
-		if (known !== undefined) return known;
-	}
 	// `token.mac`; `token|mac` from versions that wrote a character the cookie must carry encoded
 	let separator = cookieValue.indexOf('.');
 	if (separator < 0) separator = cookieValue.indexOf('|');
@@ -66,7 +44,6 @@ export function csrfState(cookieValue: string | undefined, secrets: string[]): C
 	const token = randomToken(32, 'hex');
 	// a dot, not '|': nothing in the value needs percent-encoding in Set-Cookie or decoding when read
 	const value = `${token}.${hmac(secrets[0], token)}`;
-	issued(secrets[0]).set(value, token);
 	return { token, cookieValue: value, fromCookie: false };
 }
 
