@@ -22,6 +22,44 @@ function withSegment(token: string, index: number, value: string): string {
 	return parts.join('.');
 }
 
+describe('the encryption context kept open across tokens', () => {
+	test('every token, whatever its length (all paddings 1 to 16, multi-byte text), decrypts with jose in order made', async () => {
+		const payloads = Array.from({ length: 40 }, (_, i) => ({ n: i, text: 'é'.repeat(i) + 'x'.repeat(i % 7) }));
+		const tokens = payloads.map((payload) => encryptJweSync(payload, key, { kid: 'k' }));
+		// decrypted out of order and one by one: no token depends on another
+		for (const index of [39, 0, 17, 3, 38, 1]) expect((await jwtDecrypt(tokens[index], key)).payload).toEqual(payloads[index]);
+		for (const [index, token] of tokens.entries()) expect(decryptJweSync(token, key)).toEqual(payloads[index]);
+	});
+
+	test('the same payload twice: another IV and another ciphertext each time; IVs never repeat', () => {
+		const ivs = new Set<string>();
+		let previous = '';
+		for (let i = 0; i < 500; i++) {
+			const token = encryptJweSync({ sub: 'same' }, key);
+			const [, , iv, ciphertext] = token.split('.');
+			expect(ivs.has(iv)).toBe(false);
+			ivs.add(iv);
+			expect(ciphertext).not.toBe(previous);
+			previous = ciphertext;
+		}
+	});
+
+	test("an IV is not the previous token's last ciphertext block (nothing a reader of one token can predict)", () => {
+		const first = encryptJweSync({ sub: 'a' }, key).split('.');
+		const second = encryptJweSync({ sub: 'b' }, key).split('.');
+		const lastBlock = Buffer.from(first[3], 'base64url').subarray(-16).toString('base64url');
+		expect(second[2]).not.toBe(lastBlock);
+	});
+
+	test('two keys keep contexts of their own: tokens of one never decrypt under the other', () => {
+		const mine = encryptJweSync({ sub: 'mine' }, key);
+		const theirs = encryptJweSync({ sub: 'theirs' }, otherKey);
+		expect(decryptJweSync(mine, otherKey)).toBeNull();
+		expect(decryptJweSync(theirs, key)).toBeNull();
+		expect(decryptJweSync(mine, key)).toEqual({ sub: 'mine' });
+	});
+});
+
 describe('interoperability with jose', () => {
 	test('a token made by jose decrypts synchronously', async () => {
 		const token = await new EncryptJWT({ sub: 'u1', name: 'Ada' })

@@ -1,7 +1,7 @@
 // Synchronous JWE (`dir` + `A256CBC-HS512`, compact serialisation, RFC 7516/7518 §5.2) with
 // node:crypto: the session-check hot path without WebCrypto's thread hand-offs. Cross-tested against jose.
 
-import { createCipheriv, createDecipheriv, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, timingSafeEqual, type Cipher, type KeyObject } from 'node:crypto';
 import { randomBytesPooled } from './random.js';
 
 const HEADER_FIELDS = new Set(['alg', 'enc', 'kid', 'typ', 'cty']);
@@ -38,6 +38,37 @@ function splitKey(key: Uint8Array): SplitKey {
 	return split;
 }
 
+/** One AES-256-CBC encryption context per key, kept open from token to token (see `encryptCbc`). */
+const openCiphers = new WeakMap<KeyObject, Cipher>();
+
+/**
+ * AES-256-CBC with PKCS#7 padding and a fresh unpredictable IV, through one encryption context per
+ * key kept open across tokens: making a context costs more than the rest of a sign-in's crypto.
+ * A CBC context chains each block to the previous ciphertext block, so the IV is made the way
+ * NIST SP 800-38A (appendix C) allows, by enciphering a nonce under the same key: 16 fresh random
+ * bytes, never written anywhere, are enciphered first, and that ciphertext block is the IV of the
+ * token (an unpredictable value, as CBC needs). The token is standard A256CBC-HS512: any JWE
+ * library decrypts it with the IV it carries.
+ */
+function encryptCbc(aes: KeyObject, plaintext: string): { iv: Buffer; ciphertext: Buffer } {
+	let cipher = openCiphers.get(aes);
+	if (!cipher) {
+		cipher = createCipheriv('aes-256-cbc', aes, randomBytes(16));
+		cipher.setAutoPadding(false);
+		openCiphers.set(aes, cipher);
+	}
+	const length = Buffer.byteLength(plaintext, 'utf8');
+	const pad = 16 - (length % 16);
+	// the random block, the plaintext, its padding: whole blocks, enciphered in one call
+	const input = Buffer.allocUnsafe(16 + length + pad);
+	randomBytesPooled(16).copy(input, 0);
+	input.write(plaintext, 16, 'utf8');
+	input.fill(pad, 16 + length);
+	const output = cipher.update(input);
+	if (output.length !== input.length) throw new Error('AES-CBC returned a partial block.');
+	return { iv: output.subarray(0, 16), ciphertext: output.subarray(16) };
+}
+
 /** Encoded protected headers by `kid` (one per key): the same few bytes on every token. */
 const MAX_HEADERS = 64;
 const encodedHeaders = new Map<string, { text: string; aad: Buffer }>();
@@ -65,9 +96,7 @@ function encodedHeader(kid: string | undefined) {
 export function encryptJweSync(payload: Record<string, unknown> | string, key: Uint8Array, header: { kid?: string } = {}): string {
 	const { text: protectedHeader, aad } = encodedHeader(header.kid);
 	const { mac, aes } = splitKey(key);
-	const iv = randomBytesPooled(16);
-	const cipher = createCipheriv('aes-256-cbc', aes, iv);
-	const ciphertext = Buffer.concat([cipher.update(typeof payload === 'string' ? payload : JSON.stringify(payload), 'utf8'), cipher.final()]);
+	const { iv, ciphertext } = encryptCbc(aes, typeof payload === 'string' ? payload : JSON.stringify(payload));
 	const tag = authenticationTag(mac, aad, iv, ciphertext);
 	return `${protectedHeader}..${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${tag.toString('base64url')}`;
 }
