@@ -7,7 +7,8 @@ import type { Adapter } from './types.js';
 /** Adapter methods after which something must run, and what (see `guardAdapter`). */
 export interface AfterWrite {
 	methods: ReadonlySet<string>;
-	run(method: string, args: unknown[]): Promise<void>;
+	/** Runs after `method` returned `result` for `args`. */
+	run(method: string, args: unknown[], result: unknown): Promise<void>;
 }
 
 /** Names of the adapter's methods. */
@@ -64,11 +65,11 @@ function notifying(
 	method: (...args: unknown[]) => unknown,
 	target: object,
 	name: string,
-	afterWrite: (method: string, args: unknown[]) => Promise<void>
+	afterWrite: AfterWrite['run']
 ): (...args: unknown[]) => Promise<unknown> {
 	return async (...args) => {
 		const result = await method.apply(target, args);
-		await afterWrite(name, args);
+		await afterWrite(name, args, result);
 		return result;
 	};
 }

@@ -161,8 +161,13 @@ function cookieCopy(ctx: RequestContext, key: string): Awaitable<SessionCacheRea
 	const made = payload.from;
 	const { store } = ctx.config.revocation;
 	try {
-		const asked = [store.revokedAt(COPY_OF_SESSION + key, ctx.now), store.revokedAt(COPIES_OF_USER + copy.user.id, ctx.now)];
-		const decide = ([session, user]: (number | null)[]): SessionCacheRead => (isBefore(made, session) || isBefore(made, user) ? MISS : { hit: copy });
+		// this session ended; the user changed; the user signed out everywhere (revokeSessions, deletion)
+		const asked = [
+			store.revokedAt(COPY_OF_SESSION + key, ctx.now),
+			store.revokedAt(COPIES_OF_USER + copy.user.id, ctx.now),
+			store.revokedAt(copy.user.id, ctx.now)
+		];
+		const decide = (times: (number | null)[]): SessionCacheRead => (times.some((time) => isBefore(made, time)) ? MISS : { hit: copy });
 		if (!asked.some(isThenable)) return decide(asked as (number | null)[]);
 		return Promise.all(asked).then(decide, (error: unknown) => storeFailed(ctx, 'read', error));
 	} catch (error) {
@@ -251,23 +256,35 @@ export function sessionCacheInvalidation(
 	const forget =
 		cache.store === 'cookie'
 			? {
-					// best effort: a full memory store may drop them first, and the copies then end within maxAge
+					// best effort, owned by the session's user: a full memory store drops first the records of
+					// whoever holds the most, and a dropped record's copies end within maxAge
 					session: (key: string, owner: string | undefined) =>
 						revocation.revoke(COPY_OF_SESSION + key, now() + CLOCK_MARGIN_MS, maxAge + 1, { evictable: true, ...(owner ? { owner } : {}) }),
-					user: (userId: string) => revocation.revoke(COPIES_OF_USER + userId, now() + CLOCK_MARGIN_MS, maxAge + 1, { evictable: true, owner: userId })
+					// a change of the user: best effort too
+					changedUser: (userId: string) => revocation.revoke(COPIES_OF_USER + userId, now() + CLOCK_MARGIN_MS, maxAge + 1, { evictable: true, owner: userId }),
+					// every session of the user ended: the user's own revocation, never dropped (as revokeSessions writes it)
+					endedUser: (userId: string) => revocation.revoke(userId, now() + CLOCK_MARGIN_MS, maxAge + 1)
 				}
-			: { session: (key: string) => (cache.store as SessionCacheStore).forget(key, maxAge), user: (userId: string) => (cache.store as SessionCacheStore).forgetUser(userId, maxAge) };
+			: {
+					session: (key: string) => (cache.store as SessionCacheStore).forget(key, maxAge),
+					changedUser: (userId: string) => (cache.store as SessionCacheStore).forgetUser(userId, maxAge),
+					endedUser: (userId: string) => (cache.store as SessionCacheStore).forgetUser(userId, maxAge)
+				};
 	return {
 		methods: new Set([...FORGET_SESSION, ...FORGET_USER]),
-		run: async (method, args) => {
+		run: async (method, args, result) => {
 			try {
 				if (FORGET_SESSION.has(method)) {
 					const token = sessionOf(method, args);
-					const owner = method === 'deleteSessionOfUser' && typeof args[0] === 'string' ? args[0] : undefined;
-					if (typeof token === 'string') await forget.session(sessionCacheKey(secrets[0], token), owner);
+					// nothing deleted or updated (a made-up token): there is no copy to end, and nothing is recorded
+					if (typeof token !== 'string' || result === null) return;
+					const owner = method === 'deleteSessionOfUser' ? args[0] : (result as { userId?: unknown } | undefined)?.userId;
+					// under every secret of the rotation: a server not rotated yet keys its copies under an older one
+					for (const secret of secrets) await forget.session(sessionCacheKey(secret, token), typeof owner === 'string' ? owner : undefined);
 				} else if (FORGET_USER.has(method)) {
 					const userId = userOf(method, args);
-					if (typeof userId === 'string') await forget.user(userId);
+					if (typeof userId !== 'string') return;
+					await (method === 'updateUser' ? forget.changedUser(userId) : forget.endedUser(userId));
 				}
 			} catch (error) {
 				logError(new AdapterError(`The session cache failed to drop copies after ${method}; they end within session.cache.maxAge.`, { cause: { err: error } }));
