@@ -2,7 +2,7 @@
 // node:crypto: the session-check hot path without WebCrypto's thread hand-offs. Cross-tested against jose.
 
 import { createCipheriv, createDecipheriv, createHmac, createSecretKey, randomBytes, timingSafeEqual, type Cipher, type KeyObject } from 'node:crypto';
-import { randomBytesPooled } from './random.js';
+import { randomInto } from './random.js';
 
 const HEADER_FIELDS = new Set(['alg', 'enc', 'kid', 'typ', 'cty']);
 
@@ -17,8 +17,8 @@ function aadLengthBits(aad: Buffer): Buffer {
 	return bits;
 }
 
-function authenticationTag(macKey: KeyObject, aad: Buffer, iv: Buffer, ciphertext: Buffer): Buffer {
-	return createHmac('sha512', macKey).update(aad).update(iv).update(ciphertext).update(aadLengthBits(aad)).digest().subarray(0, 32);
+function authenticationTag(macKey: KeyObject, aad: Buffer, iv: Buffer, ciphertext: Buffer, aadBits = aadLengthBits(aad)): Buffer {
+	return createHmac('sha512', macKey).update(aad).update(iv).update(ciphertext).update(aadBits).digest().subarray(0, 32);
 }
 
 /** The MAC and AES halves of a 64-byte key as key objects, imported once per key (keys are derived once per secret). */
@@ -61,7 +61,7 @@ function encryptCbc(aes: KeyObject, plaintext: string): { iv: Buffer; ciphertext
 	const pad = 16 - (length % 16);
 	// the random block, the plaintext, its padding: whole blocks, enciphered in one call
 	const input = Buffer.allocUnsafe(16 + length + pad);
-	randomBytesPooled(16).copy(input, 0);
+	randomInto(input, 0, 16);
 	input.write(plaintext, 16, 'utf8');
 	input.fill(pad, 16 + length);
 	const output = cipher.update(input);
@@ -71,7 +71,7 @@ function encryptCbc(aes: KeyObject, plaintext: string): { iv: Buffer; ciphertext
 
 /** Encoded protected headers by `kid` (one per key): the same few bytes on every token. */
 const MAX_HEADERS = 64;
-const encodedHeaders = new Map<string, { text: string; aad: Buffer }>();
+const encodedHeaders = new Map<string, { text: string; aad: Buffer; aadBits: Buffer }>();
 
 function encodedHeader(kid: string | undefined) {
 	const cacheKey = kid ?? '';
@@ -80,7 +80,7 @@ function encodedHeader(kid: string | undefined) {
 		const text = base64url(Buffer.from(JSON.stringify({ alg: 'dir', enc: 'A256CBC-HS512', ...(kid === undefined ? {} : { kid }) })));
 		const aad = Buffer.from(text, 'ascii');
 		if (encodedHeaders.size >= MAX_HEADERS) encodedHeaders.clear();
-		header = { text, aad };
+		header = { text, aad, aadBits: aadLengthBits(aad) };
 		encodedHeaders.set(cacheKey, header);
 	}
 	return header;
@@ -94,10 +94,10 @@ function encodedHeader(kid: string | undefined) {
  * const jwe = encryptJweSync({ sub: "1", exp: 1900000000 }, key, { kid });
  */
 export function encryptJweSync(payload: Record<string, unknown> | string, key: Uint8Array, header: { kid?: string } = {}): string {
-	const { text: protectedHeader, aad } = encodedHeader(header.kid);
+	const { text: protectedHeader, aad, aadBits } = encodedHeader(header.kid);
 	const { mac, aes } = splitKey(key);
 	const { iv, ciphertext } = encryptCbc(aes, typeof payload === 'string' ? payload : JSON.stringify(payload));
-	const tag = authenticationTag(mac, aad, iv, ciphertext);
+	const tag = authenticationTag(mac, aad, iv, ciphertext, aadBits);
 	return `${protectedHeader}..${iv.toString('base64url')}.${ciphertext.toString('base64url')}.${tag.toString('base64url')}`;
 }
 

@@ -19,23 +19,6 @@ function take(size: number): number {
 }
 
 /**
- * `size` fresh random bytes (at most 256) in a new buffer; a one-call `randomBytes` costs a trip
- * into OpenSSL per token, the pool one per 4 KB.
- *
- * @example
- * const iv = randomBytesPooled(16);
- */
-export function randomBytesPooled(size: number): Buffer {
-	if (size > 256) throw new RangeError('randomBytesPooled draws at most 256 bytes; use randomBytes.');
-	const start = take(size);
-	const bytes = Buffer.allocUnsafe(size);
-	pool.copy(bytes, 0, start, start + size);
-	// a byte handed out is never handed out again
-	pool.fill(0, start, start + size);
-	return bytes;
-}
-
-/**
  * `size` fresh random bytes written as text (`hex` or `base64url`).
  *
  * @example
@@ -47,4 +30,17 @@ export function randomToken(size: number, encoding: 'hex' | 'base64url'): string
 	const text = pool.toString(encoding, start, start + size);
 	pool.fill(0, start, start + size);
 	return text;
+}
+
+/**
+ * Writes `size` fresh random bytes (at most 256) into `target` at `offset`, without a buffer of their own.
+ *
+ * @example
+ * randomInto(block, 0, 16);
+ */
+export function randomInto(target: Buffer, offset: number, size: number): void {
+	if (size > 256) throw new RangeError('randomInto draws at most 256 bytes.');
+	const start = take(size);
+	pool.copy(target, offset, start, start + size);
+	pool.fill(0, start, start + size);
 }

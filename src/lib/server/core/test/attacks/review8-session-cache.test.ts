@@ -1,0 +1,587 @@
+// Review 8: attacks on `session.cache` (copies of database sessions in an encrypted cookie or a
+// store). Each test is named after the attack, with what the attacker gains. Tests that pass are
+// defences that held; tests that fail are holes (see the review report).
+
+import { describe, expect, test } from 'vitest';
+import { MemoryAdapter } from '../../../adapters/memory.js';
+import Credentials from '../../../providers/credentials.js';
+import { resolveConfig } from '../../config.js';
+import { encodeJwt } from '../../jwt.js';
+import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
+import { MemorySessionCacheStore } from '../../memory-session-cache-store.js';
+import { deleteUser, revokeSessions } from '../../revocation.js';
+import { sessionCacheKey } from '../../session-cache.js';
+import type { Adapter, AuthConfig, RevocationStore, Session, SessionCacheOptions, SessionCacheStore } from '../../types.js';
+import { TEST_SECRET, testClient } from '../client.js';
+import { memoryAndSqliteAdapters } from '../stored-adapters.js';
+
+const SECOND = 1000;
+const OLD_SECRET = 'old-secret-old-secret-old-secret-old-secret-0123';
+const NEW_SECRET = 'new-secret-new-secret-new-secret-new-secret-4567';
+
+type Jar = Map<string, string>;
+
+/** A real adapter whose getSessionAndUser calls are counted, and can be held at a gate after the row was read. */
+function instrumented(adapter: Adapter) {
+	const reads = { count: 0 };
+	let gate: { wait: Promise<void>; open: () => void; reached: () => void; arrived: Promise<void> } | undefined;
+	const wrapped: Adapter = {
+		...adapter,
+		getSessionAndUser: async (token: string) => {
+			reads.count++;
+			const found = await adapter.getSessionAndUser!(token);
+			if (gate) {
+				const held = gate;
+				gate = undefined;
+				held.reached();
+				await held.wait;
+			}
+			return found;
+		}
+	};
+	/** The next getSessionAndUser reads its row, then waits until `open()`. */
+	const holdNextRead = () => {
+		let open!: () => void;
+		let reached!: () => void;
+		const wait = new Promise<void>((resolve) => (open = resolve));
+		const arrived = new Promise<void>((resolve) => (reached = resolve));
+		gate = { wait, open, reached, arrived };
+		return gate;
+	};
+	return { adapter: wrapped, reads, holdNextRead };
+}
+
+const USERS: Record<string, { id: string; name: string; email: string }> = {
+	ada: { id: 'ada-1', name: 'Ada', email: 'ada@example.com' },
+	bob: { id: 'bob-1', name: 'Bob', email: 'bob@example.com' }
+};
+
+/** One app; `shared` lets two configs (two servers) share the adapter, clock and revocation store. */
+function makeWorld(makeAdapter: () => Adapter, cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}, shared?: { raw: Adapter; clock: { now: number }; revocationStore: RevocationStore & object }) {
+	const clock = shared?.clock ?? { now: Date.UTC(2031, 0, 2, 3, 4, 5) };
+	const raw = shared?.raw ?? makeAdapter();
+	const { adapter, reads, holdNextRead } = instrumented(raw);
+	const revocationStore = shared?.revocationStore ?? MemoryRateLimitStore();
+	const config: AuthConfig = {
+		secret: TEST_SECRET,
+		trustHost: true,
+		adapter,
+		now: () => clock.now,
+		rateLimit: { store: revocationStore as ReturnType<typeof MemoryRateLimitStore> },
+		session: { maxAge: 30 * 86400, updateAge: 86400, cache },
+		providers: [
+			Credentials({
+				credentials: { username: {}, password: { type: 'password' } },
+				authorize: ({ username }) => USERS[username as string] ?? (/^eve-\d+$/.test(String(username)) ? { id: String(username), name: 'Eve', email: `${username}@evil.example` } : null)
+			})
+		],
+		callbacks: { session: ({ session, user }) => ({ ...session, userId: user?.id }) },
+		...overrides
+	};
+	const browser = (origin?: string) => {
+		const client = testClient(config, origin);
+		const signIn = async (username = 'ada') => {
+			const csrfToken = await client.csrfToken();
+			const response = await client.request('/auth/callback/credentials', { form: { csrfToken, username, password: 'x' } });
+			expect(response.status).toBe(302);
+			// copies made within a second of a write are not trusted (clock margin)
+			clock.now += 2 * SECOND;
+		};
+		const session = async () => (await client.request('/auth/session')).json() as Promise<(Session & Record<string, unknown>) | null>;
+		const signOut = async () => {
+			const csrfToken = await client.csrfToken();
+			return client.request('/auth/signout', { form: { csrfToken } });
+		};
+		return { client, signIn, session, signOut };
+	};
+	/** A browser holding exactly these cookies (a thief replaying what it stole). */
+	const replay = (jar: Jar, origin?: string) => {
+		const b = browser(origin);
+		for (const [name, value] of jar) b.client.jar.set(name, value);
+		return b;
+	};
+	/**
+	 * `count` anonymous sign-outs, each with a made-up session cookie: no account, no session, only
+	 * a CSRF token. Each makes kitgate record a "copy is stale" revocation (deleteSession succeeded).
+	 */
+	const anonymousSignOuts = async (count: number) => {
+		const attacker = browser();
+		const csrfToken = await attacker.client.csrfToken();
+		for (let i = 0; i < count; i++) {
+			attacker.client.jar.set('kitgate.session-token', `made-up-${i}-${crypto.randomUUID()}`);
+			const response = await attacker.client.request('/auth/signout', { form: { csrfToken } });
+			expect(response.status).toBe(302);
+		}
+	};
+	/**
+	 * `accounts` attacker accounts (eve-0, eve-1, …) each sign in and out `times` times: real
+	 * sessions of real users, each sign-out a record owned by its own user.
+	 */
+	const accountSignOuts = async (accounts: number, times = 1, from = 0) => {
+		for (let i = from; i < from + accounts; i++) {
+			for (let t = 0; t < times; t++) {
+				const eve = browser();
+				const csrfToken = await eve.client.csrfToken();
+				expect((await eve.client.request('/auth/callback/credentials', { form: { csrfToken, username: `eve-${i}`, password: 'x' } })).status).toBe(302);
+				expect((await eve.client.request('/auth/signout', { form: { csrfToken } })).status).toBe(302);
+			}
+		}
+	};
+	return { clock, raw, adapter, reads, holdNextRead, config, browser, replay, anonymousSignOuts, accountSignOuts, revocationStore };
+}
+
+describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache attacks on the %s adapter', (_name, makeAdapter) => {
+	const world = (cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}, shared?: Parameters<typeof makeWorld>[3]) => makeWorld(makeAdapter, cache, overrides, shared);
+
+	describe('cookie copies: eviction of the records that end them', () => {
+		/** The same adapter, but its deleteSession answers nothing (as Auth.js adapters may: `Awaitable<AdapterSession | null | undefined | void>`). */
+		const voidDelete = (adapter: Adapter): Adapter => ({ ...adapter, deleteSession: async (token: string) => void (await adapter.deleteSession!(token)) });
+
+		// attacker gains: a free, anonymous write into the bounded revocation pool for every POST /signout with a made-up session cookie
+		test('anonymous sign-out with a made-up token records a copy revocation (free write into the revocation pool)', async () => {
+			const writes: string[] = [];
+			const inner = MemoryRateLimitStore();
+			const spy = { ...inner, revoke: (key: string, at: number, keep: number, options?: Parameters<typeof inner.revoke>[3]) => (writes.push(key), inner.revoke(key, at, keep, options)) };
+			const { anonymousSignOuts } = world({ maxAge: 60 }, { rateLimit: { store: spy } });
+			await anonymousSignOuts(3);
+			// a session that never existed has no copy anywhere: nothing should need recording
+			expect(writes.filter((key) => key.startsWith('kitgate.session-copy:'))).toEqual([]);
+		});
+
+		// attacker gains: the same free write with an adapter whose deleteSession returns nothing (allowed by the Adapter type)
+		test('anonymous sign-out with a made-up token, adapter whose deleteSession returns void: still a record', async () => {
+			const writes: string[] = [];
+			const inner = MemoryRateLimitStore();
+			const spy = { ...inner, revoke: (key: string, at: number, keep: number, options?: Parameters<typeof inner.revoke>[3]) => (writes.push(key), inner.revoke(key, at, keep, options)) };
+			const base = world({ maxAge: 60 });
+			const { anonymousSignOuts } = world({ maxAge: 60 }, { rateLimit: { store: spy }, adapter: voidDelete(base.config.adapter!) });
+			await anonymousSignOuts(3);
+			expect(writes.filter((key) => key.startsWith('kitgate.session-copy:'))).toEqual([]);
+		});
+
+		// attacker gains: a stolen session (token + copy cookie) works again after the victim signed out, for up to cache.maxAge, without any account
+		test('sign-out, then an anonymous sign-out flood evicts the record: the stolen copy is a session again', async () => {
+			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			await ada.signOut();
+			// held: right after the sign-out the stolen copy is no session
+			expect(await replay(stolen).session()).toBeNull();
+			await anonymousSignOuts(20);
+			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// attacker gains: as above, on an app whose adapter's deleteSession returns nothing
+		test('sign-out, then an anonymous sign-out flood (adapter deleteSession returns void) evicts the record: the stolen copy is a session again', async () => {
+			const base = world({ maxAge: 3600 });
+			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, { adapter: voidDelete(base.config.adapter!), rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			await ada.signOut();
+			expect(await replay(stolen).session()).toBeNull();
+			await anonymousSignOuts(20);
+			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// attacker gains: a stolen session works again after the victim signed out: sign-ins and sign-outs of as many of the attacker's own accounts as the pool holds push the victim's record out (each owner holds one record, the victim's is the oldest)
+		test('sign-out, then sign-outs of many attacker accounts evict the record: the stolen copy is a session again', async () => {
+			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			await ada.signOut();
+			expect(await replay(stolen).session()).toBeNull();
+			await accountSignOuts(20);
+			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// held: one attacker account signing in and out over and over only pushes out its own records (the fairness of the pool)
+		test('held: one attacker account signing in and out many times does not evict the victim\'s sign-out record', async () => {
+			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			await ada.signOut();
+			await accountSignOuts(1, 40);
+			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// attacker gains: a thief's copy outlives revokeSessions ("sign out everywhere") for up to cache.maxAge
+		test('revokeSessions, then sign-outs of many attacker accounts evict the user record: the stolen copy is a session again', async () => {
+			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			await revokeSessions('ada-1', config);
+			expect(await replay(stolen).session()).toBeNull();
+			await accountSignOuts(20);
+			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// attacker gains: a deleted account stays signed in (locals.auth()/getSession show its user) for up to cache.maxAge
+		test('deleteUser, then sign-outs of many attacker accounts evict the user record: the deleted user is signed in again', async () => {
+			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			await deleteUser('ada-1', config);
+			expect(await replay(stolen).session()).toBeNull();
+			await accountSignOuts(20);
+			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// held: without a flood, the record of a sign-out ends a stolen copy for its whole life
+		test('held: a stolen copy replayed after sign-out stays no session until it expires', async () => {
+			const { clock, browser, replay } = world({ maxAge: 60 });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			await ada.signOut();
+			for (let i = 0; i < 6; i++) {
+				expect(await replay(stolen).session()).toBeNull();
+				clock.now += 10 * SECOND;
+			}
+		});
+	});
+	describe('cookie copies: secrets and servers', () => {
+		// attacker gains: during a secret rotation rolled out server by server, a sign-out on a rotated server does not end the thief's copy on a server not yet rotated (up to cache.maxAge)
+		test('secret rotation rollout: a sign-out on the rotated server leaves the copy made by the old server alive there', async () => {
+			const old = world({ maxAge: 3600 }, { secret: OLD_SECRET });
+			const shared = { raw: old.raw, clock: old.clock, revocationStore: old.revocationStore };
+			const rotated = world({ maxAge: 3600 }, { secret: [NEW_SECRET, OLD_SECRET] }, shared);
+			// the victim signs in and reads the session on the server still on the old secret (the thief steals both cookies)
+			const onOld = old.browser();
+			await onOld.signIn();
+			await onOld.session();
+			expect(onOld.client.jar.has('kitgate.session-cache')).toBe(true);
+			const stolen = new Map(onOld.client.jar);
+			// the next request of the victim lands on the rotated server: it signs out there
+			const onRotated = rotated.replay(new Map(onOld.client.jar));
+			expect((await onRotated.signOut()).status).toBe(302);
+			// held on the rotated server itself
+			expect(await rotated.replay(stolen).session()).toBeNull();
+			// the thief's requests land on the server on the old secret
+			expect(await old.replay(stolen).session()).toBeNull();
+		});
+
+		// held: once every server has rotated, a copy sealed and keyed under the old secret is never used (its key is another)
+		test('held: after rotation a copy made under the old secret is ignored (the database is asked)', async () => {
+			const old = world({ maxAge: 3600 }, { secret: OLD_SECRET });
+			const rotated = world({ maxAge: 3600 }, { secret: [NEW_SECRET, OLD_SECRET] }, { raw: old.raw, clock: old.clock, revocationStore: old.revocationStore });
+			const ada = old.browser();
+			await ada.signIn();
+			await ada.session();
+			const jar = new Map(ada.client.jar);
+			const later = rotated.replay(jar);
+			rotated.reads.count = 0;
+			expect(await later.session()).toMatchObject({ userId: 'ada-1' });
+			expect(rotated.reads.count).toBe(1);
+		});
+
+		// held: a copy taken from Ada's browser and put beside Bob's token is not Bob's session, nor Ada's
+		test("held: Ada's copy beside Bob's session token shows Bob (the copy is bound to its token)", async () => {
+			const { browser, reads } = world({ maxAge: 3600 });
+			const ada = browser();
+			await ada.signIn('ada');
+			await ada.session();
+			const bob = browser();
+			await bob.signIn('bob');
+			bob.client.jar.set('kitgate.session-cache', ada.client.jar.get('kitgate.session-cache')!);
+			reads.count = 0;
+			expect(await bob.session()).toMatchObject({ userId: 'bob-1', user: { email: 'bob@example.com' } });
+			expect(reads.count).toBe(1);
+			// and a copy alone (no session token) is no session
+			const copyOnly = browser();
+			copyOnly.client.jar.set('kitgate.session-cache', ada.client.jar.get('kitgate.session-cache')!);
+			expect(await copyOnly.session()).toBeNull();
+		});
+
+		// held: over HTTPS only the __Secure- copy is read; a copy tossed under the plain name (from an http:// sibling) is ignored
+		test('held: over HTTPS a copy cookie under the plain name is not read, and cannot be sealed for the __Secure- name', async () => {
+			const { browser, reads } = world({ maxAge: 3600 });
+			const ada = browser('https://app.example');
+			await ada.signIn();
+			await ada.session();
+			const value = ada.client.jar.get('__Secure-kitgate.session-cache')!;
+			expect(value).toBeTruthy();
+			ada.client.jar.delete('__Secure-kitgate.session-cache');
+			ada.client.jar.set('kitgate.session-cache', value);
+			reads.count = 0;
+			await ada.session();
+			expect(reads.count).toBe(1);
+			// a copy made over HTTP (salt of the plain name) put under the __Secure- name is not read either
+			const plain = browser();
+			await plain.signIn();
+			await plain.session();
+			ada.client.jar.set('__Secure-kitgate.session-cache', plain.client.jar.get('kitgate.session-cache')!);
+			ada.client.jar.set('__Secure-kitgate.session-token', plain.client.jar.get('kitgate.session-token')!);
+			reads.count = 0;
+			await ada.session();
+			expect(reads.count).toBe(1);
+		});
+
+		// held: a copy re-sealed with another secret claiming a far `until` for this very session is ignored
+		test('held: a forged copy (right key, far until, other secret) is ignored', async () => {
+			const { browser, reads } = world({ maxAge: 3600 });
+			const ada = browser();
+			await ada.signIn();
+			const token = ada.client.jar.get('kitgate.session-token')!;
+			const k = sessionCacheKey(TEST_SECRET, token);
+			const copy = JSON.stringify({ user: { id: 'bob-1', name: 'Bob', email: 'bob@example.com' }, expires: Date.UTC(2040, 0) });
+			const forged = await encodeJwt({ token: { k, from: Date.UTC(2040, 0), until: Date.UTC(2040, 0), copy }, secret: 'x'.repeat(48), salt: 'kitgate.session-cache', maxAge: 3600 });
+			ada.client.jar.set('kitgate.session-cache', forged);
+			reads.count = 0;
+			expect(await ada.session()).toMatchObject({ userId: 'ada-1' });
+			expect(reads.count).toBe(1);
+		});
+	});
+
+	describe('races between a read and an end of the session', () => {
+		// held: a read that fetched the row before the sign-out and writes its copy after it leaves a copy that is already stale
+		test('held (cookie): a copy written by a read that raced the sign-out is stale at once', async () => {
+			const { browser, replay, holdNextRead } = world({ maxAge: 3600 });
+			const ada = browser();
+			await ada.signIn();
+			const stolen = new Map(ada.client.jar);
+			const thief = replay(stolen);
+			const gate = holdNextRead();
+			const racing = thief.session();
+			await gate.arrived;
+			await ada.signOut();
+			gate.open();
+			await racing;
+			// the thief kept whatever copy the racing read set
+			const withCopy = new Map(stolen);
+			const copy = thief.client.jar.get('kitgate.session-cache');
+			if (copy) withCopy.set('kitgate.session-cache', copy);
+			expect(await replay(withCopy).session()).toBeNull();
+		});
+
+		// held: in a store, the tombstone of the sign-out refuses the copy of a read that raced it
+		test('held (store): a copy read before the sign-out is never stored after it', async () => {
+			const store = MemorySessionCacheStore();
+			const { browser, replay, holdNextRead } = world({ maxAge: 3600, store });
+			const ada = browser();
+			await ada.signIn();
+			const stolen = new Map(ada.client.jar);
+			const gate = holdNextRead();
+			const racing = replay(stolen).session();
+			await gate.arrived;
+			await ada.signOut();
+			gate.open();
+			await racing;
+			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// attacker gains: a signed-out session read from the store's copy for up to cache.maxAge: sign-outs of the attacker's own sessions fill the tombstones, and a full set is forgotten all at once
+		test('store: sign-outs of the attacker\'s own sessions flush the tombstones, so a read that raced the sign-out stores its stale copy', async () => {
+			// 30 tombstones here; the default store's 10,000 take as many sign-ins and sign-outs
+			const store = MemorySessionCacheStore({ maxEntries: 30 });
+			const { browser, replay, holdNextRead, accountSignOuts } = world({ maxAge: 3600, store });
+			const ada = browser();
+			await ada.signIn();
+			const stolen = new Map(ada.client.jar);
+			const gate = holdNextRead();
+			const racing = replay(stolen).session();
+			await gate.arrived;
+			await ada.signOut();
+			await accountSignOuts(1, 30);
+			gate.open();
+			await racing;
+			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// held: the memory store's bound is on entries; a flood never brings back a copy that was forgotten (copies go with the tombstones)
+		test('held (store): a flood of sign-outs after a sign-out never brings back the forgotten copy', async () => {
+			const store = MemorySessionCacheStore({ maxEntries: 30 });
+			const { browser, replay, accountSignOuts } = world({ maxAge: 3600, store });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			await ada.signOut();
+			await accountSignOuts(1, 35);
+			expect(await replay(stolen).session()).toBeNull();
+		});
+	});
+
+	describe('the account page', () => {
+		// attacker gains: once the revocation pool is full (a busy site, or filled by the attacker's accounts), ONE more sign-out by anyone after "end other sessions" brings back a thief's session: the victim's records are evicted first, because the victim "holds the most"
+		test('end-other-sessions on a full pool: the victim\'s own records are the first evicted', async () => {
+			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const laptop = browser();
+			const phone = browser();
+			const tablet = browser();
+			await laptop.signIn();
+			await phone.signIn();
+			await tablet.signIn();
+			expect(await phone.session()).toMatchObject({ userId: 'ada-1' });
+			expect(await tablet.session()).toMatchObject({ userId: 'ada-1' });
+			const stolenPhone = new Map(phone.client.jar);
+			const stolenTablet = new Map(tablet.client.jar);
+			// a busy pool: full of other people's sign-outs
+			await accountSignOuts(20);
+			const csrfToken = await laptop.client.csrfToken();
+			const ended = await laptop.client.request('/auth/account/end-other-sessions', { form: { csrfToken, callbackUrl: '/settings' } });
+			expect(new URL(ended.headers.get('location')!).searchParams.get('account')).toBe('other-sessions-ended');
+			// held right after
+			expect(await replay(stolenPhone).session()).toBeNull();
+			expect(await replay(stolenTablet).session()).toBeNull();
+			// one more sign-out, of anyone else
+			await accountSignOuts(1, 1, 100);
+			expect([await replay(stolenPhone).session(), await replay(stolenTablet).session()]).toEqual([null, null]);
+		});
+
+		// held: the routes that act read the database: a stolen copy (even one a flood brought back) opens no account page
+		test('held: the account page and its changes never trust a copy', async () => {
+			const { browser, replay, config } = world({ maxAge: 3600 }, { session: { maxAge: 30 * 86400, updateAge: 86400, revocationCheck: 'refresh', cache: { maxAge: 3600 } } });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			await revokeSessions('ada-1', config);
+			// with revocationCheck "refresh" the copy is read until maxAge (documented) ...
+			const thief = replay(stolen);
+			expect(await thief.session()).toMatchObject({ userId: 'ada-1' });
+			// ... but never by the account routes
+			expect((await replay(stolen).client.request('/auth/account')).status).toBe(401);
+			const csrf = await thief.client.csrfToken();
+			const change = await replay(stolen).client.request('/auth/account/end-other-sessions', { json: { csrfToken: csrf } });
+			expect(change.status).toBe(401);
+		});
+
+		// held: an email change through kitgate shows at once in every browser holding a copy
+		test('held: updateUser through kitgate (an email change) shows at once in another browser', async () => {
+			const { browser, config } = world({ maxAge: 3600 });
+			const laptop = browser();
+			const phone = browser();
+			await laptop.signIn();
+			await phone.signIn();
+			expect(await phone.session()).toMatchObject({ user: { email: 'ada@example.com' } });
+			await resolveConfig(config).adapter!.updateUser!({ id: 'ada-1', email: 'ada@new.example' });
+			expect(await phone.session()).toMatchObject({ user: { email: 'ada@new.example' } });
+		});
+	});
+
+	describe('stores, logs and sizes', () => {
+		// held: a store answering junk is a miss (the database answers), never a session of someone else or a crash
+		test('held: a store returning junk is a miss', async () => {
+			for (const value of ['junk', '{}', 'null', '{"user":{"id":7},"expires":1}', '{"user":{"id":"x"},"expires":"soon"}', '[]']) {
+				const junk: SessionCacheStore = { get: () => ({ value }), set: () => undefined, forget: () => undefined, forgetUser: () => undefined };
+				const { browser, reads } = world({ maxAge: 60, store: junk });
+				const ada = browser();
+				await ada.signIn();
+				reads.count = 0;
+				expect(await ada.session()).toMatchObject({ userId: 'ada-1' });
+				expect(reads.count).toBe(1);
+			}
+		});
+
+		// held: neither the store's keys nor its values hold the session token; a failing store's log holds neither the token nor the address
+		test('held: the store never sees the session token; failure logs hold no token or email', async () => {
+			const seen: string[] = [];
+			const inner = MemorySessionCacheStore();
+			const spy: SessionCacheStore = {
+				get: (key) => (seen.push(key), inner.get(key)),
+				set: (key, entry) => (seen.push(key, JSON.stringify(entry)), inner.set(key, entry)),
+				forget: (key, ttl) => (seen.push(key), inner.forget(key, ttl)),
+				forgetUser: (userId, ttl) => (seen.push(userId), inner.forgetUser(userId, ttl))
+			};
+			const { browser } = world({ maxAge: 60, store: spy });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			await ada.session();
+			const token = ada.client.jar.get('kitgate.session-token')!;
+			await ada.signOut();
+			expect(seen.length).toBeGreaterThan(0);
+			expect(seen.join('\n')).not.toContain(token);
+
+			const logged: string[] = [];
+			const failing: SessionCacheStore = {
+				get: () => Promise.reject(new Error('down')),
+				set: () => Promise.reject(new Error('down')),
+				forget: () => Promise.reject(new Error('down')),
+				forgetUser: () => Promise.reject(new Error('down'))
+			};
+			const keep = (...args: unknown[]) => void logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${JSON.stringify(a.cause ?? '')}` : JSON.stringify(a))).join(' '));
+			const broken = world({ maxAge: 60, store: failing }, { logger: { error: keep, warn: keep, debug: keep } });
+			const bob = broken.browser();
+			await bob.signIn('bob');
+			await bob.session();
+			const bobToken = bob.client.jar.get('kitgate.session-token')!;
+			await bob.signOut();
+			expect(logged.length).toBeGreaterThan(0);
+			expect(logged.join('\n')).not.toContain(bobToken);
+			expect(logged.join('\n')).not.toContain('bob@example.com');
+		});
+
+		// held: a revocation store that fails makes cookie copies misses (fail closed), so a signed-out copy stays dead
+		test('held: a failing revocation store makes every cookie copy a miss', async () => {
+			const inner = MemoryRateLimitStore();
+			let down = false;
+			const flaky = { ...inner, revokedAt: (key: string, now: number) => (down ? (() => { throw new Error('down'); })() : inner.revokedAt(key, now)) };
+			const { browser, reads } = world({ maxAge: 60 }, { rateLimit: { store: flaky }, logger: { error: () => undefined, warn: () => undefined, debug: () => undefined } });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			down = true;
+			reads.count = 0;
+			await ada.session();
+			expect(reads.count).toBe(1);
+		});
+
+		// held: a user too large for one cookie is not copied into a cookie (no chunking, no header blow-up)
+		test('held: an oversized user gets no cookie copy and no chunks', async () => {
+			const { raw, browser } = world({ maxAge: 60 });
+			const ada = browser();
+			await ada.signIn();
+			await raw.updateUser!({ id: 'ada-1', name: 'A'.repeat(20_000) });
+			const response = await ada.client.request('/auth/session');
+			expect(response.headers.getSetCookie().filter((line) => line.includes('session-cache')).every((line) => /session-cache=;/.test(line) || !/session-cache\.\d=/.test(line))).toBe(true);
+			expect([...ada.client.jar.keys()].some((name) => name.includes('session-cache'))).toBe(false);
+		});
+
+		// held: the session token of a JWT session's row (`jwt:…`) is never a database session, so it never gets a copy
+		test('held: a `jwt:` row token is no database session and gets no copy', async () => {
+			const { browser, reads } = world({ maxAge: 60 });
+			const ada = browser();
+			ada.client.jar.set('kitgate.session-token', 'jwt:abc');
+			reads.count = 0;
+			expect(await ada.session()).toBeNull();
+			expect(reads.count).toBe(0);
+			expect(ada.client.jar.has('kitgate.session-cache')).toBe(false);
+		});
+	});
+});
+
+describe('session.cache on the default revocation store (memory adapter)', () => {
+	// attacker gains: with the default memory revocation store (50,000 records) and an adapter whose deleteSession answers nothing, 50,000 anonymous POST /signout (seconds of one core) bring a stolen, signed-out session back
+	test('default revocation store, void deleteSession: 50,000 anonymous sign-outs evict the sign-out record of a stolen copy', async () => {
+		const memory = MemoryAdapter();
+		const adapter: Adapter = { ...memory, deleteSession: async (token: string) => void (await memory.deleteSession!(token)) };
+		const w = makeWorld(() => adapter, { maxAge: 3600 });
+		const ada = w.browser();
+		await ada.signIn();
+		await ada.session();
+		const stolen = new Map(ada.client.jar);
+		await ada.signOut();
+		expect(await w.replay(stolen).session()).toBeNull();
+		const attacker = testClient(w.config);
+		const csrfToken = await attacker.csrfToken();
+		for (let i = 0; i <= 50_000; i++) {
+			attacker.jar.set('kitgate.session-token', `made-up-${i}`);
+			await attacker.request('/auth/signout', { form: { csrfToken } });
+		}
+		expect(await w.replay(stolen).session()).toBeNull();
+	}, 120_000);
+});
