@@ -42,6 +42,19 @@ export interface MemoryRateLimitStore extends RateLimitStore, RevocationStore {
 
 const DEFAULT_MAX_KEYS = 50_000;
 
+/** Marks a store that lives in this process (shared with no other server). */
+const IN_PROCESS = Symbol.for('kitgate.in-process-store');
+
+/**
+ * True for a store kept in this process's memory: what it holds, no other server sees.
+ *
+ * @example
+ * if (!isInProcessStore(config.revocation.store)) await store.revoke(key, at, keep);
+ */
+export function isInProcessStore(store: object): boolean {
+	return (store as { [IN_PROCESS]?: boolean })[IN_PROCESS] === true;
+}
+
 /**
  * Counters and revocations in this process's memory: right for one server. Several servers need a
  * shared store (`SqlRateLimitStore` from `kitgate/adapters/rate-limit-store`). Memory stays bounded:
@@ -62,7 +75,7 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 	const bestEffort = new RevocationPool(maxRevocations, { evictLastOnes: true });
 	let nextFullSweep = 0;
 
-	return {
+	const store: MemoryRateLimitStore = {
 		increment(key, windowSeconds, now) {
 			const open = counters.get(key);
 			if (open && open.resetAt > now) {
@@ -105,6 +118,7 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 			pool.set(userId, { at, until: at + keepSeconds * 1000, owner: options?.owner ?? userId }, at);
 		}
 	};
+	return Object.defineProperty(store, IN_PROCESS, { value: true });
 }
 
 /**

@@ -12,8 +12,9 @@ import type { SessionCacheStore } from './types.js';
 export interface MemorySessionCacheStoreOptions {
 	/**
 	 * Most copies kept at once (default 10,000); past that the oldest goes. The same bound holds
-	 * the records of forgotten sessions and users; when those are full of live ones, every copy is
-	 * dropped rather than a record forgotten.
+	 * the records of forgotten sessions and users; when those are full of live ones, the oldest is
+	 * dropped and every copy older than it counts as forgotten (more database reads, never a copy
+	 * of a forgotten session).
 	 */
 	maxEntries?: number;
 }
@@ -47,6 +48,13 @@ export function MemorySessionCacheStore(options: MemorySessionCacheStoreOptions 
 	const copies = new Map<string, Copy>();
 	const forgottenKeys = new Map<string, Forgotten>();
 	const forgottenUsers = new Map<string, Forgotten>();
+	// records dropped for room: every copy from a miss at or before this time counts as forgotten
+	let floor: Forgotten = { at: 0, until: 0 };
+	const floorAt = (now: number) => (floor.until > now ? floor.at : undefined);
+	const latest = (...times: (number | undefined)[]) => {
+		const known = times.filter((time): time is number => time !== undefined);
+		return known.length ? Math.max(...known) : undefined;
+	};
 
 	const forgottenAt = (records: Map<string, Forgotten>, name: string, now: number) => {
 		const record = records.get(name);
@@ -56,14 +64,18 @@ export function MemorySessionCacheStore(options: MemorySessionCacheStoreOptions 
 		return undefined;
 	};
 
-	/** Records a forget; a full record set drops every copy first, which is never wrong. */
+	/**
+	 * Records a forget. When the records are full of live ones, the oldest is dropped and its time
+	 * becomes the floor: every copy from a miss before it is refused and not served, never one brought back.
+	 */
 	const remember = (records: Map<string, Forgotten>, name: string, now: number, ttlSeconds: number) => {
 		records.delete(name);
 		if (records.size >= max) {
 			for (const [other, record] of records) if (record.until <= now) records.delete(other);
-			if (records.size >= max) {
-				records.clear();
-				copies.clear();
+			for (const [other, record] of records) {
+				if (records.size < max) break;
+				records.delete(other);
+				floor = { at: Math.max(floor.at, record.at), until: Math.max(floor.until, record.until) };
 			}
 		}
 		records.set(name, { at: now, until: now + ttlSeconds * 1000 });
@@ -74,18 +86,17 @@ export function MemorySessionCacheStore(options: MemorySessionCacheStoreOptions 
 			const now = Date.now();
 			const copy = copies.get(key);
 			if (copy) {
-				const userForgotten = forgottenAt(forgottenUsers, copy.userId, now);
-				if (copy.until > now && (userForgotten === undefined || userForgotten < copy.from)) return { value: copy.value };
+				const forgotten = latest(forgottenAt(forgottenUsers, copy.userId, now), floorAt(now));
+				if (copy.until > now && (forgotten === undefined || forgotten < copy.from)) return { value: copy.value };
 				copies.delete(key);
 			}
 			return { value: null, missedAt: now };
 		},
 		set(key, { userId, value, missedAt, ttlSeconds }) {
 			const now = Date.now();
-			const keyForgotten = forgottenAt(forgottenKeys, key, now);
-			const userForgotten = forgottenAt(forgottenUsers, userId, now);
+			const forgotten = latest(forgottenAt(forgottenKeys, key, now), forgottenAt(forgottenUsers, userId, now), floorAt(now));
 			// read before a change that came after the miss: it would bring the change back
-			if ((keyForgotten !== undefined && keyForgotten >= missedAt) || (userForgotten !== undefined && userForgotten >= missedAt)) return;
+			if (forgotten !== undefined && forgotten >= missedAt) return;
 			copies.delete(key);
 			if (copies.size >= max) copies.delete(copies.keys().next().value as string);
 			copies.set(key, { userId, value, from: missedAt, until: now + ttlSeconds * 1000 });

@@ -165,7 +165,8 @@ export async function deleteUser(userId: string, config: AuthConfig): Promise<vo
 	const adapter = resolved.adapter;
 	if (!adapter) throw new MissingAdapter('deleteUser removes a stored user and needs an adapter.');
 	assertAdapterMethods(adapter, ['deleteUser']);
-	if (resolved.session.strategy === 'jwt') {
+	// JWT sessions, and copies of database sessions (session.cache), end through it: recorded first
+	if (resolved.session.strategy === 'jwt' || resolved.sessionCache) {
 		await resolved.revocation.store.revoke(userId, revocationTime(resolved.now()), resolved.jwt.maxAge + KEEP_MARGIN_SECONDS);
 	}
 	await adapter.deleteUser(userId);

@@ -7,7 +7,9 @@ import { isThenable } from './awaitable.js';
 import type { RequestContext } from './context.js';
 import { expiredCookie, CHUNK_SIZE } from './cookies.js';
 import { AdapterError, InvalidConfiguration } from './errors.js';
+import { CopyEnds } from './copy-ends.js';
 import { secretHmac } from './hmac.js';
+import { isInProcessStore } from './memory-rate-limit-store.js';
 import { decodeJwtSync, encodeJwt } from './jwt.js';
 import type { AdapterUser, Awaitable, RevocationStore, SessionCacheOptions, SessionCacheStore } from './types.js';
 
@@ -82,6 +84,8 @@ export function readCachedSession(ctx: RequestContext, cache: ResolvedSessionCac
 	const key = sessionCacheKey(ctx.config.secrets[0], sessionToken);
 	if (cache.store === 'cookie') return cookieCopy(ctx, key);
 	const { store } = cache;
+	const fromLookup = (lookup: Awaited<ReturnType<SessionCacheStore['get']>>): SessionCacheRead =>
+		lookup.value === null ? { hit: null, missedAt: lookup.missedAt } : { hit: unsealStored(ctx, key, lookup.value) };
 	try {
 		const lookup = store.get(key);
 		if (!isThenable(lookup)) return fromLookup(lookup);
@@ -91,9 +95,17 @@ export function readCachedSession(ctx: RequestContext, cache: ResolvedSessionCac
 	}
 }
 
-function fromLookup(lookup: Awaited<ReturnType<SessionCacheStore['get']>>): SessionCacheRead {
-	if (lookup.value === null) return { hit: null, missedAt: lookup.missedAt };
-	return { hit: parseCopy(lookup.value) };
+/** Salt of the keys that seal copies kept in a store (apart from the cookie's). */
+const STORE_SEAL = 'kitgate.session-cache-store';
+
+/**
+ * The copy a store kept, when it is sealed by this app for this key and still fresh: whoever can
+ * write to the store (another app on the same Redis) cannot put a user of its choosing under a key.
+ */
+function unsealStored(ctx: RequestContext, key: string, value: string): CachedSession | null {
+	const payload = decodeJwtSync({ token: value, secret: ctx.config.secrets, salt: STORE_SEAL, now: ctx.now });
+	if (!payload || payload.k !== key || typeof payload.until !== 'number' || payload.until <= ctx.now || typeof payload.copy !== 'string') return null;
+	return parseCopy(payload.copy);
 }
 
 function storeFailed(ctx: RequestContext, doing: 'read' | 'write', error: unknown): SessionCacheRead {
@@ -124,7 +136,9 @@ export async function writeCachedSession(
 	// a miss the store did not time (it failed): a copy kept now could outlive a change made meanwhile
 	if (missedAt === undefined) return;
 	try {
-		await cache.store.set(key, { userId: session.user.id, value: copy, missedAt, ttlSeconds: cache.maxAge });
+		// sealed and bound to its key: the store holds it, it cannot choose it
+		const sealed = await encodeJwt({ token: { k: key, until: ctx.now + cache.maxAge * 1000, copy }, secret: ctx.config.secrets, salt: STORE_SEAL, maxAge: cache.maxAge, now: ctx.now });
+		await cache.store.set(key, { userId: session.user.id, value: sealed, missedAt, ttlSeconds: cache.maxAge });
 	} catch (error) {
 		storeFailed(ctx, 'write', error);
 	}
@@ -159,14 +173,14 @@ function cookieCopy(ctx: RequestContext, key: string): Awaitable<SessionCacheRea
 	if (!copy) return MISS;
 	if (ctx.config.revocation.check !== 'always') return { hit: copy };
 	const made = payload.from;
+	// ends this process recorded (exact, and safe when its table is full)
+	if (isBefore(made, copyEnds.endedAt(COPY_OF_SESSION + key, ctx.now)) || isBefore(made, copyEnds.endedAt(COPIES_OF_USER + copy.user.id, ctx.now))) return MISS;
 	const { store } = ctx.config.revocation;
 	try {
-		// this session ended; the user changed; the user signed out everywhere (revokeSessions, deletion)
-		const asked = [
-			store.revokedAt(COPY_OF_SESSION + key, ctx.now),
-			store.revokedAt(COPIES_OF_USER + copy.user.id, ctx.now),
-			store.revokedAt(copy.user.id, ctx.now)
-		];
+		// the user signed out everywhere (revokeSessions, deletion); with a shared store, also the ends other servers recorded
+		const asked = isInProcessStore(store)
+			? [store.revokedAt(copy.user.id, ctx.now)]
+			: [store.revokedAt(copy.user.id, ctx.now), store.revokedAt(COPY_OF_SESSION + key, ctx.now), store.revokedAt(COPIES_OF_USER + copy.user.id, ctx.now)];
 		const decide = (times: (number | null)[]): SessionCacheRead => (times.some((time) => isBefore(made, time)) ? MISS : { hit: copy });
 		if (!asked.some(isThenable)) return decide(asked as (number | null)[]);
 		return Promise.all(asked).then(decide, (error: unknown) => storeFailed(ctx, 'read', error));
@@ -182,9 +196,17 @@ function isBefore(made: number, changedAt: number | null): boolean {
 	return changedAt !== null && made <= changedAt;
 }
 
-/** Revocation-store keys of the records that make cookie copies stale: one session's, all of a user's. */
+/** Keys of the records that make cookie copies stale: one session's, all of a user's. */
 const COPY_OF_SESSION = 'kitgate.session-copy:';
 const COPIES_OF_USER = 'kitgate.session-copies:';
+
+/**
+ * The ends of copies this process recorded: checked first, exact for this process, and when full
+ * it makes copies stale rather than forget an end. A shared revocation store (Redis, SQL) carries
+ * the same records to the other servers; the in-process memory store does not get them (it could
+ * only drop them when full).
+ */
+const copyEnds = new CopyEnds(50_000);
 
 async function writeCookieCopy(ctx: RequestContext, cache: ResolvedSessionCache, key: string, copy: string, sessionExpires: number, readAt: number): Promise<void> {
 	const option = ctx.cookieNames.sessionCache;
@@ -253,17 +275,23 @@ export function sessionCacheInvalidation(
 	const sessionOf = (method: string, args: unknown[]) =>
 		method === 'deleteSession' ? args[0] : method === 'deleteSessionOfUser' ? args[1] : (args[0] as { sessionToken?: unknown } | undefined)?.sessionToken;
 	const userOf = (method: string, args: unknown[]) => (method === 'updateUser' ? (args[0] as { id?: unknown } | undefined)?.id : args[0]);
+	const shared = !isInProcessStore(revocation);
+	/** Records an end of copies here, and in a shared revocation store for the other servers. */
+	const recordEnd = async (key: string, owner: string | undefined) => {
+		const at = now() + CLOCK_MARGIN_MS;
+		copyEnds.record(key, at, at + (maxAge + 1) * 1000, now());
+		if (shared) await revocation.revoke(key, at, maxAge + 1, { evictable: true, ...(owner ? { owner } : {}) });
+	};
 	const forget =
 		cache.store === 'cookie'
 			? {
-					// best effort, owned by the session's user: a full memory store drops first the records of
-					// whoever holds the most, and a dropped record's copies end within maxAge
-					session: (key: string, owner: string | undefined) =>
-						revocation.revoke(COPY_OF_SESSION + key, now() + CLOCK_MARGIN_MS, maxAge + 1, { evictable: true, ...(owner ? { owner } : {}) }),
-					// a change of the user: best effort too
-					changedUser: (userId: string) => revocation.revoke(COPIES_OF_USER + userId, now() + CLOCK_MARGIN_MS, maxAge + 1, { evictable: true, owner: userId }),
-					// every session of the user ended: the user's own revocation, never dropped (as revokeSessions writes it)
-					endedUser: (userId: string) => revocation.revoke(userId, now() + CLOCK_MARGIN_MS, maxAge + 1)
+					session: (key: string, owner: string | undefined) => recordEnd(COPY_OF_SESSION + key, owner),
+					changedUser: (userId: string) => recordEnd(COPIES_OF_USER + userId, userId),
+					// every session of the user ended: also the user's own revocation, never dropped (as revokeSessions writes it)
+					endedUser: async (userId: string) => {
+						await recordEnd(COPIES_OF_USER + userId, userId);
+						await revocation.revoke(userId, now() + CLOCK_MARGIN_MS, maxAge + 1);
+					}
 				}
 			: {
 					session: (key: string) => (cache.store as SessionCacheStore).forget(key, maxAge),
@@ -277,6 +305,7 @@ export function sessionCacheInvalidation(
 				if (FORGET_SESSION.has(method)) {
 					const token = sessionOf(method, args);
 					// nothing deleted or updated (a made-up token): there is no copy to end, and nothing is recorded
+					// (an adapter that answers nothing is recorded all the same: the tables are safe when full)
 					if (typeof token !== 'string' || result === null) return;
 					const owner = method === 'deleteSessionOfUser' ? args[0] : (result as { userId?: unknown } | undefined)?.userId;
 					// under every secret of the rotation: a server not rotated yet keys its copies under an older one

@@ -160,7 +160,9 @@ export async function deleteAccount(ctx: RequestContext, session: AccountSession
 	requireFreshSignIn(ctx, session, 'Deleting the account');
 	const { stored, user } = session;
 	const adapter = ctx.config.adapter!;
-	if (stored.strategy === 'jwt') {
+	// recorded before the user goes, so a store that refuses it stops the deletion: JWT sessions, and
+	// copies of database sessions (session.cache), end through it
+	if (stored.strategy === 'jwt' || ctx.config.sessionCache) {
 		await ctx.config.revocation.store.revoke(user.id, revocationTime(ctx.now), ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
 	}
 	const deleted = await adapter.deleteUser(user.id);

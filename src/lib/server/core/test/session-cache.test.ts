@@ -16,6 +16,8 @@ import { encodeJwt } from '../jwt.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { memoryAndSqliteAdapters } from './stored-adapters.js';
 
+/** Worlds made so far (each starts its clock a day after the last). */
+let worlds = 0;
 const SECOND = 1000;
 
 /** A real adapter whose getSessionAndUser calls are counted. */
@@ -27,7 +29,8 @@ function counting(adapter: Adapter) {
 
 describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s adapter', (_name, makeAdapter) => {
 	function world(cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}) {
-		const clock = { now: Date.UTC(2031, 0, 2, 3, 4, 5) };
+		// a day apart per world: the ends of copies this process recorded (per process, by user id) stay in their own past
+		const clock = { now: Date.UTC(2031, 0, 2, 3, 4, 5) + worlds++ * 86_400_000 };
 		const raw = makeAdapter();
 		const { adapter, reads } = counting(raw);
 		const config: AuthConfig = {

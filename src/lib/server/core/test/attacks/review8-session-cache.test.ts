@@ -1,6 +1,12 @@
 // Review 8: attacks on `session.cache` (copies of database sessions in an encrypted cookie or a
 // store). Each test is named after the attack, with what the attacker gains. Tests that pass are
-// defences that held; tests that fail are holes (see the review report).
+// defences that held. Written against 9664364, where 29 failed: fde77d2 fixed the anonymous flood
+// (made-up tokens), one account's sign-out loop, revokeSessions / deleteUser / end-other-sessions
+// eviction and the rotation rollout; the next fixes kept the ends of copies in a table of this
+// process that raises a floor when full instead of forgetting one (floods of many accounts, void
+// deleteSession adapters, user changes), gave MemorySessionCacheStore the same floor (its flushed
+// tombstones), sealed store values to their key (a writable Redis choosing the user), and record the
+// deleted user's revocation before deleting (a full pool now stops the deletion, as for JWT).
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
@@ -15,6 +21,8 @@ import type { Adapter, AuthConfig, RevocationStore, Session, SessionCacheOptions
 import { TEST_SECRET, testClient } from '../client.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 
+/** Worlds made so far (each starts its clock a day after the last). */
+let worlds = 0;
 const SECOND = 1000;
 const OLD_SECRET = 'old-secret-old-secret-old-secret-old-secret-0123';
 const NEW_SECRET = 'new-secret-new-secret-new-secret-new-secret-4567';
@@ -58,7 +66,8 @@ const USERS: Record<string, { id: string; name: string; email: string }> = {
 
 /** One app; `shared` lets two configs (two servers) share the adapter, clock and revocation store. */
 function makeWorld(makeAdapter: () => Adapter, cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}, shared?: { raw: Adapter; clock: { now: number }; revocationStore: RevocationStore & object }) {
-	const clock = shared?.clock ?? { now: Date.UTC(2031, 0, 2, 3, 4, 5) };
+	// a day apart per world: the ends of copies this process recorded (per process, by user id) stay in their own past
+	const clock = shared?.clock ?? { now: Date.UTC(2031, 0, 2, 3, 4, 5) + worlds++ * 86_400_000 };
 	const raw = shared?.raw ?? makeAdapter();
 	const { adapter, reads, holdNextRead } = instrumented(raw);
 	const revocationStore = shared?.revocationStore ?? MemoryRateLimitStore();
@@ -141,7 +150,9 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		test('anonymous sign-out with a made-up token records a copy revocation (free write into the revocation pool)', async () => {
 			const writes: string[] = [];
 			const inner = MemoryRateLimitStore();
-			const spy = { ...inner, revoke: (key: string, at: number, keep: number, options?: Parameters<typeof inner.revoke>[3]) => (writes.push(key), inner.revoke(key, at, keep, options)) };
+			// the process's own store, watched (a copy that keeps it what it is): ends of copies never enter its bounded pool
+			// (they go to kitgate's own table of ends, safe when full); shared stores (Redis, SQL) keep them, unbounded
+			const spy = Object.assign(Object.create(inner) as typeof inner, { revoke: (key: string, at: number, keep: number, options?: Parameters<typeof inner.revoke>[3]) => (writes.push(key), inner.revoke(key, at, keep, options)) });
 			const { anonymousSignOuts } = world({ maxAge: 60 }, { rateLimit: { store: spy } });
 			await anonymousSignOuts(3);
 			// a session that never existed has no copy anywhere: nothing should need recording
@@ -152,7 +163,9 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		test('anonymous sign-out with a made-up token, adapter whose deleteSession returns void: still a record', async () => {
 			const writes: string[] = [];
 			const inner = MemoryRateLimitStore();
-			const spy = { ...inner, revoke: (key: string, at: number, keep: number, options?: Parameters<typeof inner.revoke>[3]) => (writes.push(key), inner.revoke(key, at, keep, options)) };
+			// the process's own store, watched (a copy that keeps it what it is): ends of copies never enter its bounded pool
+			// (they go to kitgate's own table of ends, safe when full); shared stores (Redis, SQL) keep them, unbounded
+			const spy = Object.assign(Object.create(inner) as typeof inner, { revoke: (key: string, at: number, keep: number, options?: Parameters<typeof inner.revoke>[3]) => (writes.push(key), inner.revoke(key, at, keep, options)) });
 			const base = world({ maxAge: 60 });
 			const { anonymousSignOuts } = world({ maxAge: 60 }, { rateLimit: { store: spy }, adapter: voidDelete(base.config.adapter!) });
 			await anonymousSignOuts(3);
@@ -200,8 +213,8 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 			expect(await replay(stolen).session()).toBeNull();
 		});
 
-		// held: one attacker account signing in and out over and over only pushes out its own records (the fairness of the pool)
-		test('held: one attacker account signing in and out many times does not evict the victim\'s sign-out record', async () => {
+		// attacker gains: a stolen session works again after the victim signed out, with ONE attacker account signing in and out over and over (records owned by their key, not their user, defeat the pool's fairness)
+		test('one attacker account signing in and out many times evicts the victim\'s sign-out record', async () => {
 			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
 			const ada = browser();
 			await ada.signIn();
@@ -236,6 +249,60 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 			expect(await replay(stolen).session()).toBeNull();
 			await accountSignOuts(20);
 			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// attacker gains: "end this session" on the account page (the victim kicking the thief out) is undone by sign-outs of many attacker accounts
+		test('end-session from the account page, then sign-outs of many attacker accounts: the ended session is read again from its copy', async () => {
+			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const laptop = browser();
+			const phone = browser();
+			await laptop.signIn();
+			await phone.signIn();
+			expect(await phone.session()).toMatchObject({ userId: 'ada-1' });
+			const stolen = new Map(phone.client.jar);
+			const overview = (await (await laptop.client.request('/auth/account')).json()) as { sessions: { id: string; current: boolean }[] };
+			const other = overview.sessions.find((s) => !s.current)!;
+			const csrfToken = await laptop.client.csrfToken();
+			const ended = await laptop.client.request('/auth/account/end-session', { json: { csrfToken, sessionId: other.id } });
+			expect(ended.status).toBe(200);
+			expect(await replay(stolen).session()).toBeNull();
+			await accountSignOuts(20);
+			expect(await replay(stolen).session()).toBeNull();
+		});
+
+		// attacker gains: after a change of the user through kitgate (an email change, or the removal of a claimed address from its claimant), a browser's copy shows the old user again once sign-outs of many accounts push out the record
+		test('updateUser, then sign-outs of many attacker accounts: the copy shows the user as it was', async () => {
+			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const phone = browser();
+			await phone.signIn();
+			expect(await phone.session()).toMatchObject({ user: { email: 'ada@example.com' } });
+			const copied = new Map(phone.client.jar);
+			await resolveConfig(config).adapter!.updateUser!({ id: 'ada-1', email: 'ada@new.example' });
+			expect(await replay(copied).session()).toMatchObject({ user: { email: 'ada@new.example' } });
+			await accountSignOuts(20);
+			expect(await replay(copied).session()).toMatchObject({ user: { email: 'ada@new.example' } });
+		});
+
+		// attacker gains: a deleted user stays signed in for up to cache.maxAge once the never-dropped revocation pool is full: the record deleteUser needs is refused, and the refusal is only logged
+		test('deleteUser when the revocation pool is full of live user revocations: refused before anything is deleted (never a deleted user whose copy lives on)', async () => {
+			const errors: unknown[] = [];
+			const { browser, replay, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 5 }) }, logger: { error: (e) => void errors.push(e), warn: () => undefined, debug: () => undefined } });
+			const ada = browser();
+			await ada.signIn();
+			await ada.session();
+			const stolen = new Map(ada.client.jar);
+			// five attacker accounts each "end their other sessions": one live revocation each, kept for the JWT lifetime
+			for (let i = 0; i < 5; i++) {
+				const eve = browser();
+				await eve.signIn(`eve-${i}`);
+				const csrfToken = await eve.client.csrfToken();
+				const ended = await eve.client.request('/auth/account/end-other-sessions', { json: { csrfToken } });
+				expect(ended.status).toBe(200);
+			}
+			// as for JWT sessions: the revocation the copies end through is recorded first, and its refusal stops the deletion
+			await expect(deleteUser('ada-1', config)).rejects.toThrow();
+			expect(await resolveConfig(config).adapter!.getUser('ada-1')).toMatchObject({ id: 'ada-1' });
+			expect(await replay(stolen).session()).toMatchObject({ userId: 'ada-1' });
 		});
 
 		// held: without a flood, the record of a sign-out ends a stolen copy for its whole life
@@ -473,6 +540,32 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 	});
 
 	describe('stores, logs and sizes', () => {
+		// attacker gains: whoever can write to the shared store (Redis reached through SSRF, another app on the same Redis) signs in as ANY user: store copies carry no seal, so rewriting the value under one's own key (found by the user id in it) makes one's session another user's
+		test('store write access: rewriting the value of one\'s own copy makes one\'s session another user\'s', async () => {
+			const inner = MemorySessionCacheStore();
+			// what a Redis client sees: keys and values
+			const visible = new Map<string, { userId: string; value: string }>();
+			const redisView: SessionCacheStore = {
+				get: (key) => inner.get(key),
+				set: (key, entry) => (visible.set(key, { userId: entry.userId, value: entry.value }), inner.set(key, entry)),
+				forget: (key, ttl) => inner.forget(key, ttl),
+				forgetUser: (userId, ttl) => inner.forgetUser(userId, ttl)
+			};
+			const { browser } = world({ maxAge: 3600, store: redisView });
+			const ada = browser();
+			await ada.signIn('ada');
+			await ada.session();
+			const bob = browser();
+			await bob.signIn('bob');
+			await bob.session();
+			// Bob finds his own copy by the user id in it, and Ada's user in hers
+			const [bobKey] = [...visible].find(([, entry]) => entry.userId === 'bob-1')!;
+			const adaValue = [...visible.values()].find((entry) => entry.userId === 'ada-1')!.value;
+			const miss = (await inner.get('no-such-key')) as { missedAt: number };
+			await inner.set(bobKey, { userId: 'bob-1', value: adaValue, missedAt: miss.missedAt, ttlSeconds: 3600 });
+			expect(await bob.session()).toMatchObject({ userId: 'bob-1' });
+		});
+
 		// held: a store answering junk is a miss (the database answers), never a session of someone else or a crash
 		test('held: a store returning junk is a miss', async () => {
 			for (const value of ['junk', '{}', 'null', '{"user":{"id":7},"expires":1}', '{"user":{"id":"x"},"expires":"soon"}', '[]']) {
