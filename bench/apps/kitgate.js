@@ -1,14 +1,16 @@
 // The kitgate target: Express 5 with `ExpressAuth` on /auth and a `/protected` route calling
 // `getSession`. BENCH_STORE picks the session strategy: `jwt` (default), `sqlite` or `postgres`;
-// BENCH_SESSION_CACHE=cookie adds `session.cache` to database sessions.
+// BENCH_SESSION_CACHE=cookie adds `session.cache` to database sessions; KITGATE_DIST imports another build.
 
 import { randomUUID } from 'node:crypto';
 import express from 'express';
-import { ExpressAuth, getSession } from 'kitgate/express';
-import Credentials from 'kitgate/providers/credentials';
 import { addBenchRoute, authorize, BENCH_USER, CREDENTIAL_FIELDS, listen, SECRET } from './shared.js';
 
 const store = process.env.BENCH_STORE ?? 'jwt';
+// KITGATE_DIST: a copy of dist/ to import instead of the package (bench/ab/ab.js runs two side by side)
+const dist = process.env.KITGATE_DIST;
+const { ExpressAuth, getSession } = await import(dist ? `${dist}/server/express/index.js` : 'kitgate/express');
+const { default: Credentials } = await import(dist ? `${dist}/server/providers/credentials.js` : 'kitgate/providers/credentials');
 
 /** The database adapter for database sessions, or undefined under the JWT strategy. */
 async function createAdapter() {
