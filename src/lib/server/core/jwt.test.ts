@@ -171,6 +171,16 @@ describe('decodeJwt of a token decoded before (the verified-token memo)', () => 
 		expect(await decode(token, SECRET_A, T, 'kitgate.session-token')).toBeNull();
 	});
 
+	test('one secrets array changed in place (a rotation done by the caller) is read afresh, never with its old keys', async () => {
+		const token = await encode(SECRET_A);
+		const rotation = [SECRET_B, SECRET_A];
+		expect(await decode(token, rotation)).toMatchObject({ sub: 'user-1' });
+		rotation.pop();
+		expect(await decode(token, rotation)).toBeNull();
+		rotation.push(SECRET_A);
+		expect(await decode(token, rotation)).toMatchObject({ sub: 'user-1' });
+	});
+
 	test('a tampered copy of a token read before is refused', async () => {
 		const token = await encode(SECRET_A);
 		expect(await decode(token, SECRET_A)).not.toBeNull();

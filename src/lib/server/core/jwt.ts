@@ -56,6 +56,25 @@ export function deriveKey(secret: string, salt: string, family: KeyFamily = kitg
 	return derived;
 }
 
+/** The keys of a secret rotation, by the config's secrets array (the same array on every read) and salt. */
+const keysBySecrets = new WeakMap<KeyFamily, WeakMap<string[], Map<string, { secrets: string[]; keys: DerivedKey[]; rawKeys: Uint8Array[] }>>>();
+
+function keysOf(secret: string | string[], salt: string, family: KeyFamily): { keys: DerivedKey[]; rawKeys: Uint8Array[] } {
+	const derive = (secrets: string[]) => {
+		const keys = secrets.map((one) => deriveKey(one, salt, family));
+		return { secrets: [...secrets], keys, rawKeys: keys.map(({ key }) => key) };
+	};
+	if (!Array.isArray(secret)) return derive([secret]);
+	let bySecrets = keysBySecrets.get(family);
+	if (!bySecrets) keysBySecrets.set(family, (bySecrets = new WeakMap()));
+	let bySalt = bySecrets.get(secret);
+	if (!bySalt) bySecrets.set(secret, (bySalt = new Map()));
+	let found = bySalt.get(salt);
+	// an array changed since (a caller rotating in place) is derived again
+	if (!found || found.secrets.length !== secret.length || found.secrets.some((one, index) => one !== secret[index])) bySalt.set(salt, (found = derive(secret)));
+	return found;
+}
+
 /**
  * Encrypts a token for the session cookie with the first secret (standard compact JWE, readable
  * by jose; made synchronously on node:crypto, see jwe-sync.ts).
@@ -113,17 +132,16 @@ export async function decodeJwt(params: JWTDecodeParams): Promise<JWT | null> {
 export function decodeJwtSync(params: JWTDecodeParams, family: KeyFamily = kitgateKeys): JWT | null {
 	const { token } = params;
 	if (!token || typeof token !== 'string') return null;
-	const secrets = Array.isArray(params.secret) ? params.secret : [params.secret];
-	const keys = secrets.map((secret) => deriveKey(secret, params.salt, family));
+	const { keys, rawKeys } = keysOf(params.secret, params.salt, family);
 	const nowSeconds = Math.floor((params.now ?? Date.now()) / 1000);
 	// a token this process authenticated before under one of these keys: no need to decrypt it again
-	const known = verifiedTokenPayload(token, keys.map(({ key }) => key));
+	const known = verifiedTokenPayload(token, rawKeys);
 	if (known) return claimsValid(known, nowSeconds) ? (known as JWT) : null;
 	const header = readJweHeader(token);
 	if (!header) return null;
 	// try the key the header names first; older tokens may carry no kid
-	if (header.kid) keys.sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid));
-	for (const { key } of keys) {
+	const tried = header.kid ? [...keys].sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid)) : keys;
+	for (const { key } of tried) {
 		const payload = decryptJweSync(token, key);
 		if (!payload) continue;
 		rememberVerifiedToken(token, key, payload);
