@@ -6,7 +6,7 @@ import ts from 'typescript-eslint';
 
 export default ts.config(
 	{
-		ignores: ['**/node_modules/', 'bench/reference/', '**/build/', '**/.builds/', 'build-base/', 'dist/', '**/.svelte-kit/', 'node_modules/', 'reports/', 'test-results/', 'storybook-static/', 'src/lib/server/pages/compiled/', '.data/']
+		ignores: ['**/node_modules/', 'bench/reference/', 'bench/.ab/', 'bench/.profiles/', '**/build/', '**/.builds/', 'build-base/', 'dist/', '**/.svelte-kit/', 'node_modules/', 'reports/', 'test-results/', 'storybook-static/', 'src/lib/server/pages/compiled/', '.data/']
 	},
 	js.configs.recommended,
 	...ts.configs.recommended,
