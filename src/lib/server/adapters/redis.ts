@@ -95,12 +95,7 @@ return 0`);
  * const config = { providers, rateLimit: { store } }; // JWT revocations use it too
  */
 export function RedisRateLimitStore(client: RedisScriptClient, options: RedisRateLimitStoreOptions = {}): RedisRateLimitStore {
-	if (typeof client?.eval !== 'function' || typeof client.evalSha !== 'function') {
-		throw new InvalidConfiguration("RedisRateLimitStore needs a connected node-redis client: `await createClient({ url }).connect()` from 'redis'.");
-	}
-	const prefix = options.prefix ?? 'kitgate:';
-	if (typeof prefix !== 'string') throw new InvalidConfiguration('RedisRateLimitStore: prefix must be a string such as "kitgate:".');
-	const run = scriptRunner(client);
+	const { run, prefix } = connectedStore('RedisRateLimitStore', client, options.prefix ?? 'kitgate:');
 
 	return {
 		async increment(key, windowSeconds, now): Promise<RateLimitCount> {
@@ -133,6 +128,15 @@ export function RedisRateLimitStore(client: RedisScriptClient, options: RedisRat
 			await run(REVOKE, `${prefix}revoked:${userId}`, [at, at + keepMs, Math.ceil(keepMs)]);
 		}
 	};
+}
+
+/** The script runner and key prefix of a store on `client`; throws what to change when either is wrong. */
+function connectedStore(store: string, client: RedisScriptClient, prefix: unknown): { run: ScriptRunner; prefix: string } {
+	if (typeof client?.eval !== 'function' || typeof client.evalSha !== 'function') {
+		throw new InvalidConfiguration(`${store} needs a connected node-redis client: \`await createClient({ url }).connect()\` from 'redis'.`);
+	}
+	if (typeof prefix !== 'string') throw new InvalidConfiguration(`${store}: prefix must be a string such as "kitgate:".`);
+	return { run: scriptRunner(client), prefix };
 }
 
 /** A Lua script and the SHA-1 Redis caches it under. */
@@ -226,12 +230,7 @@ return 0`);
  * const config = { adapter, session: { cache: { maxAge: 60, store: RedisSessionCacheStore(client) } } };
  */
 export function RedisSessionCacheStore(client: RedisScriptClient, options: RedisSessionCacheStoreOptions = {}): SessionCacheStore {
-	if (typeof client?.eval !== 'function' || typeof client.evalSha !== 'function') {
-		throw new InvalidConfiguration("RedisSessionCacheStore needs a connected node-redis client: `await createClient({ url }).connect()` from 'redis'.");
-	}
-	const prefix = options.prefix ?? 'kitgate:';
-	if (typeof prefix !== 'string') throw new InvalidConfiguration('RedisSessionCacheStore: prefix must be a string such as "kitgate:".');
-	const run = scriptRunner(client);
+	const { run, prefix } = connectedStore('RedisSessionCacheStore', client, options.prefix ?? 'kitgate:');
 	const base = `${prefix}{session-cache}:`;
 	const copyKey = (key: string) => `${base}copy:${key}`;
 	const forgottenKey = (key: string) => `${base}forgotten:${key}`;

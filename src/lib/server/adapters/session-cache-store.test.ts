@@ -12,7 +12,7 @@ import { MemoryRateLimitStore } from '../core/memory-rate-limit-store.js';
 import { revokeSessions } from '../core/revocation.js';
 import { resolveConfig } from '../core/config.js';
 import { Auth } from '../core/auth.js';
-import { TEST_SECRET } from '../core/test/client.js';
+import { TEST_SECRET, testClient } from '../core/test/client.js';
 import type { AuthConfig, Session, SessionCacheStore } from '../core/types.js';
 import Credentials from '../providers/credentials.js';
 import { PostgresAdapter } from './postgres.js';
@@ -168,32 +168,18 @@ describe('two servers sharing one Redis and one PostgreSQL database', () => {
 	/** A browser whose requests go to server A or B, with one cookie jar. */
 	function browser(a: AuthConfig, b: AuthConfig) {
 		const jar = new Map<string, string>();
-		const cookieHeader = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
-		async function send(on: 'a' | 'b', path: string, form?: Record<string, string>): Promise<Response> {
-			const headers = new Headers({ cookie: cookieHeader() });
-			if (form) headers.set('content-type', 'application/x-www-form-urlencoded');
-			const request = new Request(new URL(path, 'http://localhost:3000'), { method: form ? 'POST' : 'GET', headers, body: form ? new URLSearchParams(form).toString() : undefined });
-			const response = await Auth(request, on === 'a' ? a : b);
-			for (const line of response.headers.getSetCookie()) {
-				const [pair] = line.split(';');
-				const name = pair.slice(0, pair.indexOf('='));
-				const value = pair.slice(pair.indexOf('=') + 1);
-				if (/max-age=0/i.test(line) || value === '') jar.delete(name);
-				else jar.set(name, value);
-			}
-			return response;
-		}
-		const csrfToken = async (on: 'a' | 'b') => ((await (await send(on, '/auth/csrf')).json()) as { csrfToken: string }).csrfToken;
+		const on = { a: testClient(a, undefined, jar), b: testClient(b, undefined, jar) };
 		return {
 			async signIn(username: string) {
-				const response = await send('a', '/auth/callback/credentials', { csrfToken: await csrfToken('a'), username, password: 'x' });
+				const csrfToken = await on.a.csrfToken();
+				const response = await on.a.request('/auth/callback/credentials', { form: { csrfToken, username, password: 'x' } });
 				expect(response.status).toBe(302);
 				// copies made within a second of a write of the user are not trusted (clock margin)
 				await sleep(1100);
 			},
-			session: async (on: 'a' | 'b') => (await send(on, '/auth/session')).json() as Promise<Session | null>,
-			signOut: async (on: 'a' | 'b') => send(on, '/auth/signout', { csrfToken: await csrfToken(on) }),
-			cookieHeader
+			session: async (server: 'a' | 'b') => (await on[server].request('/auth/session')).json() as Promise<Session | null>,
+			signOut: async (server: 'a' | 'b') => on[server].request('/auth/signout', { form: { csrfToken: await on[server].csrfToken() } }),
+			cookieHeader: () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ')
 		};
 	}
 

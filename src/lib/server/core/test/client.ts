@@ -16,9 +16,8 @@ export interface TestRequestInit {
 	body?: BodyInit;
 }
 
-/** A cookie-keeping client for one config. */
-export function testClient(config: AuthConfig, origin = 'http://localhost:3000') {
-	const jar = new Map<string, string>();
+/** A cookie-keeping client for one config; clients handed one `jar` are one browser on several servers. */
+export function testClient(config: AuthConfig, origin = 'http://localhost:3000', jar = new Map<string, string>()) {
 	async function request(path: string, init: TestRequestInit = {}): Promise<Response> {
 		const headers = new Headers(init.headers);
 		if (jar.size && !headers.has('cookie')) {
