@@ -1,9 +1,9 @@
 // A PostgreSQL database for the benchmark: DATABASE_URL when set (the bench then works in a schema
 // of its own and drops it), else a throwaway cluster on 127.0.0.1 that is removed afterwards.
 
+import { freePort } from './free-port.js';
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -79,13 +79,3 @@ function describe(error) {
 	return stderr || (error instanceof Error ? error.message : String(error));
 }
 
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}

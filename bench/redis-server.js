@@ -1,9 +1,9 @@
 // A throwaway redis-server for the benchmark: 127.0.0.1, a free port, no persistence, in a temp
 // directory; stopped by its process id and the directory removed. `REDIS_SERVER` names another program.
 
+import { freePort } from './free-port.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -70,13 +70,3 @@ function launch(port, directory) {
 	});
 }
 
-function freePort() {
-	return new Promise((resolve, reject) => {
-		const server = createServer();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}

@@ -59,6 +59,14 @@ function instrumented(adapter: Adapter) {
 	return { adapter: wrapped, reads, holdNextRead };
 }
 
+/** Ada signed in and read her session (a copy was made), and the cookies a thief copied then. */
+async function signedInAndStolen<B extends { signIn(): Promise<unknown>; session(): Promise<unknown>; client: { jar: Jar } }>(browser: () => B) {
+	const ada = browser();
+	await ada.signIn();
+	await ada.session();
+	return { ada, stolen: new Map(ada.client.jar) as Jar };
+}
+
 const USERS: Record<string, { id: string; name: string; email: string }> = {
 	ada: { id: 'ada-1', name: 'Ada', email: 'ada@example.com' },
 	bob: { id: 'bob-1', name: 'Bob', email: 'bob@example.com' }
@@ -175,10 +183,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		// attacker gains: a stolen session (token + copy cookie) works again after the victim signed out, for up to cache.maxAge, without any account
 		test('sign-out, then an anonymous sign-out flood evicts the record: the stolen copy is a session again', async () => {
 			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			// held: right after the sign-out the stolen copy is no session
 			expect(await replay(stolen).session()).toBeNull();
@@ -190,10 +195,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		test('sign-out, then an anonymous sign-out flood (adapter deleteSession returns void) evicts the record: the stolen copy is a session again', async () => {
 			const base = world({ maxAge: 3600 });
 			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, { adapter: voidDelete(base.config.adapter!), rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			expect(await replay(stolen).session()).toBeNull();
 			await anonymousSignOuts(20);
@@ -203,10 +205,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		// attacker gains: a stolen session works again after the victim signed out: sign-ins and sign-outs of as many of the attacker's own accounts as the pool holds push the victim's record out (each owner holds one record, the victim's is the oldest)
 		test('sign-out, then sign-outs of many attacker accounts evict the record: the stolen copy is a session again', async () => {
 			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			expect(await replay(stolen).session()).toBeNull();
 			await accountSignOuts(20);
@@ -216,10 +215,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		// attacker gains: a stolen session works again after the victim signed out, with ONE attacker account signing in and out over and over (records owned by their key, not their user, defeat the pool's fairness)
 		test('one attacker account signing in and out many times evicts the victim\'s sign-out record', async () => {
 			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			await accountSignOuts(1, 40);
 			expect(await replay(stolen).session()).toBeNull();
@@ -228,10 +224,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		// attacker gains: a thief's copy outlives revokeSessions ("sign out everywhere") for up to cache.maxAge
 		test('revokeSessions, then sign-outs of many attacker accounts evict the user record: the stolen copy is a session again', async () => {
 			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { stolen } = await signedInAndStolen(browser);
 			await revokeSessions('ada-1', config);
 			expect(await replay(stolen).session()).toBeNull();
 			await accountSignOuts(20);
@@ -241,10 +234,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		// attacker gains: a deleted account stays signed in (locals.auth()/getSession show its user) for up to cache.maxAge
 		test('deleteUser, then sign-outs of many attacker accounts evict the user record: the deleted user is signed in again', async () => {
 			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { stolen } = await signedInAndStolen(browser);
 			await deleteUser('ada-1', config);
 			expect(await replay(stolen).session()).toBeNull();
 			await accountSignOuts(20);
@@ -287,10 +277,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		test('deleteUser when the revocation pool is full of live user revocations: refused before anything is deleted (never a deleted user whose copy lives on)', async () => {
 			const errors: unknown[] = [];
 			const { browser, replay, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 5 }) }, logger: { error: (e) => void errors.push(e), warn: () => undefined, debug: () => undefined } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { stolen } = await signedInAndStolen(browser);
 			// five attacker accounts each "end their other sessions": one live revocation each, kept for the JWT lifetime
 			for (let i = 0; i < 5; i++) {
 				const eve = browser();
@@ -308,10 +295,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		// held: without a flood, the record of a sign-out ends a stolen copy for its whole life
 		test('held: a stolen copy replayed after sign-out stays no session until it expires', async () => {
 			const { clock, browser, replay } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			for (let i = 0; i < 6; i++) {
 				expect(await replay(stolen).session()).toBeNull();
@@ -471,10 +455,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		test('held (store): a flood of sign-outs after a sign-out never brings back the forgotten copy', async () => {
 			const store = MemorySessionCacheStore({ maxEntries: 30 });
 			const { browser, replay, accountSignOuts } = world({ maxAge: 3600, store });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			await accountSignOuts(1, 35);
 			expect(await replay(stolen).session()).toBeNull();
@@ -511,10 +492,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		// held: the routes that act read the database: a stolen copy (even one a flood brought back) opens no account page
 		test('held: the account page and its changes never trust a copy', async () => {
 			const { browser, replay, config } = world({ maxAge: 3600 }, { session: { maxAge: 30 * 86400, updateAge: 86400, revocationCheck: 'refresh', cache: { maxAge: 3600 } } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const stolen = new Map(ada.client.jar);
+			const { stolen } = await signedInAndStolen(browser);
 			await revokeSessions('ada-1', config);
 			// with revocationCheck "refresh" the copy is read until maxAge (documented) ...
 			const thief = replay(stolen);
