@@ -32,6 +32,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/review3-authjs-presets.test.ts',
 	'src/lib/server/core/test/attacks/review4-two-factor.test.ts',
 	'src/lib/server/core/test/attacks/review5-jwt-session-list.test.ts',
+	'src/lib/server/core/test/attacks/review9-hot-paths-servers.test.ts',
 	'src/lib/server/express/express.test.ts',
 	'src/lib/server/sveltekit/actions.test.ts'
 ];

@@ -62,10 +62,14 @@ const accountActions = loadOnce(() => import('./actions/account.js'));
 const secondFactorActions = loadOnce(() => import('./actions/second-factor.js'));
 const passkeyStepActions = loadOnce(() => import('./actions/second-factor-passkey.js'));
 
-/** `load()` run once, on first call; later calls get the same promise. */
+/** `load()` run once, on first call; later calls get the same promise (a failed load is tried again). */
 function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
 	let loading: Promise<T> | undefined;
-	return () => (loading ??= load());
+	return () =>
+		(loading ??= load().catch((error: unknown) => {
+			loading = undefined;
+			throw error;
+		}));
 }
 
 /** Routes that answer JSON clients; their errors are JSON too. */

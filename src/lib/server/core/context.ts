@@ -46,6 +46,11 @@ export interface RequestContext {
 	bodyBytes?: Uint8Array;
 	/** A Web Request of this request whose body can still be read (a new one each call when the body was read): what app callbacks get. */
 	readableRequest(): Request;
+	/**
+	 * The same, built only when first read (a stand-in until then, lazy-request.ts): for a callback
+	 * that does not declare the request parameter, and so most likely never reads it.
+	 */
+	readableRequestOnDemand(): Request;
 	/** The public URL of the request. */
 	url: URL;
 	/**
@@ -168,8 +173,11 @@ class RouteContext implements RequestContext {
 
 	readableRequest(): Request {
 		const source = this.#source;
-		// built when the callback first reads it: most `authorize` functions never do
-		return lazyRequest(() => (isWebRequest(source) ? readableRequest(source) : source.toRequest()));
+		return isWebRequest(source) ? readableRequest(source) : source.toRequest();
+	}
+
+	readableRequestOnDemand(): Request {
+		return lazyRequest(() => this.readableRequest());
 	}
 }
 
@@ -233,6 +241,9 @@ class SessionContext implements RequestContext {
 	}
 	readableRequest(): Request {
 		return this.#full().readableRequest();
+	}
+	readableRequestOnDemand(): Request {
+		return this.#full().readableRequestOnDemand();
 	}
 	get method(): string {
 		return (this.#request as Partial<Request>).method ?? 'GET';

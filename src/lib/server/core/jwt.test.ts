@@ -171,6 +171,12 @@ describe('decodeJwt of a token decoded before (the verified-token memo)', () => 
 		expect(await decode(token, SECRET_A, T, 'kitgate.session-token')).toBeNull();
 	});
 
+	test('a token encoded without a usable maxAge still decodes as JSON (exp written as null, as JSON.stringify would)', async () => {
+		const { encodeJwt, decryptJweSync, deriveKey } = { ...(await import('./jwt.js')), ...(await import('./jwe-sync.js')) };
+		const token = await encodeJwt({ token: { sub: 'x' }, secret: SECRET_A, salt: SALT, maxAge: Number.NaN });
+		expect(decryptJweSync(token, deriveKey(SECRET_A, SALT).key)).toMatchObject({ sub: 'x', exp: null });
+	});
+
 	test('one secrets array changed in place (a rotation done by the caller) is read afresh, never with its old keys', async () => {
 		const token = await encode(SECRET_A);
 		const rotation = [SECRET_B, SECRET_A];

@@ -100,7 +100,8 @@ function claimsJson(token: JWT, iat: number, exp: number, jti: string): string {
 		return JSON.stringify({ ...token, iat, exp, jti });
 	}
 	const json = JSON.stringify(token);
-	const registered = `"iat":${iat},"exp":${exp},"jti":${JSON.stringify(jti)}}`;
+	// numbers through JSON.stringify too: a NaN or infinite one is `null`, as in the object's JSON
+	const registered = `"iat":${JSON.stringify(iat)},"exp":${JSON.stringify(exp)},"jti":${JSON.stringify(jti)}}`;
 	return json === '{}' ? `{${registered}` : `${json.slice(0, -1)},${registered}`;
 }
 

@@ -1,3 +1,4 @@
+import { format } from 'node:util';
 import { describe, expect, test } from 'vitest';
 import { lazyRequest } from './lazy-request.js';
 
@@ -37,5 +38,11 @@ describe('lazyRequest', () => {
 		expect(await copy.text()).toBe('username=ada&password=secret');
 		expect(Object.prototype.toString.call(lazyRequest(form))).toBe('[object Request]');
 		expect('headers' in lazyRequest(form)).toBe(true);
+	});
+
+	test("logged with %o (util.inspect showing proxies) it shows the real request instead of throwing", () => {
+		const logged = format('%o', lazyRequest(form));
+		expect(logged).toContain('POST');
+		expect(logged).toContain('https://app.example/auth/callback/credentials?x=1');
 	});
 });

@@ -1,11 +1,14 @@
-// A Web Request built only when an app callback first reads it: `authorize(credentials, request)`
-// gets one on every sign-in, and most never look (building one with its body costs more than the
-// rest of a sign-in's bookkeeping).
+// A Web Request built only when an app callback first reads it: `authorize(credentials)`, which
+// does not declare the request, still gets one on every sign-in (building one with its body costs
+// more than the rest of a sign-in's bookkeeping).
+
+import { inspect, type InspectOptions } from 'node:util';
 
 /**
  * A stand-in for the Request `build()` returns, built on first use: `instanceof Request` holds,
  * and every property and method (symbol-keyed internals included) is the built Request's, so
- * `new Request(request)` and `fetch(request)` take it as well.
+ * `new Request(request)` and `fetch(request)` take it as well. Not a Request for `Object.freeze`
+ * or `structuredClone`: callbacks that declare the request get a real one (credentials.ts).
  *
  * @example
  * const request = lazyRequest(() => new Request(url, { method: 'POST', headers, body }));
@@ -13,7 +16,9 @@
 export function lazyRequest(build: () => Request): Request {
 	let built: Request | undefined;
 	const real = () => (built ??= build());
-	return new Proxy(Object.create(Request.prototype) as Request, {
+	// util.inspect with showProxy (`console.log('%o', request)`) looks at the target itself: it shows the real one
+	const target = Object.create(Request.prototype, { [inspect.custom]: { value: (...args: unknown[]) => inspect(real(), ...(args.slice(1) as [InspectOptions?])) } }) as Request;
+	return new Proxy(target, {
 		get(_target, property) {
 			const request = real();
 			const value: unknown = Reflect.get(request, property, request);

@@ -29,7 +29,9 @@ export function publicUrl(
 ): URL {
 	const url = request.parsedUrl ?? new URL(request.url);
 	const path = `${url.pathname}${url.search}`;
-	if (options.authUrl) return new URL(path, options.authUrl.origin);
+	// the path is appended to the origin, never resolved against it: a path `//evil.example/…`
+	// (a raw request can collapse to one) would otherwise name another host
+	if (options.authUrl) return new URL(`${options.authUrl.origin}${path}`);
 	if (options.requestUrlIsPublic || !options.trustHost) return url;
 	const host = firstValue(request.headers.get('x-forwarded-host')) ?? firstValue(request.headers.get('host')) ?? url.host;
 	const proto = firstValue(request.headers.get('x-forwarded-proto'))?.toLowerCase();
@@ -38,7 +40,7 @@ export function publicUrl(
 	// the request URL already names this origin (an integration built it from the same headers)
 	if (host === url.host && protocol === url.protocol && !url.hash && !url.username && !url.password) return url;
 	try {
-		return new URL(path, `${protocol}//${host}`);
+		return new URL(`${protocol}//${host}${path}`);
 	} catch {
 		// e.g. a port above 65535: the pattern accepts it, URL does not
 		throw new InvalidRequest('The Host or X-Forwarded-Host header is not a valid host name.');

@@ -44,6 +44,8 @@ describe('random bytes from the pool', () => {
 
 	test('more than 256 bytes at once is refused (use randomBytes)', () => {
 		expect(() => randomInto(Buffer.alloc(300), 0, 257)).toThrow(RangeError);
+		// a negative or fractional size would hand out bytes twice
+		for (const size of [0, -16, 1.5, Number.NaN]) expect(() => randomToken(size, 'hex')).toThrow(RangeError);
 		expect(() => randomToken(257, 'hex')).toThrow(RangeError);
 	});
 });

@@ -7,6 +7,11 @@ const POOL_BYTES = 4096;
 const pool = Buffer.allocUnsafeSlow(POOL_BYTES);
 let offset = POOL_BYTES;
 
+/** A draw is a whole number of bytes from 1 to 256 (a larger one: `randomBytes`). */
+function checkSize(size: number): void {
+	if (!Number.isInteger(size) || size < 1 || size > 256) throw new RangeError(`A draw from the random pool is 1 to 256 whole bytes; got ${size}.`);
+}
+
 /** Moves the pool on by `size` bytes (refilled when too few are left) and returns where they start. */
 function take(size: number): number {
 	if (offset + size > POOL_BYTES) {
@@ -25,7 +30,7 @@ function take(size: number): number {
  * const token = randomToken(32, 'hex'); // 64 hex digits
  */
 export function randomToken(size: number, encoding: 'hex' | 'base64url'): string {
-	if (size > 256) throw new RangeError('randomToken draws at most 256 bytes.');
+	checkSize(size);
 	const start = take(size);
 	const text = pool.toString(encoding, start, start + size);
 	pool.fill(0, start, start + size);
@@ -39,7 +44,7 @@ export function randomToken(size: number, encoding: 'hex' | 'base64url'): string
  * randomInto(block, 0, 16);
  */
 export function randomInto(target: Buffer, offset: number, size: number): void {
-	if (size > 256) throw new RangeError('randomInto draws at most 256 bytes.');
+	checkSize(size);
 	const start = take(size);
 	pool.copy(target, offset, start, start + size);
 	pool.fill(0, start, start + size);

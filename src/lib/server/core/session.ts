@@ -223,8 +223,9 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			clearSessionCookie(ctx);
 			return null;
 		}
-		// what `sub` names stays as the sign-in recorded it (session-subject.ts), whatever the callback returned
-		const token = withSubject(returned, readSubject(decoded));
+		// what `sub` names stays as the sign-in recorded it (session-subject.ts), whatever the callback returned;
+		// an app's callback may keep or freeze what it returns, so kitgate's claims are written to a copy
+		const token = withSubject(config.callbacks.jwt === keepToken ? returned : { ...returned }, readSubject(decoded));
 		// the sign-in time is kitgate's too: whatever the callback returned, it stays what it was
 		if (decoded[SIGN_IN_TIME_CLAIM] !== undefined) token[SIGN_IN_TIME_CLAIM] = decoded[SIGN_IN_TIME_CLAIM];
 		// a token without one (Auth.js's, an older kitgate's) stays without: never a time the callback chose
@@ -387,8 +388,9 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 			if (replaced) await signOutJwtSession(ctx, replaced);
 		}
 		const subject = subjectOfSignIn(account, config.adapter !== undefined);
-		// the token kitgate made itself (the default callback hands it back) takes its claims as it is
-		const token = returned === initial ? setSubject(initial, subject) : withSubject(returned, subject);
+		// the token kitgate made itself, handed back by the default callback (no one else holds it),
+		// takes its claims as it is; an app's callback may keep or freeze what it returns: a copy then
+		const token = config.callbacks.jwt === keepToken && returned === initial ? setSubject(initial, subject) : withSubject(returned, subject);
 		// a sign-in that skipped the second step (a trusted browser) records no time: sensitive changes ask for a full one
 		if (ctx.secondFactorSkipped) delete token[SIGN_IN_TIME_CLAIM];
 		else token[SIGN_IN_TIME_CLAIM] = seconds(ctx.now);

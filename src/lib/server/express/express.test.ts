@@ -113,6 +113,13 @@ describe('ExpressAuth', () => {
 		expect(again.headers.getSetCookie()).toEqual([]);
 		expect((await fetch(`${origin}/auth/csrf`, { method: 'HEAD' })).status).toBe(200);
 		expect((await fetch(`${origin}/auth/csrf/extra`)).status).toBe(404);
+		// a malformed Host is answered as every route answers it
+		const { request } = await import('node:http');
+		const status = await new Promise<number>((resolve) => {
+			const req = request(`${origin}/auth/csrf`, { headers: { host: 'bad host' } }, (res) => (res.resume(), resolve(res.statusCode ?? 0)));
+			req.end();
+		});
+		expect(status).toBe(400);
 	});
 
 	test('`trust proxy` decides whether X-Forwarded-Proto makes cookies secure', async () => {

@@ -56,7 +56,8 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 				const { status, body } = sessionRouteAnswer(check);
 				return writeJson(res, status, body, check.setCookies);
 			}
-			if (req.method === 'GET' && path === csrfPath) {
+			// (a malformed Host goes through the routes, which answer it 400, as for every other route)
+			if (req.method === 'GET' && path === csrfPath && isValidHost(req.host ?? header(req, 'host') ?? '')) {
 				const { status, body, setCookies } = csrfRouteAnswer(sessionRequest(req), config);
 				return writeJson(res, status, body, setCookies);
 			}

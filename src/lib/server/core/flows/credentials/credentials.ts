@@ -62,7 +62,8 @@ export async function credentialsSignIn(
 	const started = performance.now();
 	let authorized: User | null;
 	try {
-		authorized = await provider.authorize(credentials, ctx.readableRequest());
+		// a function that names the request gets a real one; one that does not, a stand-in built if it ever reads it
+		authorized = await provider.authorize(credentials, provider.authorize.length >= 2 ? ctx.readableRequest() : ctx.readableRequestOnDemand());
 	} catch (error) {
 		await failureFloor(provider, started);
 		if (error instanceof CredentialsSignin) return refused(error);
