@@ -27,6 +27,17 @@ function counting(adapter: Adapter) {
 	return { adapter: wrapped, reads };
 }
 
+/** Ada signed in on a laptop and a phone, each having read its session once (so each holds a copy). */
+async function twoDevicesWithCopies<B extends { signIn(): Promise<unknown>; session(): Promise<unknown> }>(browser: () => B) {
+	const laptop = browser();
+	const phone = browser();
+	await laptop.signIn();
+	await phone.signIn();
+	await laptop.session();
+	await phone.session();
+	return { laptop, phone };
+}
+
 describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s adapter', (_name, makeAdapter) => {
 	function world(cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}) {
 		// a day apart per world: the ends of copies this process recorded (per process, by user id) stay in their own past
@@ -109,12 +120,7 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 
 		test('a session ended through kitgate (revokeSessions, sign-out) is over at once, on every server sharing the revocation store', async () => {
 			const { clock, browser, config } = world({ maxAge: 30 });
-			const laptop = browser();
-			const phone = browser();
-			await laptop.signIn();
-			await phone.signIn();
-			await laptop.session();
-			await phone.session();
+			const { laptop, phone } = await twoDevicesWithCopies(browser);
 			await revokeSessions('ada-1', config);
 			expect(await laptop.session()).toBeNull();
 			expect(await phone.session()).toBeNull();
@@ -302,12 +308,7 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		test('revokeSessions drops every copy of that user at once', async () => {
 			const store = MemorySessionCacheStore();
 			const { reads, browser, config } = world({ maxAge: 3600, store });
-			const laptop = browser();
-			const phone = browser();
-			await laptop.signIn();
-			await phone.signIn();
-			await laptop.session();
-			await phone.session();
+			const { laptop, phone } = await twoDevicesWithCopies(browser);
 			reads.count = 0;
 			await revokeSessions('ada-1', config);
 			expect(await laptop.session()).toBeNull();

@@ -59,6 +59,9 @@ function instrumented(adapter: Adapter) {
 	return { adapter: wrapped, reads, holdNextRead };
 }
 
+/** Rate limits in a memory store whose revocation pool holds 20 records: small enough for the tests to flood. */
+const smallRevocationPool = () => ({ rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+
 /** Ada signed in and read her session (a copy was made), and the cookies a thief copied then. */
 async function signedInAndStolen<B extends { signIn(): Promise<unknown>; session(): Promise<unknown>; client: { jar: Jar } }>(browser: () => B) {
 	const ada = browser();
@@ -182,7 +185,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 
 		// attacker gains: a stolen session (token + copy cookie) works again after the victim signed out, for up to cache.maxAge, without any account
 		test('sign-out, then an anonymous sign-out flood evicts the record: the stolen copy is a session again', async () => {
-			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, smallRevocationPool());
 			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			// held: right after the sign-out the stolen copy is no session
@@ -194,7 +197,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 		// attacker gains: as above, on an app whose adapter's deleteSession returns nothing
 		test('sign-out, then an anonymous sign-out flood (adapter deleteSession returns void) evicts the record: the stolen copy is a session again', async () => {
 			const base = world({ maxAge: 3600 });
-			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, { adapter: voidDelete(base.config.adapter!), rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, { adapter: voidDelete(base.config.adapter!), ...smallRevocationPool() });
 			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			expect(await replay(stolen).session()).toBeNull();
@@ -204,7 +207,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 
 		// attacker gains: a stolen session works again after the victim signed out: sign-ins and sign-outs of as many of the attacker's own accounts as the pool holds push the victim's record out (each owner holds one record, the victim's is the oldest)
 		test('sign-out, then sign-outs of many attacker accounts evict the record: the stolen copy is a session again', async () => {
-			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, smallRevocationPool());
 			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			expect(await replay(stolen).session()).toBeNull();
@@ -214,7 +217,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 
 		// attacker gains: a stolen session works again after the victim signed out, with ONE attacker account signing in and out over and over (records owned by their key, not their user, defeat the pool's fairness)
 		test('one attacker account signing in and out many times evicts the victim\'s sign-out record', async () => {
-			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, smallRevocationPool());
 			const { ada, stolen } = await signedInAndStolen(browser);
 			await ada.signOut();
 			await accountSignOuts(1, 40);
@@ -223,7 +226,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 
 		// attacker gains: a thief's copy outlives revokeSessions ("sign out everywhere") for up to cache.maxAge
 		test('revokeSessions, then sign-outs of many attacker accounts evict the user record: the stolen copy is a session again', async () => {
-			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, smallRevocationPool());
 			const { stolen } = await signedInAndStolen(browser);
 			await revokeSessions('ada-1', config);
 			expect(await replay(stolen).session()).toBeNull();
@@ -233,7 +236,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 
 		// attacker gains: a deleted account stays signed in (locals.auth()/getSession show its user) for up to cache.maxAge
 		test('deleteUser, then sign-outs of many attacker accounts evict the user record: the deleted user is signed in again', async () => {
-			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, smallRevocationPool());
 			const { stolen } = await signedInAndStolen(browser);
 			await deleteUser('ada-1', config);
 			expect(await replay(stolen).session()).toBeNull();
@@ -243,7 +246,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 
 		// attacker gains: "end this session" on the account page (the victim kicking the thief out) is undone by sign-outs of many attacker accounts
 		test('end-session from the account page, then sign-outs of many attacker accounts: the ended session is read again from its copy', async () => {
-			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, smallRevocationPool());
 			const laptop = browser();
 			const phone = browser();
 			await laptop.signIn();
@@ -262,7 +265,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 
 		// attacker gains: after a change of the user through kitgate (an email change, or the removal of a claimed address from its claimant), a browser's copy shows the old user again once sign-outs of many accounts push out the record
 		test('updateUser, then sign-outs of many attacker accounts: the copy shows the user as it was', async () => {
-			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, smallRevocationPool());
 			const phone = browser();
 			await phone.signIn();
 			expect(await phone.session()).toMatchObject({ user: { email: 'ada@example.com' } });
@@ -465,7 +468,7 @@ describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache a
 	describe('the account page', () => {
 		// attacker gains: once the revocation pool is full (a busy site, or filled by the attacker's accounts), ONE more sign-out by anyone after "end other sessions" brings back a thief's session: the victim's records are evicted first, because the victim "holds the most"
 		test('end-other-sessions on a full pool: the victim\'s own records are the first evicted', async () => {
-			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
+			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, smallRevocationPool());
 			const laptop = browser();
 			const phone = browser();
 			const tablet = browser();
