@@ -123,18 +123,20 @@ function newestMtime(path) {
 	return newest;
 }
 
-/** Builds dist/ with svelte-package when it is missing or older than src/lib; retries while others edit. */
+/** Builds dist/ with svelte-package when it is missing or older than src/lib, and strips its comments; retries while others edit. */
 async function ensureDist() {
 	const distIndex = join(ROOT, 'dist', 'index.js');
 	const fresh = () => existsSync(distIndex) && statSync(distIndex).mtimeMs >= newestMtime(join(ROOT, 'src', 'lib'));
-	if (fresh()) return { built: false, note: 'dist/ was up to date' };
+	// as `npm run package` ships it: without comments (idempotent, so a dist/ built by hand is measured the same way)
+	const stripped = async () => (await runCommand('node', [join(ROOT, 'scripts', 'strip-comments.js')])).status === 0;
+	if (fresh()) return { built: false, note: `dist/ was up to date${(await stripped()) ? '' : ' (stripping comments failed)'}` };
 	const deadline = Date.now() + 10 * 60_000;
 	let lastError;
 	for (let attempt = 1; ; attempt++) {
 		say(`building dist/ with svelte-package (attempt ${attempt})…`);
 		if (!existsSync(join(ROOT, '.svelte-kit', 'tsconfig.json'))) await runCommand('npx', ['svelte-kit', 'sync']);
 		const run = await runCommand('npx', ['svelte-package']);
-		if (run.status === 0) return { built: true, note: `dist/ rebuilt with svelte-package (attempt ${attempt})` };
+		if (run.status === 0 && (await stripped())) return { built: true, note: `dist/ rebuilt with svelte-package (attempt ${attempt})` };
 		lastError = run.output.trim().split('\n').slice(-15).join('\n');
 		say(`svelte-package failed (someone may be mid-edit):\n${lastError}`);
 		if (Date.now() + 60_000 > deadline) break;
