@@ -42,7 +42,7 @@ export type ProviderDefaults<P> = Omit<NamedFields<OAuthConfig>, 'profile'> & {
 
 export { providerEnvPrefix };
 // the engine's one definition, also offered beside the merge helpers to provider code
-export { endpointUrl } from '../core/flows/oauth/oauth-metadata.js';
+export { endpointUrl } from '../core/flows/oauth/endpoint-rules.js';
 
 type EndpointObject = Exclude<EndpointOption, string>;
 

@@ -4,7 +4,7 @@
 import { stringField, type RequestBody } from '../body.js';
 import type { RequestContext } from '../context.js';
 import { InvalidProvider, InvalidRequest } from '../errors.js';
-import { startOAuthSignIn } from '../flows/oauth/oauth.js';
+import { oauthFlow } from '../flows/oauth/oauth-flow.js';
 import type { Outcome } from '../outcome.js';
 import { requireFreshSignIn, type AccountSession } from './account-session.js';
 import { markLinkIntent } from './link-intent.js';
@@ -26,5 +26,5 @@ export async function startLink(ctx: RequestContext, session: AccountSession, bo
 	requireFreshSignIn(ctx, session, 'Connecting another account');
 	markLinkIntent(ctx, session.user.id);
 	// no authorization parameters from the form: the link asks the provider for a plain sign-in
-	return startOAuthSignIn(ctx, provider, {}, callbackUrl);
+	return (await oauthFlow()).startOAuthSignIn(ctx, provider, {}, callbackUrl);
 }

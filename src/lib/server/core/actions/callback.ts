@@ -6,7 +6,7 @@ import type { RequestContext } from '../context.js';
 import { InvalidRequest } from '../errors.js';
 import { credentialsSignIn } from '../flows/credentials/credentials.js';
 import { handleEmailCallback } from '../flows/email/email.js';
-import { handleOAuthCallback } from '../flows/oauth/oauth.js';
+import { oauthFlow } from '../flows/oauth/oauth-flow.js';
 import { handleWebAuthnCallback } from '../flows/passkey/webauthn.js';
 import type { Outcome } from '../outcome.js';
 import { assertCsrf, findProvider } from '../request-checks.js';
@@ -21,7 +21,7 @@ export async function handleCallback(ctx: RequestContext, providerId: string | u
 			return credentialsSignIn(ctx, provider, body);
 		case 'oauth':
 		case 'oidc':
-			return handleOAuthCallback(ctx, provider, body);
+			return (await oauthFlow()).handleOAuthCallback(ctx, provider, body);
 		case 'email':
 			// GET shows the confirmation page; its POST spends the link's token
 			if (ctx.method === 'POST') assertCsrf(ctx, body);

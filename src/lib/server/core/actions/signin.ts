@@ -8,7 +8,7 @@ import { requestCsrf, type RequestContext } from '../context.js';
 import { InvalidProvider, isErrorType } from '../errors.js';
 import { credentialsSignIn } from '../flows/credentials/credentials.js';
 import { startEmailSignIn } from '../flows/email/email.js';
-import { startOAuthSignIn } from '../flows/oauth/oauth.js';
+import { oauthFlow } from '../flows/oauth/oauth-flow.js';
 import { pageUrl, type Outcome } from '../outcome.js';
 import { assertCsrf, findProvider } from '../request-checks.js';
 
@@ -47,7 +47,7 @@ export async function startSignIn(ctx: RequestContext, providerId: string | unde
 		case 'oauth':
 		case 'oidc': {
 			const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
-			return startOAuthSignIn(ctx, provider, body, callbackUrl);
+			return (await oauthFlow()).startOAuthSignIn(ctx, provider, body, callbackUrl);
 		}
 		case 'email': {
 			const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));

@@ -3,6 +3,9 @@
 
 import * as oauth from 'oauth4webapi';
 import type { OAuthConfig } from '../../types.js';
+import { isLoopbackHost } from './endpoint-rules.js';
+
+export { isAllowedEndpoint, isLoopbackHost } from './endpoint-rules.js';
 
 /** Default time limit of one request to an identity provider, in milliseconds. */
 export const DEFAULT_IDP_TIMEOUT_MS = 10_000;
@@ -28,29 +31,6 @@ export class IdpUnreachableError extends Error {
 		super(`Could not reach the identity provider at ${safeUrl(url)}: ${reason}`, options);
 		this.name = 'IdpUnreachableError';
 	}
-}
-
-/**
- * True for hosts that never leave the machine: 127.0.0.0/8, ::1 and `localhost` names.
- *
- * @example
- * isLoopbackHost('127.0.0.1'); // true
- */
-export function isLoopbackHost(hostname: string): boolean {
-	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
-}
-
-/**
- * True when `url` may be used: https anywhere, plain http only on a loopback host.
- *
- * @example
- * isAllowedEndpoint('http://example.com/token'); // false
- */
-export function isAllowedEndpoint(url: string | URL): boolean {
-	const parsed = typeof url === 'string' ? URL.parse(url) : url;
-	if (!parsed) return false;
-	return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname));
 }
 
 /** Options every oauth4webapi call that talks to the network gets. */

@@ -3,7 +3,10 @@
 
 import * as oauth from 'oauth4webapi';
 import type { EndpointOption, OAuthConfig } from '../../types.js';
+import { endpointUrl } from './endpoint-rules.js';
 import { idpHttpOptions } from './oauth-http.js';
+
+export { endpointUrl } from './endpoint-rules.js';
 
 /** How long discovered metadata is reused before it is fetched again. */
 const DISCOVERY_TTL_MS = 60 * 60 * 1000;
@@ -14,15 +17,6 @@ const discoveryCache = new Map<string, { metadata: Promise<oauth.AuthorizationSe
 /** Placeholder issuer of providers configured with explicit endpoints only (they issue no ID token). */
 const NO_ISSUER = 'https://issuer.invalid';
 
-/**
- * The URL of an endpoint option, if it names one.
- *
- * @example
- * endpointUrl({ url: 'https://a.example/token', params: {} }); // 'https://a.example/token'
- */
-export function endpointUrl(option: EndpointOption | undefined): string | undefined {
-	return typeof option === 'string' ? option : option?.url;
-}
 
 /**
  * An endpoint option as an object: `{}` when unset or a plain URL string (read its URL with `endpointUrl`).

@@ -3,10 +3,9 @@
 
 import { InvalidConfiguration } from '../../errors.js';
 import type { EndpointOption, OAuthCheck, OAuthConfig } from '../../types.js';
-import { privateKeySigningAlgorithm } from './client-auth.js';
-import { isAllowedEndpoint } from './oauth-http.js';
+import { endpointUrl, isAllowedEndpoint } from './endpoint-rules.js';
 import { checkOAuth1Provider, isOAuth1Provider } from './oauth1-provider.js';
-import { endpointUrl } from './oauth-metadata.js';
+import { privateKeySigningAlgorithm } from './signing-key-algorithm.js';
 
 const CHECKS: ReadonlySet<string> = new Set<OAuthCheck>(['pkce', 'state', 'nonce', 'none']);
 

@@ -3,7 +3,7 @@
 
 import { InvalidConfiguration } from '../../errors.js';
 import type { OAuthConfig } from '../../types.js';
-import { isAllowedEndpoint } from './oauth-http.js';
+import { isAllowedEndpoint } from './endpoint-rules.js';
 
 /**
  * True for providers that sign in with OAuth 1.0a (`version: "1.0a"` or `"1.0"`).

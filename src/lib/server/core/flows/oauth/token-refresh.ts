@@ -2,20 +2,12 @@
 // fresh with its refresh token while a session is read, single-flight per refresh token.
 
 import { createHash } from 'node:crypto';
-import * as oauth from 'oauth4webapi';
 import { assertAdapterMethods, type GuardedAdapter } from '../../adapter-guard.js';
 import type { RequestContext } from '../../context.js';
 import { expiredCookie } from '../../cookies.js';
-import { OAuthCallbackError } from '../../errors.js';
 import { decodeJwt, encodeJwt } from '../../jwt.js';
 import type { Account, AdapterUser, JWT, OAuthConfig, Provider, TokenSet } from '../../types.js';
 import { withoutUndefined } from '../../without-undefined.js';
-import { clientAuthentication, oauthClient } from './oauth-client.js';
-import { oauthStepError } from './oauth-errors.js';
-import { idpHttpOptions, idpTimeout } from './oauth-http.js';
-import { verifyIdTokenSignature } from './oauth-id-token.js';
-import { authorizationServer } from './oauth-metadata.js';
-import { tokenSetFrom } from './oauth-profile.js';
 
 /** Where the JWT session keeps the upstream tokens of a provider with `refresh` on. */
 export const UPSTREAM_TOKEN_KEY = 'kitgate.upstream';
@@ -47,7 +39,8 @@ export interface UpstreamTokens {
 	error?: string;
 }
 
-type RefreshResult = { ok: true; tokens: TokenSet } | { ok: false; refused: boolean };
+/** How a refresh ended: new tokens, refused by the provider (4xx), or failed otherwise. */
+export type RefreshResult = { ok: true; tokens: TokenSet } | { ok: false; refused: boolean };
 
 /** Refreshes in progress (and just finished), by provider and refresh-token hash. */
 const refreshes = new Map<string, Promise<RefreshResult>>();
@@ -194,7 +187,8 @@ function refreshOnce(
 	const key = `${provider.id}\u0000${createHash('sha256').update(refreshToken).digest('base64url')}`;
 	const running = refreshes.get(key);
 	if (running) return running;
-	const promise = refreshNow(ctx, provider, refreshToken, persist);
+	// the request to the provider, with the OAuth library, is loaded on the first refresh only
+	const promise = import('./token-refresh-request.js').then(({ refreshNow }) => refreshNow(ctx, provider, refreshToken, persist));
 	refreshes.set(key, promise);
 	void promise.then((result) => {
 		// a failed attempt may be retried at once; a finished one is reused by requests still in flight
@@ -204,36 +198,6 @@ function refreshOnce(
 	return promise;
 }
 
-async function refreshNow(
-	ctx: RequestContext,
-	provider: OAuthConfig,
-	refreshToken: string,
-	persist?: (tokens: TokenSet) => Promise<void>
-): Promise<RefreshResult> {
-	const timeout = idpTimeout(provider);
-	try {
-		const as = await authorizationServer(provider, timeout);
-		const client = oauthClient(provider);
-		const response = await oauth.refreshTokenGrantRequest(
-			as,
-			client,
-			clientAuthentication(provider),
-			refreshToken,
-			idpHttpOptions(as.token_endpoint, timeout)
-		);
-		const result = await oauth.processRefreshTokenResponse(as, client, response);
-		if (result.id_token) await verifyIdTokenSignature(provider, as, response, result.id_token, timeout);
-		const tokens = tokenSetFrom(result, ctx.now);
-		if (persist) await persist(tokens);
-		return { ok: true, tokens };
-	} catch (error) {
-		const refused = error instanceof oauth.ResponseBodyError && error.status >= 400 && error.status < 500;
-		const failure = oauthStepError('callback', provider.id, 'refreshing the access token', error);
-		if (refused) ctx.config.logger.warn('refresh-token-refused', failure.message);
-		else ctx.config.logger.error(failure instanceof OAuthCallbackError ? failure : new OAuthCallbackError(failure.message, { cause: { err: failure } }));
-		return { ok: false, refused };
-	}
-}
 
 /** Token fields after a refresh: new values, keeping the old refresh token when it did not rotate. */
 function freshFields(tokens: TokenSet, previous: { refresh_token?: string; scope?: string; id_token?: string }): TokenSet {
