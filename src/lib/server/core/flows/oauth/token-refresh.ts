@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { assertAdapterMethods, type GuardedAdapter } from '../../adapter-guard.js';
 import type { RequestContext } from '../../context.js';
 import { expiredCookie } from '../../cookies.js';
+import { OAuthCallbackError } from '../../errors.js';
 import { decodeJwt, encodeJwt } from '../../jwt.js';
 import type { Account, AdapterUser, JWT, OAuthConfig, Provider, TokenSet } from '../../types.js';
 import { withoutUndefined } from '../../without-undefined.js';
@@ -188,7 +189,14 @@ function refreshOnce(
 	const running = refreshes.get(key);
 	if (running) return running;
 	// the request to the provider, with the OAuth library, is loaded on the first refresh only
-	const promise = import('./token-refresh-request.js').then(({ refreshNow }) => refreshNow(ctx, provider, refreshToken, persist));
+	const promise = import('./token-refresh-request.js').then(
+		({ refreshNow }) => refreshNow(ctx, provider, refreshToken, persist),
+		// a module that cannot be loaded (EMFILE, a redeploy under a running process) fails this refresh only
+		(error: unknown): RefreshResult => {
+			ctx.config.logger.error(new OAuthCallbackError('The token refresh code could not be loaded.', { cause: { err: error } }));
+			return { ok: false, refused: false };
+		}
+	);
 	refreshes.set(key, promise);
 	void promise.then((result) => {
 		// a failed attempt may be retried at once; a finished one is reused by requests still in flight
