@@ -24,6 +24,7 @@ import { deleteWebAuthnAuthenticator, listWebAuthnAuthenticators } from './actio
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
 import { dropSessionCacheCookie } from './session-cache.js';
+import { loadOnce } from './load-once.js';
 import type { AuthConfig } from './types.js';
 
 type Handler = (ctx: RequestContext, providerId: string | undefined, body: RequestBody) => Promise<Outcome> | Outcome;
@@ -62,15 +63,6 @@ const accountActions = loadOnce(() => import('./actions/account.js'));
 const secondFactorActions = loadOnce(() => import('./actions/second-factor.js'));
 const passkeyStepActions = loadOnce(() => import('./actions/second-factor-passkey.js'));
 
-/** `load()` run once, on first call; later calls get the same promise (a failed load is tried again). */
-function loadOnce<T>(load: () => Promise<T>): () => Promise<T> {
-	let loading: Promise<T> | undefined;
-	return () =>
-		(loading ??= load().catch((error: unknown) => {
-			loading = undefined;
-			throw error;
-		}));
-}
 
 /** Routes that answer JSON clients; their errors are JSON too. */
 const JSON_ROUTES = new Set(['providers', 'csrf', 'session', 'webauthn-options', 'webauthn-authenticators']);
