@@ -7,6 +7,7 @@ import type { RequestContext } from '../../context.js';
 import { expiredCookie } from '../../cookies.js';
 import { OAuthCallbackError } from '../../errors.js';
 import { decodeJwt, encodeJwt } from '../../jwt.js';
+import { loadOnce } from '../../load-once.js';
 import type { Account, AdapterUser, JWT, OAuthConfig, Provider, TokenSet } from '../../types.js';
 import { withoutUndefined } from '../../without-undefined.js';
 
@@ -42,6 +43,9 @@ export interface UpstreamTokens {
 
 /** How a refresh ended: new tokens, refused by the provider (4xx), or failed otherwise. */
 export type RefreshResult = { ok: true; tokens: TokenSet } | { ok: false; refused: boolean };
+
+/** The request to the provider, with the OAuth library: loaded on the first refresh only. */
+const refreshRequest = loadOnce(() => import('./token-refresh-request.js'));
 
 /** Refreshes in progress (and just finished), by provider and refresh-token hash. */
 const refreshes = new Map<string, Promise<RefreshResult>>();
@@ -188,8 +192,7 @@ function refreshOnce(
 	const key = `${provider.id}\u0000${createHash('sha256').update(refreshToken).digest('base64url')}`;
 	const running = refreshes.get(key);
 	if (running) return running;
-	// the request to the provider, with the OAuth library, is loaded on the first refresh only
-	const promise = import('./token-refresh-request.js').then(
+	const promise = refreshRequest().then(
 		({ refreshNow }) => refreshNow(ctx, provider, refreshToken, persist),
 		// a module that cannot be loaded (EMFILE, a redeploy under a running process) fails this refresh only
 		(error: unknown): RefreshResult => {
