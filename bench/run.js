@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BENCH_USER, CREDENTIALS, SECRET } from './apps/shared.js';
 import { ensureReferenceInstalled } from './install-reference.js';
+import { buildCryptoFloor } from './crypto-floor.js';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = dirname(BENCH_DIR);
@@ -252,6 +253,8 @@ const SCENARIOS = [
 	{ id: 'signin-page', title: 'GET /auth/signin (built-in page)', path: '/auth/signin', expect: (status, body) => status === 200 && body.includes('<form'), unit: 'req/s', target: 0.8 },
 	{ id: 'sign-in', kind: 'sign-in', title: 'credentials sign-in (csrf + callback)', unit: 'sign-ins/s', target: 0.9 }
 ];
+/** The measuring build of the sign-in scenario: kitgate without the CSRF MAC and the session-token cipher. */
+const FLOOR_APP = 'kitgate-no-crypto';
 /** Issue 17: less server CPU per credentials sign-in than the 1.7 ms it measured. */
 const SIGN_IN_CPU_TARGET_MICROS = 1700;
 /** Issue 17: a PostgreSQL session check at least half as fast as kitgate's JWT check; SQLite keeps issue 5's. */
@@ -606,8 +609,27 @@ async function main() {
 	}
 
 
+	// the sign-ins also run on a measuring build without their cryptography (crypto-floor.js): what
+	// that cryptography costs, measured in the same rounds
+	const startFloor = async () => {
+		try {
+			const dir = buildCryptoFloor('no-crypto');
+			exitTasks.push(() => rmSync(dir, { recursive: true, force: true }));
+			return [await startApp(FLOOR_APP, 'kitgate, no crypto', kitgateFile, { KITGATE_DIST: dir })];
+		} catch (error) {
+			floorProblem = error.message.split('\n')[0];
+			return [];
+		}
+	};
+	let floorProblem = null;
 	const results = [];
-	for (const scenario of SCENARIOS) results.push(await runScenario(scenario, mainApps));
+	for (const scenario of SCENARIOS) {
+		const apps = scenario.id === 'sign-in' ? [...mainApps, ...(await startFloor())] : mainApps;
+		const result = await runScenario(scenario, apps);
+		if (floorProblem && scenario.id === 'sign-in') result.problems[FLOOR_APP] = floorProblem;
+		results.push(result);
+		for (const app of apps.filter((candidate) => !mainApps.includes(candidate))) await stopApp(app);
+	}
 	const databaseResult = databaseApps.length ? await runScenario({ ...DATABASE_SCENARIO, title: `${DATABASE_SCENARIO.title} (vs kitgate JWT)` }, [kitgate, ...databaseApps]) : null;
 	if (databaseResult) Object.assign(databaseResult.problems, databaseProblems);
 
@@ -735,7 +757,7 @@ function renderMarkdown(report) {
 		`- **Machine:** ${machine.cpu}, ${machine.cores} cores, ${(machine.totalMemoryBytes / 2 ** 30).toFixed(1)} GiB RAM, ${machine.platform}`,
 		`- **Node:** ${machine.node} · **date:** ${machine.date} · **kitgate:** ${machine.commit} (${report.build.split('\n')[0]})`,
 		`- **Load average** (1/5/15 min) at start ${machine.loadAverageAtStart.join(' / ')}, at end ${machine.loadAverageAtEnd.join(' / ')}: other work on the machine shows up as noise in the ranges.`,
-		`- **Load:** autocannon, ${settings.repetitions} repetitions × ${settings.durationSeconds} s per target, alternating kitgate → Auth.js → bare, ${settings.connections} connections (${settings.signInConnections} for sign-ins), ${settings.warmupSeconds} s warm-up each; all on 127.0.0.1, client and servers on the same machine. Whole run: ${Math.round(report.durationSeconds)} s.`,
+		`- **Load:** autocannon, ${settings.repetitions} repetitions × ${settings.durationSeconds} s per target, alternating kitgate → Auth.js → bare (→ kitgate without cryptography, for sign-ins), ${settings.connections} connections (${settings.signInConnections} for sign-ins), ${settings.warmupSeconds} s warm-up each; all on 127.0.0.1, client and servers on the same machine. Whole run: ${Math.round(report.durationSeconds)} s.`,
 		'- Cells are **median (min–max)** over the repetitions; ratios are ratios of medians, with the range of the per-repetition ratios.',
 		''
 	);
@@ -755,6 +777,8 @@ function renderMarkdown(report) {
 		return `${scenario.id} ${ratio ? `${ratio.value.toFixed(2)}×` : '—'}`;
 	});
 	push(`Auth.js / bare in this run: ${authjsVsBare.join(', ')} (issue 5 quotes 0.15×, 0.14×, 0.45×, 0.42×, 0.9×).`, '');
+	const floor = floorNote(report);
+	if (floor) push(`**What a sign-in's cryptography costs.** ${floor}`, '');
 
 	push('## Server CPU per operation and memory', '', 'CPU is the server process\'s user+system time (`process.cpuUsage()`) over a run divided by the requests (or successful sign-ins) it answered, so it shows the cost even when the load client is the limit. RSS is `process.memoryUsage().rss` right after each run.', '');
 	push('| measure | kitgate CPU/op | Auth.js CPU/op | bare CPU/op | kitgate RSS | Auth.js RSS | bare RSS |', '|---|---|---|---|---|---|---|');
@@ -899,7 +923,24 @@ function missNote(report, target) {
 	const k = cpu('kitgate');
 	const b = cpu('bare');
 	const extra = k !== undefined && b !== undefined ? ` kitgate spends ${fmtMicros(k)} of server CPU per ${target.id === 'sign-in' ? 'sign-in' : 'request'} against bare's ${fmtMicros(b)}: ${fmtMicros(k - b)} is kitgate's own work on top of Express.` : '';
-	return `${short}${extra}`;
+	const floor = target.id === 'sign-in' ? floorNote(report) : null;
+	return `${short}${extra}${floor ? ` ${floor}` : ''}`;
+}
+
+/** The measuring build without cryptography against the real one and bare, from this run's sign-ins; null when it did not run. */
+function floorNote(report) {
+	const result = report.scenarios.find((r) => r.id === 'sign-in');
+	const floor = statsOf(result, FLOOR_APP);
+	const kitgate = statsOf(result, 'kitgate');
+	const bare = statsOf(result, 'bare');
+	if (!floor?.rate || !kitgate?.rate || !bare?.rate) return null;
+	const cpu = (stat) => stat.cpuMicrosPerOperation.median;
+	const cost = cpu(kitgate) - cpu(floor);
+	return (
+		`A measuring build of kitgate with the CSRF cookie's HMAC and the session token's encryption replaced by constants (\`bench/crypto-floor.js\`; it accepts forged cookies and is never shipped) ran in the same rounds: ` +
+		`${fmtRate(floor.rate)} sign-ins/s, ${fmtMicros(cpu(floor))} of CPU per sign-in, ${fmtRatio(ratioOf(result, FLOOR_APP, 'bare'))} bare (the real build ${fmtRatio(ratioOf(result, 'kitgate', 'bare'))}). ` +
+		`That cryptography costs ${fmtMicros(cost)} per sign-in, ${((cost / cpu(bare)) * 100).toFixed(0)}% of bare's whole sign-in (${fmtMicros(cpu(bare))}): with it, 0.9× bare needs the rest of kitgate's sign-in to cost ${fmtMicros(cpu(bare) / 0.9 - cost)} or less, against bare Express's ${fmtMicros(cpu(bare))} for its cookie compare and redirect.`
+	);
 }
 
 /** Re-renders RESULTS.md from results.json, re-reading the kept CPU profiles: no load is generated. */
