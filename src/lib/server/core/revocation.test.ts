@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { isIssuedBeforeRevocation } from './revocation.js';
+import { isIssuedBeforeRevocation, nextRevocationTime, revocationTime } from './revocation.js';
 
 const AT = 1_900_000_000_000;
 
@@ -22,5 +22,35 @@ describe('isIssuedBeforeRevocation', () => {
 		expect(isIssuedBeforeRevocation(undefined, AT)).toBe(true);
 		expect(isIssuedBeforeRevocation('1900000001', AT)).toBe(true);
 		expect(isIssuedBeforeRevocation(Number.NaN, AT)).toBe(true);
+	});
+});
+
+describe('nextRevocationTime', () => {
+	test('without an earlier revocation, or with one past: the next whole second', () => {
+		expect(nextRevocationTime(AT + 400, null)).toBe(AT + 1000);
+		expect(nextRevocationTime(AT + 400, AT - 5000)).toBe(AT + 1000);
+		expect(nextRevocationTime(AT, null)).toBe(revocationTime(AT));
+	});
+
+	test('with one still ahead (made earlier in this second): the second after it, which reaches a session issued at it', () => {
+		const earlier = revocationTime(AT + 100);
+		const next = nextRevocationTime(AT + 700, earlier);
+		expect(next).toBe(earlier + 1000);
+		// a session signed in between was issued at the earlier revocation's time
+		expect(isIssuedBeforeRevocation(earlier / 1000, earlier)).toBe(false);
+		expect(isIssuedBeforeRevocation(earlier / 1000, next)).toBe(true);
+		// and one issued at the new time goes on
+		expect(isIssuedBeforeRevocation(next / 1000, next)).toBe(false);
+	});
+
+	test('always a whole second, always later than now and than the earlier one', () => {
+		for (const now of [AT, AT + 1, AT + 999, AT + 1000, AT + 123_456]) {
+			for (const earlier of [null, AT - 1, AT, AT + 1000, AT + 2000, now + 5000]) {
+				const next = nextRevocationTime(now, earlier);
+				expect(next % 1000).toBe(0);
+				expect(next).toBeGreaterThan(now);
+				if (earlier !== null) expect(next).toBeGreaterThan(earlier);
+			}
+		}
 	});
 });

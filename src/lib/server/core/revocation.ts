@@ -3,7 +3,7 @@
 
 import { isThenable } from './awaitable.js';
 import { assertAdapterMethods } from './adapter-guard.js';
-import { resolveConfig } from './config.js';
+import { resolveConfig, type ResolvedConfig } from './config.js';
 import type { RequestContext } from './context.js';
 import { AdapterError, InvalidConfiguration, MissingAdapter } from './errors.js';
 import { forgetOtherJwtSessions, ownerOf, sessionIdOf, sessionIdRevocationKey } from './jwt-sessions.js';
@@ -37,6 +37,35 @@ export function isIssuedBeforeRevocation(issuedAtSeconds: unknown, revokedAtMs: 
  */
 export function revocationTime(now: number): number {
 	return (Math.floor(now / 1000) + 1) * 1000;
+}
+
+/**
+ * When a new revocation of a user's sessions takes effect, given the one already recorded
+ * (`earlier`, or null): the next whole second, or the second after an earlier revocation still
+ * ahead. A session signed in right after that earlier revocation is issued at its time
+ * (`issueTimeAfterRevocations`), so a second revocation within the same second must come later to
+ * reach it. Pure.
+ *
+ * @example
+ * nextRevocationTime(1_700_000_000_400, 1_700_000_001_000); // 1_700_000_002_000
+ */
+export function nextRevocationTime(now: number, earlier: number | null): number {
+	return revocationTime(Math.max(now, earlier ?? 0));
+}
+
+/**
+ * Records that every JWT session of `userId` issued so far ends (and every copy of a database
+ * session, and every browser trusted to skip the second step), and returns when that takes
+ * effect (`nextRevocationTime`). A session issued at that time goes on. Store failures are thrown.
+ *
+ * @example
+ * const at = await revokeUserSessions(ctx, user.id);
+ */
+export async function revokeUserSessions(ctx: { config: ResolvedConfig; now: number }, userId: string): Promise<number> {
+	const { store } = ctx.config.revocation;
+	const at = nextRevocationTime(ctx.now, await store.revokedAt(userId, ctx.now));
+	await store.revoke(userId, at, ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
+	return at;
 }
 
 /** What a revocation check found: `unknown` when the store could not answer. */
@@ -128,19 +157,17 @@ export async function revokeSessions(userId: string, config: AuthConfig): Promis
 		throw new InvalidConfiguration('revokeSessions needs the id of the user whose sessions to end.');
 	}
 	const resolved = resolveConfig(config);
-	const keepSeconds = resolved.jwt.maxAge + KEEP_MARGIN_SECONDS;
 	const now = resolved.now();
-	// as of the next whole second: a session issued in this very second (`iat` has one-second resolution) ends too
-	const at = revocationTime(now);
 	if (resolved.session.strategy === 'database') {
 		const adapter = resolved.adapter!;
 		assertAdapterMethods(adapter, ['deleteSessionsByUserId']);
 		await adapter.deleteSessionsByUserId(userId);
 		// recorded for database sessions too, after the rows are gone: browsers trusted to skip the second step stop being so (two-factor/trusted-browser.ts)
-		await resolved.revocation.store.revoke(userId, at, keepSeconds);
+		await revokeUserSessions({ config: resolved, now }, userId);
 		return;
 	}
-	await resolved.revocation.store.revoke(userId, at, keepSeconds);
+	// as of the next whole second (a session issued in this very second ends too), or later (nextRevocationTime)
+	await revokeUserSessions({ config: resolved, now }, userId);
 	// the account page no longer lists them
 	await forgetOtherJwtSessions({ config: resolved, now }, userId, undefined);
 }
@@ -167,7 +194,7 @@ export async function deleteUser(userId: string, config: AuthConfig): Promise<vo
 	assertAdapterMethods(adapter, ['deleteUser']);
 	// JWT sessions, and copies of database sessions (session.cache), end through it: recorded first
 	if (resolved.session.strategy === 'jwt' || resolved.sessionCache) {
-		await resolved.revocation.store.revoke(userId, revocationTime(resolved.now()), resolved.jwt.maxAge + KEEP_MARGIN_SECONDS);
+		await revokeUserSessions({ config: resolved, now: resolved.now() }, userId);
 	}
 	await adapter.deleteUser(userId);
 }

@@ -8,12 +8,12 @@ import type { RequestContext } from '../context.js';
 import { AdapterError, InvalidRequest, LastSignInMethod } from '../errors.js';
 import { emitEvent } from '../events.js';
 import { endJwtSession, listJwtSessions, rowToken, sessionIdOf, sessionIdOfRow, signOutJwtSession } from '../jwt-sessions.js';
+import { revokeUserSessions } from '../revocation.js';
 import { clearSessionCookie } from '../session.js';
 import type { AdapterAccount, AdapterAuthenticator } from '../types.js';
 import { publicSessionId, requireFreshSignIn, type AccountSession } from './account-session.js';
 import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';
 import { oneAtATime } from './one-at-a-time.js';
-import { KEEP_MARGIN_SECONDS, revocationTime } from './other-sessions.js';
 import { readHoldings } from './overview.js';
 import { canRemove, type WayIn } from './ways-in.js';
 
@@ -21,7 +21,7 @@ import { canRemove, type WayIn } from './ways-in.js';
 export const MAX_PASSKEY_NAME_LENGTH = 64;
 
 // ending the other sessions has its own module (credential changes end them too); kept importable from here
-export { endOtherSessions, revocationTime } from './other-sessions.js';
+export { endOtherSessions } from './other-sessions.js';
 
 /**
  * Unlinks one of the user's OAuth/OIDC accounts (`{ provider, providerAccountId }`). Needs a recent
@@ -163,7 +163,7 @@ export async function deleteAccount(ctx: RequestContext, session: AccountSession
 	// recorded before the user goes, so a store that refuses it stops the deletion: JWT sessions, and
 	// copies of database sessions (session.cache), end through it
 	if (stored.strategy === 'jwt' || ctx.config.sessionCache) {
-		await ctx.config.revocation.store.revoke(user.id, revocationTime(ctx.now), ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
+		await revokeUserSessions(ctx, user.id);
 	}
 	const deleted = await adapter.deleteUser(user.id);
 	if (stored.strategy === 'database') {

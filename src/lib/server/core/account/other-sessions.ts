@@ -4,16 +4,10 @@
 import type { RequestContext } from '../context.js';
 import { emitEvent } from '../events.js';
 import { forgetOtherJwtSessions, sessionIdOf } from '../jwt-sessions.js';
-import { revocationTime } from '../revocation.js';
+import { revokeUserSessions } from '../revocation.js';
 import { reissueJwtSession } from '../session.js';
 import type { AdapterSession, JWT } from '../types.js';
 import type { AccountSession } from './account-session.js';
-
-/** Seconds a JWT revocation is kept beyond the JWT lifetime (as `revokeSessions`). */
-export const KEEP_MARGIN_SECONDS = 60;
-
-// when a revocation takes effect (the next whole second); kept importable from here
-export { revocationTime } from '../revocation.js';
 
 /**
  * Ends every session of the user but this one. Database: each other row is deleted (`signOut` for
@@ -27,9 +21,7 @@ export { revocationTime } from '../revocation.js';
 export async function endOtherSessions(ctx: RequestContext, session: AccountSession, token?: JWT): Promise<void> {
 	const { stored, user } = session;
 	if (stored.strategy === 'jwt') {
-		const { store } = ctx.config.revocation;
-		const at = revocationTime(ctx.now);
-		await store.revoke(user.id, at, ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
+		const at = await revokeUserSessions(ctx, user.id);
 		// issued at the revocation instant itself: not before it, so this browser's session goes on
 		await reissueJwtSession(ctx, token ?? stored.token, at);
 		await forgetOtherJwtSessions(ctx, user.id, sessionIdOf(stored.token));
@@ -45,5 +37,5 @@ export async function endOtherSessions(ctx: RequestContext, session: AccountSess
 	}
 	// recorded for database sessions too, after the rows are gone (a store that refuses cannot keep
 	// a thief's row): a browser trusted to skip the second step before now no longer is (two-factor/trusted-browser.ts)
-	await ctx.config.revocation.store.revoke(user.id, revocationTime(ctx.now), ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
+	await revokeUserSessions(ctx, user.id);
 }

@@ -5,6 +5,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
+import { deleteUser, revokeSessions } from '../revocation.js';
 import { accountWorld, outcomeOf } from './account-fixture.js';
 
 describe('JWT sessions re-issued within the second of a revocation', () => {
@@ -33,5 +34,62 @@ describe('JWT sessions re-issued within the second of a revocation', () => {
 		expect((await ada.session())?.user?.email).toBe('ada@example.com');
 		expect((await ada.session())?.user?.email).toBe('ada@example.com');
 		expect((await ada.request('/auth/account')).status).toBe(200);
+	});
+});
+
+// A session signed in right after a revocation is issued at that revocation's time (so the
+// revocation does not catch it); a second revocation within the same second must still reach it.
+// Found by e2e/account.spec.ts (a passkey removal ended the other device, which signed in again,
+// and "sign out everywhere else" within that second left it signed in).
+describe('two revocations within one second', () => {
+	async function signedInAgainAfterRevocation(w: ReturnType<typeof accountWorld>) {
+		const ada = w.browser();
+		await ada.signInByEmail('ada@example.com');
+		const phone = w.browser();
+		await phone.signInByEmail('ada@example.com');
+		expect(outcomeOf(await ada.change('end-other-sessions')).account).toBe('other-sessions-ended');
+		expect(await phone.session()).toBeNull();
+		w.clock.now += 300;
+		await phone.signInByEmail('ada@example.com');
+		expect((await phone.session())?.user?.email).toBe('ada@example.com');
+		w.clock.now += 300;
+		return { ada, phone };
+	}
+
+	test('"sign out everywhere else" again ends the session signed in between; this browser stays', async () => {
+		const w = accountWorld(MemoryAdapter(), 'jwt');
+		const { ada, phone } = await signedInAgainAfterRevocation(w);
+		expect(outcomeOf(await ada.change('end-other-sessions')).account).toBe('other-sessions-ended');
+		expect(await phone.session()).toBeNull();
+		expect((await ada.session())?.user?.email).toBe('ada@example.com');
+		// a sign-in after the second revocation works
+		await phone.signInByEmail('ada@example.com');
+		expect((await phone.session())?.user?.email).toBe('ada@example.com');
+	});
+
+	test('revokeSessions() ends the session signed in between', async () => {
+		const w = accountWorld(MemoryAdapter(), 'jwt');
+		const { ada, phone } = await signedInAgainAfterRevocation(w);
+		const userId = (await ada.overview()).user.id;
+		await revokeSessions(userId, w.config);
+		expect(await phone.session()).toBeNull();
+		expect(await ada.session()).toBeNull();
+	});
+
+	test('deleteUser() ends the session signed in between', async () => {
+		const w = accountWorld(MemoryAdapter(), 'jwt');
+		const { ada, phone } = await signedInAgainAfterRevocation(w);
+		const userId = (await ada.overview()).user.id;
+		await deleteUser(userId, w.config);
+		expect(await phone.session()).toBeNull();
+		expect(await ada.session()).toBeNull();
+	});
+
+	test('deleting the account on the account page ends the session signed in between', async () => {
+		const w = accountWorld(MemoryAdapter(), 'jwt');
+		const { ada, phone } = await signedInAgainAfterRevocation(w);
+		expect(outcomeOf(await ada.change('delete', { confirm: 'ada@example.com' })).account).toBeDefined();
+		expect(await ada.session()).toBeNull();
+		expect(await phone.session()).toBeNull();
 	});
 });
