@@ -104,8 +104,10 @@ export function SqlRateLimitStore(adapter: SQLiteAdapter | PostgresAdapter, opti
 
 		async revoke(userId, at, keepSeconds) {
 			const keepUntil = at + keepSeconds * 1000;
-			// a later revocation never moves the time back (servers' clocks differ a little)
-			await (await ready(at))
+			// a later revocation never moves the time back (servers' clocks differ a little); no sweep
+			// here: `at` may lie ahead of now (a sign-out's is a minute ahead), and a sweep "as of" it
+			// would delete revocations still needed
+			await (await ready())
 				.insertInto('session_revocations')
 				.values({ user_id: userId, revoked_at: at, keep_until: keepUntil })
 				.onConflict((conflict) =>

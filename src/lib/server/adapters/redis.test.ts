@@ -74,6 +74,13 @@ describe('RedisRateLimitStore in Redis', () => {
 		expect(await client.exists(`${prefix}revoked:grace`)).toBe(0);
 	});
 
+	test('a revocation dated ahead of now (a sign-out\'s, a minute ahead) lives keepSeconds past its date, not past now', async () => {
+		const prefix = unique('ahead') + ':';
+		const store = RedisRateLimitStore(client, { prefix });
+		await store.revoke('ada', Date.now() + 60_000, 10);
+		expect(await client.pTTL(`${prefix}revoked:ada`)).toBeGreaterThan(69_000);
+	});
+
 	test('decrement never goes below zero, never reopens an ended window and never creates a key', async () => {
 		const prefix = unique('decrement') + ':';
 		const store = RedisRateLimitStore(client, { prefix });

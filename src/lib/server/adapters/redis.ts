@@ -125,7 +125,10 @@ export function RedisRateLimitStore(client: RedisScriptClient, options: RedisRat
 
 		async revoke(userId, at, keepSeconds) {
 			const keepMs = keepSeconds * 1000;
-			await run(REVOKE, `${prefix}revoked:${userId}`, [at, at + keepMs, Math.ceil(keepMs)]);
+			// Redis times the key from its own now: a revocation dated ahead (a sign-out's is a minute
+			// ahead) must live that much longer, or it ends before the tokens it revokes
+			const lead = Math.max(0, at - Date.now());
+			await run(REVOKE, `${prefix}revoked:${userId}`, [at, at + keepMs, Math.ceil(keepMs + lead)]);
 		}
 	};
 }

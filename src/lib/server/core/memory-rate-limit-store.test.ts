@@ -9,6 +9,19 @@ const T = 1_700_000_000_000;
 const DAY = 86_400;
 
 describe('MemoryRateLimitStore revocations', () => {
+	test('a revocation dated ahead of now (a sign-out\'s, a minute ahead) makes room as of now, not as of its date: live ones stay', () => {
+		// this machine's clock: what "now" is when no caller said
+		const now = Date.now();
+		const store = MemoryRateLimitStore({ maxRevocations: 2 });
+		store.revoke('ada', now, 10);
+		store.revoke('grace', now, 10);
+		// full of live revocations: the new one is refused, as for any other
+		expect(() => store.revoke('kitgate.sid:k3', now + 60_000, DAY, { owner: 'linus' })).toThrow(/refused/);
+		// both still live a few seconds on, so neither may have been dropped for the new one
+		expect(store.revokedAt('ada', now + 5000)).toBe(now);
+		expect(store.revokedAt('grace', now + 5000)).toBe(now);
+	});
+
 	test('a revocation is read back until it expires', () => {
 		const store = MemoryRateLimitStore();
 		store.revoke('u1', T, DAY);

@@ -74,9 +74,12 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 	// sign-outs: best effort, apart, so whoever signs in and out over and over never pushes out a deliberate revocation
 	const bestEffort = new RevocationPool(maxRevocations, { evictLastOnes: true });
 	let nextFullSweep = 0;
+	// the latest "now" a caller passed: what expiry is judged by when a revocation makes room
+	let latestNow = 0;
 
 	const store: MemoryRateLimitStore = {
 		increment(key, windowSeconds, now) {
+			latestNow = Math.max(latestNow, now);
 			const open = counters.get(key);
 			if (open && open.resetAt > now) {
 				open.count += 1;
@@ -107,6 +110,7 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 			counters.delete(key);
 		},
 		revokedAt(userId, now) {
+			latestNow = Math.max(latestNow, now);
 			const kept = revocations.get(userId, now);
 			const signedOut = bestEffort.get(userId, now);
 			if (!kept) return signedOut?.at ?? null;
@@ -114,8 +118,10 @@ export function MemoryRateLimitStore(options: MemoryRateLimitStoreOptions = {}):
 		},
 		revoke(userId, at, keepSeconds, options) {
 			const pool = options?.evictable ? bestEffort : revocations;
-			// a later revocation never moves the time back (clocks of several callers)
-			pool.set(userId, { at, until: at + keepSeconds * 1000, owner: options?.owner ?? userId }, at);
+			// a later revocation never moves the time back (clocks of several callers); room is made as
+			// of now (the latest time a caller gave, or this machine's clock), never as of `at`, which may
+			// lie ahead (a sign-out's is a minute ahead) and would drop revocations still needed
+			pool.set(userId, { at, until: at + keepSeconds * 1000, owner: options?.owner ?? userId }, Math.min(at, Math.max(latestNow, Date.now())));
 		}
 	};
 	return Object.defineProperty(store, IN_PROCESS, { value: true });

@@ -26,10 +26,12 @@ describe('isIssuedBeforeRevocation', () => {
 });
 
 describe('nextRevocationTime', () => {
-	test('without an earlier revocation, or with one past: the next whole second', () => {
-		expect(nextRevocationTime(AT + 400, null)).toBe(AT + 1000);
-		expect(nextRevocationTime(AT + 400, AT - 5000)).toBe(AT + 1000);
-		expect(nextRevocationTime(AT, null)).toBe(revocationTime(AT));
+	test('without an earlier revocation, or with one past: the whole second after now plus a second of clock margin', () => {
+		expect(nextRevocationTime(AT + 400, null)).toBe(AT + 2000);
+		expect(nextRevocationTime(AT + 400, AT - 5000)).toBe(AT + 2000);
+		expect(nextRevocationTime(AT, null)).toBe(revocationTime(AT + 1000));
+		// a server whose clock runs up to a second ahead issued nothing at or after it yet
+		expect(isIssuedBeforeRevocation(Math.floor((AT + 400 + 999) / 1000), nextRevocationTime(AT + 400, null))).toBe(true);
 	});
 
 	test('with one still ahead (made earlier in this second): the second after it, which reaches a session issued at it', () => {
@@ -48,7 +50,7 @@ describe('nextRevocationTime', () => {
 			for (const earlier of [null, AT - 1, AT, AT + 1000, AT + 2000, now + 5000]) {
 				const next = nextRevocationTime(now, earlier);
 				expect(next % 1000).toBe(0);
-				expect(next).toBeGreaterThan(now);
+				expect(next).toBeGreaterThan(now + 1000);
 				if (earlier !== null) expect(next).toBeGreaterThan(earlier);
 			}
 		}

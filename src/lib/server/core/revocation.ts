@@ -39,33 +39,51 @@ export function revocationTime(now: number): number {
 	return (Math.floor(now / 1000) + 1) * 1000;
 }
 
+/** How far another server's clock may run ahead of this one's: a session it issued that far "later" is still revoked. */
+const CLOCK_MARGIN_MS = 1000;
+
 /**
  * When a new revocation of a user's sessions takes effect, given the one already recorded
- * (`earlier`, or null): the next whole second, or the second after an earlier revocation still
- * ahead. A session signed in right after that earlier revocation is issued at its time
+ * (`earlier`, or null): the whole second after now plus a clock margin (another server sharing the
+ * store may run up to a second ahead), or the second after an earlier revocation still ahead. A
+ * session signed in right after that earlier revocation is issued at its time
  * (`issueTimeAfterRevocations`), so a second revocation within the same second must come later to
  * reach it. Pure.
  *
  * @example
- * nextRevocationTime(1_700_000_000_400, 1_700_000_001_000); // 1_700_000_002_000
+ * nextRevocationTime(1_700_000_000_400, 1_700_000_003_000); // 1_700_000_004_000
  */
 export function nextRevocationTime(now: number, earlier: number | null): number {
-	return revocationTime(Math.max(now, earlier ?? 0));
+	return revocationTime(Math.max(now + CLOCK_MARGIN_MS, earlier ?? 0));
+}
+
+/** What a revocation of a user's sessions needs: the resolved config and the time. */
+type RevocationContext = { config: ResolvedConfig; now: number };
+
+/**
+ * When a revocation of `userId`'s sessions asked for now takes effect (`nextRevocationTime`
+ * against the one recorded). Read before anything is deleted, so a store that cannot answer
+ * stops the change before it starts. Store failures are thrown.
+ *
+ * @example
+ * const at = await userRevocationTime(ctx, user.id);
+ */
+export async function userRevocationTime(ctx: RevocationContext, userId: string): Promise<number> {
+	return nextRevocationTime(ctx.now, await ctx.config.revocation.store.revokedAt(userId, ctx.now));
 }
 
 /**
- * Records that every JWT session of `userId` issued so far ends (and every copy of a database
- * session, and every browser trusted to skip the second step), and returns when that takes
- * effect (`nextRevocationTime`). A session issued at that time goes on. Store failures are thrown.
+ * Records that every JWT session of `userId` issued before `at` ends (and every copy of a database
+ * session, and every browser trusted to skip the second step before it); a session issued at
+ * `at` goes on. `at` defaults to `userRevocationTime`. Returns `at`. Store failures are thrown.
  *
  * @example
  * const at = await revokeUserSessions(ctx, user.id);
  */
-export async function revokeUserSessions(ctx: { config: ResolvedConfig; now: number }, userId: string): Promise<number> {
-	const { store } = ctx.config.revocation;
-	const at = nextRevocationTime(ctx.now, await store.revokedAt(userId, ctx.now));
-	await store.revoke(userId, at, ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
-	return at;
+export async function revokeUserSessions(ctx: RevocationContext, userId: string, at?: number): Promise<number> {
+	const when = at ?? (await userRevocationTime(ctx, userId));
+	await ctx.config.revocation.store.revoke(userId, when, ctx.config.jwt.maxAge + KEEP_MARGIN_SECONDS);
+	return when;
 }
 
 /** What a revocation check found: `unknown` when the store could not answer. */
@@ -129,11 +147,13 @@ export async function issueTimeAfterRevocations(ctx: RequestContext, token: JWT)
 	const { store } = ctx.config.revocation;
 	const ask = (key: unknown) => (typeof key === 'string' && key !== '' ? store.revokedAt(key, ctx.now) : null);
 	try {
-		const bySub = ask(token.sub);
-		const byOwner = ask(ownerOf(token));
-		// asked side by side; the memory store answers at once, with nothing to wait for
-		const times = isThenable(bySub) || isThenable(byOwner) ? await Promise.all([bySub, byOwner]) : [bySub, byOwner];
-		return Math.max(ctx.now, times[0] ?? 0, times[1] ?? 0);
+		// a credentials session with a stored user is revoked under that user: only its revocations
+		// date the session, so one made by authorize()'s id cannot date it past the owner's next one
+		// (such a sign-in within the second of a revocation by that id ends with it: errs on signing out)
+		const owner = ownerOf(token);
+		const asked = ask(owner ?? token.sub);
+		const time = isThenable(asked) ? await asked : asked;
+		return Math.max(ctx.now, time ?? 0);
 	} catch (error) {
 		ctx.config.logger.error(new AdapterError('The revocation store failed while a session was issued.', { cause: { err: error } }));
 		return ctx.now;
@@ -161,9 +181,11 @@ export async function revokeSessions(userId: string, config: AuthConfig): Promis
 	if (resolved.session.strategy === 'database') {
 		const adapter = resolved.adapter!;
 		assertAdapterMethods(adapter, ['deleteSessionsByUserId']);
+		// asked of the store first: one that cannot answer stops this before a row is deleted
+		const at = await userRevocationTime({ config: resolved, now }, userId);
 		await adapter.deleteSessionsByUserId(userId);
 		// recorded for database sessions too, after the rows are gone: browsers trusted to skip the second step stop being so (two-factor/trusted-browser.ts)
-		await revokeUserSessions({ config: resolved, now }, userId);
+		await revokeUserSessions({ config: resolved, now }, userId, at);
 		return;
 	}
 	// as of the next whole second (a session issued in this very second ends too), or later (nextRevocationTime)

@@ -203,8 +203,10 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			return null;
 		}
 		const stale = adopt || isSessionStale((decoded.iat ?? 0) * 1000, ctx.now, config.session.updateAge);
+		// issued ahead of now (at a revocation instant): never counts as fresh, so checked until then
+		const issuedAhead = (decoded.iat ?? 0) * 1000 > ctx.now;
 		// a revoked session ends when it is next re-issued, or on every read with revocationCheck "always"
-		const checking = stale || update || config.revocation.check === 'always' ? revocationState(ctx, decoded) : undefined;
+		const checking = stale || update || issuedAhead || config.revocation.check === 'always' ? revocationState(ctx, decoded) : undefined;
 		let revocation = isThenable(checking) ? await checking : checking;
 		if (revocation === 'revoked') {
 			clearSessionCookie(ctx);
@@ -232,7 +234,9 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		else delete token[SIGN_IN_TIME_CLAIM];
 		// so are its subject, id and owner (jwt-sessions.ts): the callback cannot move a session onto another
 		// user or id, nor out of its user's revocations
-		for (const claim of ['sub', SESSION_ID_CLAIM, OWNER_CLAIM]) {
+		// and when it was issued: a re-issue is never dated before it, nor at a time the callback (or
+		// the client data an update hands it) chose, which would outlive later revocations
+		for (const claim of ['sub', SESSION_ID_CLAIM, OWNER_CLAIM, 'iat']) {
 			if (decoded[claim] !== undefined) token[claim] = decoded[claim];
 			else delete token[claim];
 		}
@@ -398,6 +402,8 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		// a credentials session's stored user, when `sub` is authorize()'s id: its revocations reach this session
 		if (signedIn.storedUserId !== undefined && signedIn.storedUserId !== token.sub) token[OWNER_CLAIM] = signedIn.storedUserId;
 		else delete token[OWNER_CLAIM];
+		// issued now, never at a time the callback or a profile chose
+		delete token.iat;
 		// never issued before a revocation of the user that is still ahead (a sign-in in the second after "sign out everywhere else")
 		const { value, expires } = await encodeSessionToken(ctx, token, await issueTimeAfterRevocations(ctx, token));
 		writeSessionCookie(ctx, value, expires);

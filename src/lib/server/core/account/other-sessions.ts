@@ -4,7 +4,7 @@
 import type { RequestContext } from '../context.js';
 import { emitEvent } from '../events.js';
 import { forgetOtherJwtSessions, sessionIdOf } from '../jwt-sessions.js';
-import { revokeUserSessions } from '../revocation.js';
+import { revokeUserSessions, userRevocationTime } from '../revocation.js';
 import { reissueJwtSession } from '../session.js';
 import type { AdapterSession, JWT } from '../types.js';
 import type { AccountSession } from './account-session.js';
@@ -29,6 +29,8 @@ export async function endOtherSessions(ctx: RequestContext, session: AccountSess
 		return;
 	}
 	const adapter = ctx.config.adapter!;
+	// asked of the store first: one that cannot answer stops this before a row is deleted
+	const at = await userRevocationTime(ctx, user.id);
 	const rows: AdapterSession[] = await adapter.listSessionsByUserId(user.id);
 	for (const row of rows) {
 		if (row.sessionToken === stored.sessionToken) continue;
@@ -37,5 +39,5 @@ export async function endOtherSessions(ctx: RequestContext, session: AccountSess
 	}
 	// recorded for database sessions too, after the rows are gone (a store that refuses cannot keep
 	// a thief's row): a browser trusted to skip the second step before now no longer is (two-factor/trusted-browser.ts)
-	await revokeUserSessions(ctx, user.id);
+	await revokeUserSessions(ctx, user.id, at);
 }

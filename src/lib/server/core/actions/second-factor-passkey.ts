@@ -66,7 +66,7 @@ export async function verifyPasskeyStepAction(ctx: RequestContext, step: string,
 		await finishSignIn(ctx, pending);
 		if (body.trustBrowser === true) {
 			const record = await twoFactorOf(ctx, pending.userId);
-			if (record) trustThisBrowser(ctx, pending.userId, record);
+			if (record) await trustThisBrowser(ctx, pending.userId, record);
 		}
 		return { type: 'json', body: { url: pending.callbackUrl } };
 	} catch (error) {

@@ -115,7 +115,7 @@ export async function verifySecondFactor(ctx: RequestContext, body: RequestBody)
 		if (isTicked(body.trustBrowser)) {
 			// the factor as it is after this code (a recovery code spent changes it)
 			const now = await twoFactorOf(ctx, pending.userId);
-			if (now) trustThisBrowser(ctx, pending.userId, now);
+			if (now) await trustThisBrowser(ctx, pending.userId, now);
 		}
 		if (used.kind === 'recovery') {
 			await emitEvent(ctx, 'twoFactor', { user: await storedUser(ctx, pending), change: 'recovery-code-used', remainingRecoveryCodes: used.remaining });
