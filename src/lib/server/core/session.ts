@@ -403,7 +403,7 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		if (signedIn.storedUserId !== undefined && signedIn.storedUserId !== token.sub) token[OWNER_CLAIM] = signedIn.storedUserId;
 		else delete token[OWNER_CLAIM];
 		// issued now, never at a time the callback or a profile chose
-		delete token.iat;
+		if ('iat' in token) delete token.iat;
 		// never issued before a revocation of the user that is still ahead (a sign-in in the second after "sign out everywhere else")
 		const { value, expires } = await encodeSessionToken(ctx, token, await issueTimeAfterRevocations(ctx, token));
 		writeSessionCookie(ctx, value, expires);
