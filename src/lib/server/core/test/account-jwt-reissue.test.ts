@@ -67,20 +67,14 @@ describe('two revocations within one second', () => {
 		expect((await phone.session())?.user?.email).toBe('ada@example.com');
 	});
 
-	test('revokeSessions() ends the session signed in between', async () => {
+	test.each([
+		['revokeSessions()', revokeSessions],
+		['deleteUser()', deleteUser]
+	])('%s ends the session signed in between', async (_name, endAll) => {
 		const w = accountWorld(MemoryAdapter(), 'jwt');
 		const { ada, phone } = await signedInAgainAfterRevocation(w);
 		const userId = (await ada.overview()).user.id;
-		await revokeSessions(userId, w.config);
-		expect(await phone.session()).toBeNull();
-		expect(await ada.session()).toBeNull();
-	});
-
-	test('deleteUser() ends the session signed in between', async () => {
-		const w = accountWorld(MemoryAdapter(), 'jwt');
-		const { ada, phone } = await signedInAgainAfterRevocation(w);
-		const userId = (await ada.overview()).user.id;
-		await deleteUser(userId, w.config);
+		await endAll(userId, w.config);
 		expect(await phone.session()).toBeNull();
 		expect(await ada.session()).toBeNull();
 	});
