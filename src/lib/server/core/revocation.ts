@@ -135,29 +135,38 @@ function storeFailed(ctx: RequestContext, error: unknown): RevocationState {
 }
 
 /**
- * When a new JWT session of `token`'s user is issued: now, or — when the user's sessions were
- * revoked as of a time still ahead (the next whole second, see account/other-sessions.ts) — that
- * time, so a sign-in right after the revocation is not caught by it. A store that cannot answer
- * gives now (logged).
+ * When something of `userId` granted now is dated: now, or — when the user's sessions were revoked
+ * as of a time still ahead (see `nextRevocationTime`) — that time, so what is granted right after
+ * the revocation is not caught by it. A store that cannot answer gives now (logged): what was
+ * granted then ends at the revocation, erring on signing out.
+ *
+ * @example
+ * const trustedAt = await timeAfterRevocations(ctx, user.id);
+ */
+export async function timeAfterRevocations(ctx: RequestContext, userId: string | undefined): Promise<number> {
+	if (typeof userId !== 'string' || userId === '') return ctx.now;
+	try {
+		const asked = ctx.config.revocation.store.revokedAt(userId, ctx.now);
+		// the memory store answers at once, with nothing to wait for
+		const time = isThenable(asked) ? await asked : asked;
+		return Math.max(ctx.now, time ?? 0);
+	} catch (error) {
+		ctx.config.logger.error(new AdapterError('The revocation store failed; dated as of now.', { cause: { err: error } }));
+		return ctx.now;
+	}
+}
+
+/**
+ * When a new JWT session of `token`'s user is issued (`timeAfterRevocations`). A credentials
+ * session with a stored user is revoked under that user: only its revocations date the session,
+ * so one made by authorize()'s id cannot date it past the owner's next one (such a sign-in within
+ * the second of a revocation by that id ends with it: errs on signing out).
  *
  * @example
  * const issuedAt = await issueTimeAfterRevocations(ctx, token);
  */
-export async function issueTimeAfterRevocations(ctx: RequestContext, token: JWT): Promise<number> {
-	const { store } = ctx.config.revocation;
-	const ask = (key: unknown) => (typeof key === 'string' && key !== '' ? store.revokedAt(key, ctx.now) : null);
-	try {
-		// a credentials session with a stored user is revoked under that user: only its revocations
-		// date the session, so one made by authorize()'s id cannot date it past the owner's next one
-		// (such a sign-in within the second of a revocation by that id ends with it: errs on signing out)
-		const owner = ownerOf(token);
-		const asked = ask(owner ?? token.sub);
-		const time = isThenable(asked) ? await asked : asked;
-		return Math.max(ctx.now, time ?? 0);
-	} catch (error) {
-		ctx.config.logger.error(new AdapterError('The revocation store failed while a session was issued.', { cause: { err: error } }));
-		return ctx.now;
-	}
+export function issueTimeAfterRevocations(ctx: RequestContext, token: JWT): Promise<number> {
+	return timeAfterRevocations(ctx, ownerOf(token) ?? (typeof token.sub === 'string' ? token.sub : undefined));
 }
 
 /**
@@ -188,7 +197,7 @@ export async function revokeSessions(userId: string, config: AuthConfig): Promis
 		await revokeUserSessions({ config: resolved, now }, userId, at);
 		return;
 	}
-	// as of the next whole second (a session issued in this very second ends too), or later (nextRevocationTime)
+	// as of the whole second after now and a clock margin, or later (nextRevocationTime): a session issued in this very second ends too
 	await revokeUserSessions({ config: resolved, now }, userId);
 	// the account page no longer lists them
 	await forgetOtherJwtSessions({ config: resolved, now }, userId, undefined);

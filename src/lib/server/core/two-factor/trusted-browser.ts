@@ -7,6 +7,7 @@
 
 import { createHash } from 'node:crypto';
 import type { RequestContext } from '../context.js';
+import { timeAfterRevocations } from '../revocation.js';
 import type { AdapterTwoFactor, CookieOption } from '../types.js';
 import { openFor, sealFor } from './purpose-seal.js';
 import { trustMilliseconds } from './two-factor-options.js';
@@ -41,19 +42,6 @@ export function factorFingerprint(record: AdapterTwoFactor): string {
 	return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
 }
 
-/**
- * When trust granted now counts from: now, or a revocation of the user still ahead (trust granted in
- * the second after "sign out everywhere else" is not dated before it, or that revocation would undo
- * it). A store that cannot answer gives now: the browser is then asked for the code once more.
- */
-async function trustTime(ctx: RequestContext, userId: string): Promise<number> {
-	try {
-		const revokedAt = await ctx.config.revocation.store.revokedAt(userId, ctx.now);
-		return revokedAt !== null && revokedAt > ctx.now ? revokedAt : ctx.now;
-	} catch {
-		return ctx.now;
-	}
-}
 
 /**
  * Queues the trust cookie for `userId` whose second factor is now `record`; nothing when
@@ -65,7 +53,7 @@ async function trustTime(ctx: RequestContext, userId: string): Promise<number> {
 export async function trustThisBrowser(ctx: RequestContext, userId: string, record: AdapterTwoFactor): Promise<void> {
 	const lifetime = trustMilliseconds(ctx.config.twoFactor);
 	if (lifetime <= 0) return;
-	const value = sealFor(ctx, TRUST_SALT, { sub: userId, factor: factorFingerprint(record), iat: await trustTime(ctx, userId) }, Math.floor(lifetime / 1000));
+	const value = sealFor(ctx, TRUST_SALT, { sub: userId, factor: factorFingerprint(record), iat: await timeAfterRevocations(ctx, userId) }, Math.floor(lifetime / 1000));
 	const option = trustedBrowserCookie(ctx);
 	ctx.setCookies.push({ name: option.name, value, options: { ...option.options, expires: new Date(ctx.now + lifetime) } });
 }
