@@ -28,6 +28,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/{review2-failure-answers,review2-session-read}.test.ts',
 	'src/lib/server/core/test/attacks/review3-oauth1.test.ts',
 	'src/lib/server/core/test/attacks/account-attacks.test.ts',
+	'src/lib/server/core/test/attacks/email-change-links.test.ts',
 	'src/lib/server/adapters/review3-authjs-tables.test.ts',
 	'src/lib/server/core/test/attacks/review3-authjs-presets.test.ts',
 	'src/lib/server/core/test/attacks/review4-two-factor.test.ts',

@@ -17,6 +17,7 @@ import { rememberUpstreamAccount } from './flows/oauth/token-refresh.js';
 import { secondFactorGate } from './two-factor/second-factor.js';
 import type { Account, AdapterAccount, AdapterUser, JWT, Profile, Provider, User } from './types.js';
 import { sendSecurityNotice } from './security-notice.js';
+import { endEmailChangeLinks } from './account/email-change-links.js';
 
 /** What a provider flow hands over once it knows who signed in. */
 export interface CompletedSignIn {
@@ -350,7 +351,10 @@ async function linkTo(ctx: RequestContext, adapter: GuardedAdapter, owner: Adapt
 	}
 	await emitEvent(ctx, 'linkAccount', { user: owner, account, profile: user });
 	// a provider account is a new way in to an existing user: its owner hears of it
-	if (account.type === 'oauth' || account.type === 'oidc') await sendSecurityNotice(ctx, owner.email, 'account-linked');
+	if (account.type === 'oauth' || account.type === 'oidc') {
+		await endEmailChangeLinks(ctx, owner.id);
+		await sendSecurityNotice(ctx, owner.email, 'account-linked');
+	}
 }
 
 /**

@@ -18,6 +18,7 @@ import { authjsSessionCookieName } from './authjs-cookies.js';
 import { defaultRedirect } from './redirect.js';
 import { keepToken, publicSession } from './default-callbacks.js';
 import { guardAdapter, type GuardedAdapter } from './adapter-guard.js';
+import { randomToken } from './random.js';
 import { resolveSessionCache, sessionCacheInvalidation, type ResolvedSessionCache } from './session-cache.js';
 import { normalizeEmailProvider } from './flows/email/email-provider.js';
 import { normalizeOAuthProvider } from './flows/oauth/oauth-provider.js';
@@ -142,7 +143,8 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		strategy,
 		maxAge: positiveSeconds(config.session?.maxAge, 30 * 24 * 60 * 60, 'session.maxAge'),
 		updateAge: positiveSeconds(config.session?.updateAge, 24 * 60 * 60, 'session.updateAge'),
-		generateSessionToken: config.session?.generateSessionToken ?? (() => crypto.randomUUID())
+		// 32 random bytes (256 bits) as hex: the interface allows any hex of random bytes; Auth.js's UUID has 122 bits
+		generateSessionToken: config.session?.generateSessionToken ?? (() => randomToken(32, 'hex'))
 	};
 
 	const providers = resolveProviders(config, adapter, env);

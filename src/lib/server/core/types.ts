@@ -682,7 +682,7 @@ export interface SessionOptions {
 	maxAge: number;
 	/** Seconds between extensions of the session (default 1 day; 0 = every access). */
 	updateAge: number;
-	/** Token generator for database sessions (default: random UUID). */
+	/** Token generator for database sessions (default: 32 random bytes as 64 hex digits, 256 bits). */
 	generateSessionToken: () => string;
 	/**
 	 * When JWT sessions are checked against `revokeSessions()` / `deleteUser()`: `always` (default)

@@ -15,6 +15,7 @@ export { sendSecurityNotice } from '../security-notice.js';
 import type { AuthConfig, CredentialChange, JWT } from '../types.js';
 import type { AccountSession } from './account-session.js';
 import { endOtherSessions } from './other-sessions.js';
+import { endEmailChangeLinks } from './email-change-links.js';
 
 /**
  * Whether the form or JSON body asked to keep the other sessions (`keepOtherSessions`: `yes`,
@@ -30,7 +31,8 @@ export function keepsOtherSessions(body: RequestBody): boolean {
 
 /**
  * After `change` from the account routes: ends the user's other sessions unless `keepOtherSessions`
- * (this browser's JWT session is re-issued as `token`, default the current one) and mails the
+ * (this browser's JWT session is re-issued as `token`, default the current one), ends every
+ * email-change link asked for until now, and mails the
  * notice to `notify` (default the user's address; `newEmail` names an address change's new one).
  * The notice goes out even when ending the sessions fails (that error is then thrown); a mail that
  * fails is logged, never answered: the change itself stands.
@@ -45,7 +47,12 @@ export async function afterCredentialChange(
 	options: { keepOtherSessions: boolean; token?: JWT; notify?: string | null; newEmail?: string }
 ): Promise<void> {
 	try {
-		if (!options.keepOtherSessions) await endOtherSessions(ctx, session, options.token);
+		try {
+			if (!options.keepOtherSessions) await endOtherSessions(ctx, session, options.token);
+		} finally {
+			// a change link asked for before this change (perhaps by whoever the change shuts out) ends
+			await endEmailChangeLinks(ctx, session.user.id);
+		}
 	} finally {
 		// told even when ending the sessions failed (the change itself is made): most of all then
 		await sendSecurityNotice(ctx, options.notify === undefined ? session.user.email : options.notify, change, options.newEmail);
@@ -67,8 +74,8 @@ export interface CredentialChangedOptions {
 
 /**
  * Call after your app changes a user's password (or another credential kitgate does not manage):
- * every session of the user ends (database rows deleted, JWT sessions revoked, as `revokeSessions`)
- * and the user is told by email, through the email provider's `sendAccountEmail`.
+ * every session of the user ends (database rows deleted, JWT sessions revoked, as `revokeSessions`),
+ * every email-change link asked for until now ends, and the user is told by email, through the email provider's `sendAccountEmail`.
  *
  * @example
  * import { credentialChanged } from 'kitgate';
@@ -81,6 +88,7 @@ export async function credentialChanged(userId: string, config: AuthConfig, opti
 	if (!resolved.adapter) throw new InvalidConfiguration('credentialChanged reads the user\'s address and needs an adapter.');
 	const ctx = createContext(typeof options.request === 'string' ? new Request(options.request) : options.request, resolved);
 	if (options.endSessions !== false) await revokeSessions(userId, config);
+	await endEmailChangeLinks(ctx, userId);
 	const user = await resolved.adapter.getUser(userId);
 	await sendSecurityNotice(ctx, user?.email, options.change ?? 'password-changed');
 }

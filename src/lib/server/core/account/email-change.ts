@@ -16,6 +16,8 @@ import { isUniqueViolation } from '../unique-violation.js';
 import type { AccountEmailParams, AdapterUser, EmailConfig } from '../types.js';
 import { renderPage, pageSecurityHeaders } from '../../pages/render.js';
 import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';
+import { isEmailChangeLinkEnded, startEmailChangeLink } from './email-change-links.js';
+import { isEmailAddress } from '../flows/email/email-identifier.js';
 import { resolveMessages } from '../../pages/messages.js';
 import { requireFreshSignIn, type AccountSession } from './account-session.js';
 
@@ -65,7 +67,8 @@ export async function requestEmailChange(ctx: RequestContext, session: AccountSe
 	} catch (error) {
 		throw new EmailSignin(error instanceof Error ? error.message : 'Not one valid email address.');
 	}
-	if (typeof email !== 'string' || !email || email.length > MAX_ADDRESS_LENGTH) throw new EmailSignin('Not one valid email address.');
+	// whatever a custom normalizer returns, only an address becomes one
+	if (!isEmailAddress(email) || email.length > MAX_ADDRESS_LENGTH) throw new EmailSignin('Not one valid email address.');
 	requireFreshSignIn(ctx, session, 'Changing the email address');
 	const { user } = session;
 	if (email === user.email) throw new InvalidRequest('This is already the account\'s address.');
@@ -84,7 +87,10 @@ export async function requestEmailChange(ctx: RequestContext, session: AccountSe
 	const token = randomVerificationToken();
 	const expires = new Date(ctx.now + provider.maxAge * 1000);
 	const identifier = emailChangeIdentifier(user.id, email);
-	await adapter.createVerificationToken({ identifier, token: hashVerificationToken(token, ctx.config.secrets[0]), expires });
+	const hashed = changeTokenHash(token, ctx.config.secrets[0], user, email);
+	// only the newest link works, and credential changes from now on end it
+	await startEmailChangeLink(ctx, user.id);
+	await adapter.createVerificationToken({ identifier, token: hashed, expires });
 	const url = new URL(`${ctx.authUrl}/account/confirm-email`);
 	url.searchParams.set('token', token);
 	url.searchParams.set('email', email);
@@ -92,7 +98,7 @@ export async function requestEmailChange(ctx: RequestContext, session: AccountSe
 	try {
 		await send(ctx, provider, { kind: 'confirm-email-change', identifier: email, url: url.href, newEmail: email, expires });
 	} catch (error) {
-		await Promise.resolve(adapter.useVerificationToken({ identifier, token: hashVerificationToken(token, ctx.config.secrets[0]) })).catch(() => undefined);
+		await Promise.resolve(adapter.useVerificationToken({ identifier, token: hashed })).catch(() => undefined);
 		throw error;
 	}
 	await tellOldAddress(ctx, provider, user, email);
@@ -169,7 +175,8 @@ export function showEmailConfirmation(ctx: RequestContext, session: AccountSessi
 
 /**
  * Confirms an email change (`{ token, email }`): the token must have been issued to this user for
- * this address, be unused and unexpired. The address becomes the user's, proven (`updateUser`);
+ * this address while the account had the address it has now, be unused and unexpired, and no
+ * credential change may have come after it (`endEmailChangeLinks`). The address becomes the user's, proven (`updateUser`);
  * an `email` account of the old address is unlinked (it would still sign in). Returns a
  * `RateLimited` outcome past the limit of wrong tokens.
  *
@@ -177,7 +184,7 @@ export function showEmailConfirmation(ctx: RequestContext, session: AccountSessi
  * await confirmEmailChange(ctx, session, { token, email });
  */
 export async function confirmEmailChange(ctx: RequestContext, session: AccountSession, body: RequestBody, returnTo: string): Promise<Outcome | undefined> {
-	emailProvider(ctx);
+	const provider = emailProvider(ctx);
 	const { token, email } = readLink(stringField(body, 'token'), stringField(body, 'email'));
 	const adapter = ctx.config.adapter!;
 	const { user } = session;
@@ -186,14 +193,21 @@ export async function confirmEmailChange(ctx: RequestContext, session: AccountSe
 	const identifier = emailChangeIdentifier(user.id, email);
 	let stored = null;
 	for (const secret of new Set(ctx.config.secrets)) {
-		stored = await adapter.useVerificationToken({ identifier, token: hashVerificationToken(token, secret) });
+		stored = await adapter.useVerificationToken({ identifier, token: changeTokenHash(token, secret, user, email) });
 		if (stored) break;
 	}
 	if (!stored) {
-		throw new Verification('No unused email-change token matches this link for the signed-in user: used already, expired, or issued to another user or address.');
+		throw new Verification(
+			'No unused email-change token matches this link for the signed-in user: used already, expired, issued to another user or address, ' +
+				'or the account\'s address changed since it was made.'
+		);
 	}
 	await attempt.succeeded();
-	if (new Date(stored.expires).getTime() <= ctx.now) throw new Verification('The email-change link has expired.');
+	const expires = new Date(stored.expires).getTime();
+	if (expires <= ctx.now) throw new Verification('The email-change link has expired.');
+	if (await isEmailChangeLinkEnded(ctx, user.id, expires - provider.maxAge * 1000)) {
+		throw new Verification('The email-change link was ended by a newer one, or by a change to the account\'s ways in.');
+	}
 	const previous = user.email;
 	let updated: AdapterUser;
 	try {
@@ -222,6 +236,15 @@ async function unlinkOldEmailAccounts(ctx: RequestContext, user: AdapterUser, pr
 		await adapter.unlinkAccount({ provider: account.provider, providerAccountId: account.providerAccountId });
 		await emitEvent(ctx, 'unlinkAccount', { user, account });
 	}
+}
+
+/**
+ * The stored hash of an email-change token: its purpose, the user, the address the user has now and
+ * the new one are bound into it, so it matches no sign-in token and stops matching once the
+ * account's address changes (by this link, another, or any other way).
+ */
+function changeTokenHash(token: string, secret: string, user: Pick<AdapterUser, 'id' | 'email'>, newEmail: string): string {
+	return hashVerificationToken(token, secret, 'email-change', [user.id, user.email ?? '', newEmail]);
 }
 
 function readLink(token: string | null | undefined, email: string | null | undefined): { token: string; email: string } {

@@ -20,6 +20,7 @@ import { takeAttempt, rateLimitedOutcome, type Attempt, type LimitedAttempt } fr
 import { establishSession } from '../session.js';
 import { assertAdapterMethods } from '../adapter-guard.js';
 import { sendSecurityNotice } from '../account/credential-change.js';
+import { endEmailChangeLinks } from '../account/email-change-links.js';
 import { enrolmentView, newEnrolment, openEnrolment, storeTwoFactor, type EnrollingUser, type TwoFactorEnrolment } from '../two-factor/enrolment.js';
 import { clearPendingSignIn, readPendingSignIn, twoFactorOf, useSecondFactor, type PendingSignIn } from '../two-factor/second-factor.js';
 import { verifyTotp } from '../two-factor/totp.js';
@@ -151,6 +152,7 @@ async function confirmEnrolment(ctx: RequestContext, pending: PendingSignIn, bod
 	await finishSignIn(ctx, pending);
 	const user = await storedUser(ctx, pending);
 	await emitEvent(ctx, 'twoFactor', { user, change: 'enrolled', remainingRecoveryCodes: codes.length });
+	await endEmailChangeLinks(ctx, user.id);
 	await sendSecurityNotice(ctx, user.email, 'two-factor-enabled');
 	if (json) return { type: 'json', body: { url: pending.callbackUrl, recoveryCodes: codes } };
 	return pageOutcome(ctx, 'second-factor', { ...pageBasics(ctx, pending), recoveryCodes: codes, continueUrl: pending.callbackUrl });

@@ -75,10 +75,23 @@ describe.each(adapters)('database sessions (%s)', (_name, makeAdapter) => {
 		const response = await signIn();
 		expect(response.status).toBe(302);
 		const token = client.jar.get('kitgate.session-token')!;
-		expect(token).toMatch(/^[0-9a-f-]{36}$/);
+		// 32 random bytes: 256 bits (ASVS 7.2.3 asks at least 128)
+		expect(token).toMatch(/^[0-9a-f]{64}$/);
 		const stored = await adapter.getSessionAndUser(token);
 		expect(stored?.user).toMatchObject({ id: 'user-ada', email: 'ada@example.com' });
 		expect(stored?.session.expires.getTime()).toBe(Date.UTC(2026, 5, 1) + 30 * DAY);
+		await signIn();
+		expect(client.jar.get('kitgate.session-token')).not.toBe(token);
+	});
+
+	test('a custom session.generateSessionToken makes the token of every new session row', async () => {
+		let made = 0;
+		const { adapter, client, signIn } = setup({ session: { generateSessionToken: () => `app-token-${++made}` } });
+		await signIn();
+		expect(client.jar.get('kitgate.session-token')).toBe('app-token-1');
+		expect((await adapter.getSessionAndUser('app-token-1'))?.user.id).toBe('user-ada');
+		await signIn();
+		expect(client.jar.get('kitgate.session-token')).toBe('app-token-2');
 	});
 
 	test('a read makes one getSessionAndUser call and passes the user to the session callback', async () => {

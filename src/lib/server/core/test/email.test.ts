@@ -71,7 +71,7 @@ describe.each(adapters)('email sign-in (%s adapter)', (_name, makeAdapter) => {
 			expect(stored).toHaveLength(1);
 			expect(stored[0].identifier).toBe('ada@example.com');
 			expect(stored[0].token).not.toBe(token);
-			expect(stored[0].token).toBe(hashVerificationToken(token, TEST_SECRET));
+			expect(stored[0].token).toBe(hashVerificationToken(token, TEST_SECRET, 'sign-in'));
 			expect(new Date(stored[0].expires).getTime()).toBe(clock.now + 24 * 3600 * 1000);
 
 			// the mail: text and HTML, the link in both, when it expires, and no other secret

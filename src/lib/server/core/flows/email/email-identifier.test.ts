@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import { EmailSignin } from '../../errors.js';
-import { normalizeEmailIdentifier } from './email-identifier.js';
+import { isEmailAddress, normalizeEmailIdentifier } from './email-identifier.js';
 
 describe('normalizeEmailIdentifier', () => {
 	test.each([
@@ -66,5 +66,33 @@ describe('normalizeEmailIdentifier', () => {
 			.tuple(fc.stringMatching(/^[a-z0-9]{1,20}(\.[a-z0-9]{1,10})?$/), fc.stringMatching(/^[a-z0-9]{1,20}$/), fc.constantFrom('com', 'org', 'fr'))
 			.map(([local, domain, tld]) => `${local}@${domain}.${tld}`);
 		fc.assert(fc.property(ordinary, (address) => normalizeEmailIdentifier(address) === address));
+	});
+});
+
+describe('isEmailAddress', () => {
+	test.each([
+		['kitgate:email-change:user-1:eve@evil.test', 'a change identifier with the address last'],
+		['eve@evil.test, ada@example.com', 'a list'],
+		['Eve <eve@evil.test>', 'a display name'],
+		[' eve@evil.test', 'untrimmed'],
+		['eve@localhost', 'a one-label domain'],
+		['', 'empty'],
+		[42, 'not a string']
+	] as [unknown, string][])('%s is not one address (%s)', (value) => {
+		expect(isEmailAddress(value)).toBe(false);
+	});
+
+	test('accepts what normalizeEmailIdentifier returns, and the same address in any case', () => {
+		expect(isEmailAddress('ada@example.com')).toBe(true);
+		expect(isEmailAddress('Ada.Lovelace+x@Example.COM')).toBe(true);
+		fc.assert(
+			fc.property(fc.emailAddress(), (address) => {
+				try {
+					return isEmailAddress(normalizeEmailIdentifier(address));
+				} catch {
+					return true;
+				}
+			})
+		);
 	});
 });

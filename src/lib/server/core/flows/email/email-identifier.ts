@@ -28,26 +28,39 @@ const DOMAIN_LABEL = /^[\p{L}\p{N}]([\p{L}\p{N}-]*[\p{L}\p{N}])?$/u;
 export function normalizeEmailIdentifier(input: string): string {
 	if (typeof input !== 'string') throw new EmailSignin('The email address is missing.');
 	const address = input.trim().toLowerCase();
-	if (!address) throw new EmailSignin('The email address is empty.');
-	if (/[<>"]/.test(address)) {
-		throw new EmailSignin('Enter the email address alone, without a name, quotes or angle brackets.');
-	}
+	const problem = addressProblem(address);
+	if (problem) throw new EmailSignin(problem);
+	return address;
+}
+
+/**
+ * True when `value` is one address of the grammar `normalizeEmailIdentifier` accepts, as it is
+ * (any case, no trimming). Pure. What a custom `normalizeIdentifier` returns must pass this
+ * before it becomes an identifier: a value that is not an address could imitate another kind.
+ *
+ * @example
+ * isEmailAddress('Ada@Example.com'); // true
+ * isEmailAddress('kitgate:email-change:1:eve@evil.test'); // false
+ */
+export function isEmailAddress(value: unknown): value is string {
+	return typeof value === 'string' && addressProblem(value) === undefined;
+}
+
+/** What is wrong with `address` (already trimmed), or undefined when it is one valid address. */
+function addressProblem(address: string): string | undefined {
+	if (!address) return 'The email address is empty.';
+	if (/[<>"]/.test(address)) return 'Enter the email address alone, without a name, quotes or angle brackets.';
 	if (LIST_SEPARATORS.test(address) || address.split('@').length > 2) {
-		throw new EmailSignin('Enter one email address: the value looks like a list of addresses.');
+		return 'Enter one email address: the value looks like a list of addresses.';
 	}
-	if (address.length > MAX_ADDRESS_LENGTH) {
-		throw new EmailSignin(`The email address is longer than ${MAX_ADDRESS_LENGTH} characters.`);
-	}
+	if (address.length > MAX_ADDRESS_LENGTH) return `The email address is longer than ${MAX_ADDRESS_LENGTH} characters.`;
 	const at = address.indexOf('@');
 	const local = address.slice(0, at);
 	const domain = address.slice(at + 1);
-	if (at <= 0 || !domain) throw new EmailSignin('The email address needs the form name@example.com.');
-	if (local.length > MAX_LOCAL_LENGTH || !LOCAL_PART.test(local)) {
-		throw new EmailSignin('The part of the email address before "@" is not valid.');
-	}
+	if (at <= 0 || !domain) return 'The email address needs the form name@example.com.';
+	if (local.length > MAX_LOCAL_LENGTH || !LOCAL_PART.test(local)) return 'The part of the email address before "@" is not valid.';
 	const labels = domain.split('.');
-	const validDomain =
-		labels.length >= 2 && labels.every((label) => label.length <= MAX_LABEL_LENGTH && DOMAIN_LABEL.test(label));
-	if (!validDomain) throw new EmailSignin('The part of the email address after "@" is not a valid domain name.');
-	return address;
+	const validDomain = labels.length >= 2 && labels.every((label) => label.length <= MAX_LABEL_LENGTH && DOMAIN_LABEL.test(label));
+	if (!validDomain) return 'The part of the email address after "@" is not a valid domain name.';
+	return undefined;
 }

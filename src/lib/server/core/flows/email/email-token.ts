@@ -22,12 +22,20 @@ export function randomVerificationToken(): string {
 }
 
 /**
- * The value stored for `token`: HMAC-SHA256 keyed with `secret`, hex. A copy of the database
- * therefore holds no usable link, and tokens cannot be forged without the secret.
+ * What a one-time token is for. Bound into its stored hash, so a token of one kind matches no
+ * stored token of another, whatever identifier it is presented with.
+ */
+export type TokenPurpose = 'sign-in' | 'email-change';
+
+/**
+ * The value stored for `token`: HMAC-SHA256 keyed with `secret` over the purpose, the values the
+ * token is bound to (`binding`, e.g. the user and the address it may change) and the token, as an
+ * unambiguous JSON array, hex. A copy of the database therefore holds no usable link, tokens cannot
+ * be forged without the secret, and a token of one purpose or binding matches nothing else.
  *
  * @example
- * await adapter.createVerificationToken({ identifier, token: hashVerificationToken(token, secrets[0]), expires });
+ * await adapter.createVerificationToken({ identifier, token: hashVerificationToken(token, secrets[0], 'sign-in'), expires });
  */
-export function hashVerificationToken(token: string, secret: string): string {
-	return createHmac('sha256', secret).update(token).digest('hex');
+export function hashVerificationToken(token: string, secret: string, purpose: TokenPurpose, binding: readonly string[] = []): string {
+	return createHmac('sha256', secret).update(JSON.stringify(['kitgate one-time token', purpose, ...binding, token])).digest('hex');
 }

@@ -16,6 +16,7 @@ import { checkSignInAllowed } from '../../sign-in-callback.js';
 import type { Account, AdapterUser, EmailConfig, VerificationToken } from '../../types.js';
 import { resolveMessages } from '../../../pages/messages.js';
 import type { ResolvedEmailConfig } from './email-provider.js';
+import { isEmailAddress } from './email-identifier.js';
 import { MAX_TOKEN_LENGTH, hashVerificationToken } from './email-token.js';
 
 /** Adapter methods sending a link needs, checked before anything is stored. */
@@ -63,7 +64,7 @@ export async function startEmailSignIn(ctx: RequestContext, provider: EmailConfi
 	if (denied) return { type: 'redirect', url: denied.redirect };
 
 	const token = await newToken(email);
-	const hashed = hashVerificationToken(token, ctx.config.secrets[0]);
+	const hashed = hashVerificationToken(token, ctx.config.secrets[0], 'sign-in');
 	const expires = new Date(ctx.now + email.maxAge * 1000);
 	await adapterStep(() => adapter.createVerificationToken({ identifier, token: hashed, expires }), 'Storing the sign-in token failed.');
 
@@ -172,7 +173,7 @@ async function spendToken(
 	token: string
 ): Promise<VerificationToken | null> {
 	for (const secret of new Set(ctx.config.secrets)) {
-		const hashed = hashVerificationToken(token, secret);
+		const hashed = hashVerificationToken(token, secret, 'sign-in');
 		const stored = await adapterStep(() => adapter.useVerificationToken({ identifier, token: hashed }), 'Using the sign-in token failed.', CallbackRouteError);
 		if (stored) return stored;
 	}
@@ -214,9 +215,13 @@ function emailAccount(provider: EmailConfig, identifier: string): Account {
 	return { provider: provider.id, type: 'email', providerAccountId: identifier };
 }
 
-/** A custom `normalizeIdentifier` must return a non-empty string. */
+/**
+ * What `normalizeIdentifier` returned, if it is one email address: a custom normalizer that checks
+ * no grammar (as Auth.js's docs show) must not make an identifier of anything else.
+ */
 function checkedIdentifier(identifier: unknown): string {
 	if (typeof identifier !== 'string' || !identifier) throw new EmailSignin('normalizeIdentifier returned no address.');
+	if (!isEmailAddress(identifier)) throw new EmailSignin('normalizeIdentifier returned a value that is not one email address.');
 	return identifier;
 }
 

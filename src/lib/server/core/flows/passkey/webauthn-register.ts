@@ -17,6 +17,7 @@ import { loadWebAuthnServer } from './webauthn-library.js';
 import type { RelyingParty } from './webauthn-relying-party.js';
 import { userHandleOf } from './webauthn-user.js';
 import { sendSecurityNotice } from '../../security-notice.js';
+import { endEmailChangeLinks } from '../../account/email-change-links.js';
 import { secondFactorGate } from '../../two-factor/second-factor.js';
 
 /**
@@ -124,7 +125,10 @@ export async function verifyRegistration(
 	if (owner.isNew) await emitEvent(ctx, 'createUser', { user });
 	await emitEvent(ctx, 'linkAccount', { user, account, profile: user });
 	// a new way in to an existing account (perhaps a thief's, to stay): its owner hears of it
-	if (!owner.isNew) await sendSecurityNotice(ctx, user.email, 'passkey-added');
+	if (!owner.isNew) {
+		await endEmailChangeLinks(ctx, user.id);
+		await sendSecurityNotice(ctx, user.email, 'passkey-added');
+	}
 	// without user verification the passkey is one factor: a user with (or required to have) a second goes to that step
 	if (!userVerified) {
 		const gated = await secondFactorGate(ctx, { userId: user.id, user, account, isNewUser: owner.isNew, callbackUrl });
