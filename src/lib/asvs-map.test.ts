@@ -1,5 +1,6 @@
-// docs/asvs.md maps every OWASP ASVS 5.0 V6/V7 requirement of levels 1 and 2 to a status and, for
-// "met", to the tests that prove it. This reads the page and fails when a claim names no real test.
+// docs/asvs.md maps every OWASP ASVS 5.0 V6, V7 and V9 requirement of levels 1 and 2, and the V10
+// requirements of an OAuth client and OpenID relying party, to a status and, for "met", to the tests
+// that prove it. This reads the page and fails when a claim names no real test.
 
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,15 +11,28 @@ const PAGE = readFileSync(join(ROOT, 'docs/asvs.md'), 'utf8');
 const STATUSES = ['met', 'not met', "the app's job", 'not applicable'] as const;
 type Status = (typeof STATUSES)[number];
 
-/** ASVS 5.0.0 (5.0/en/0x15-V6-Authentication.md, 0x16-V7-Session-Management.md): the level 1 and 2 ids. */
-const REQUIRED: Record<string, 1 | 2> = {
+/**
+ * ASVS 5.0.0 (5.0/en/0x15-V6-Authentication.md, 0x16-V7-Session-Management.md,
+ * 0x18-V9-Self-contained-Tokens.md, 0x19-V10-OAuth-and-OIDC.md): the level 1 and 2 ids; of V10 the
+ * client's sections only (10.1 generic, 10.2 OAuth client, 10.5 OIDC client), 10.2.3 (level 3) included.
+ */
+const REQUIRED: Record<string, 1 | 2 | 3> = {
 	...Object.fromEntries(['6.1.1', '6.2.1', '6.2.2', '6.2.3', '6.2.4', '6.2.5', '6.2.6', '6.2.7', '6.2.8', '6.3.1', '6.3.2', '6.4.1', '6.4.2'].map((id) => [id, 1 as const])),
 	...Object.fromEntries(
 		['6.1.2', '6.1.3', '6.2.9', '6.2.10', '6.2.11', '6.2.12', '6.3.3', '6.3.4', '6.4.3', '6.4.4', '6.5.1', '6.5.2', '6.5.3', '6.5.4', '6.5.5', '6.6.1', '6.6.2', '6.6.3', '6.8.1', '6.8.2', '6.8.3', '6.8.4'].map((id) => [id, 2 as const])
 	),
 	...Object.fromEntries(['7.2.1', '7.2.2', '7.2.3', '7.2.4', '7.4.1', '7.4.2'].map((id) => [id, 1 as const])),
-	...Object.fromEntries(['7.1.1', '7.1.2', '7.1.3', '7.3.1', '7.3.2', '7.4.3', '7.4.4', '7.4.5', '7.5.1', '7.5.2', '7.6.1', '7.6.2'].map((id) => [id, 2 as const]))
+	...Object.fromEntries(['7.1.1', '7.1.2', '7.1.3', '7.3.1', '7.3.2', '7.4.3', '7.4.4', '7.4.5', '7.5.1', '7.5.2', '7.6.1', '7.6.2'].map((id) => [id, 2 as const])),
+	...Object.fromEntries(['9.1.1', '9.1.2', '9.1.3', '9.2.1'].map((id) => [id, 1 as const])),
+	...Object.fromEntries(['9.2.2', '9.2.3', '9.2.4'].map((id) => [id, 2 as const])),
+	...Object.fromEntries(['10.1.1', '10.1.2', '10.2.1', '10.2.2', '10.5.1', '10.5.2', '10.5.3', '10.5.4', '10.5.5'].map((id) => [id, 2 as const])),
+	'10.2.3': 3
 };
+
+/** The V10 sections of the other roles (resource server, authorization server, OpenID Provider, consent): one paragraph says kitgate is a client. */
+const OTHER_ROLES = ['10.3', '10.4', '10.6', '10.7'];
+/** The chapters the page maps, each with its totals line. */
+const CHAPTERS = ['6', '7', '9', '10'];
 
 interface Row {
 	id: string;
@@ -92,9 +106,17 @@ describe('testTitles', () => {
 describe('docs/asvs.md', () => {
 	const table = rows();
 
-	test('every level 1 and 2 requirement of V6 and V7 has exactly one row, with its level', () => {
+	test('every level 1 and 2 requirement of V6, V7 and V9, and every client requirement of V10, has exactly one row, with its level', () => {
 		expect(table.map((row) => row.id).sort()).toEqual(Object.keys(REQUIRED).sort());
 		for (const row of table) expect(row.level, row.id).toBe(REQUIRED[row.id]);
+	});
+
+	test('the V10 sections of the other roles are named as not applicable, in the V10 part of the page', () => {
+		const v10 = PAGE.slice(PAGE.indexOf('## V10 '));
+		expect(v10.length).toBeLessThan(PAGE.length);
+		const paragraph = v10.split('\n\n').find((text) => OTHER_ROLES.every((section) => text.includes(`V${section}`)));
+		expect(paragraph, `one paragraph naming ${OTHER_ROLES.map((section) => `V${section}`).join(', ')}`).toBeDefined();
+		expect(paragraph).toMatch(/not applicable/);
 	});
 
 	test('every status is one of the four, and every row that is not met says why in a note', () => {
@@ -131,7 +153,7 @@ describe('docs/asvs.md', () => {
 		const count = (chapter: string, status: Status) => table.filter((row) => row.id.startsWith(chapter) && row.status === status).length;
 		const [met, notMet, app, none] = STATUSES.map((status) => count('', status));
 		expect(PAGE).toContain(`**Totals (${table.length} requirements):** met ${met} · not met ${notMet} · the app's job ${app} · not applicable ${none}.`);
-		for (const chapter of ['6', '7']) {
+		for (const chapter of CHAPTERS) {
 			const [m, n, a, x] = STATUSES.map((status) => count(`${chapter}.`, status));
 			expect(PAGE).toContain(`V${chapter}: met ${m} · not met ${n} · the app's job ${a} · not applicable ${x}.`);
 		}

@@ -36,6 +36,12 @@ export interface CompletedSignIn {
 	 * only then may a new account join the signed-in user.
 	 */
 	linkRequestedBy?: string;
+	/**
+	 * The flow's last check of the stored user the sign-in resolved to (when there is one), run
+	 * before the `signIn` callback and any write: it throws to refuse (the email flow refuses a
+	 * link made before that user signed out everywhere).
+	 */
+	refuseFor?: (user: AdapterUser) => Promise<void>;
 }
 
 /** How the adapter side of a sign-in resolves, decided before anything is written. */
@@ -83,6 +89,7 @@ export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignI
 		} catch (error) {
 			throw asSignInError(error, 'Reading the user and account failed.');
 		}
+		if (plan.kind !== 'create') await signIn.refuseFor?.(plan.user);
 		const denied = await checkSignInAllowed(ctx, {
 			user: plan.kind === 'create' ? signIn.user : plan.user,
 			account,
@@ -454,7 +461,9 @@ async function tokenSession(adapter: GuardedAdapter, token: JWT): Promise<Signed
 		return user && { user };
 	}
 	if (subject) {
-		const found = await findCredentialsUser(adapter, subject.credentials, { id: token.sub, email: token.email });
+		// the address authorize() returned at sign-in, never the token's `email` (a jwt callback may merge update data into it)
+		const email = 'email' in subject ? subject.email : token.email;
+		const found = await findCredentialsUser(adapter, subject.credentials, { id: token.sub, email });
 		if (found.kind === 'none') return null;
 		if (found.kind === 'linked') return { user: found.user };
 		const pin: AdapterAccount = { provider: subject.credentials, type: 'credentials', providerAccountId: token.sub, userId: found.user.id };

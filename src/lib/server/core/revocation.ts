@@ -57,6 +57,19 @@ export function nextRevocationTime(now: number, earlier: number | null): number 
 	return revocationTime(Math.max(now + CLOCK_MARGIN_MS, earlier ?? 0));
 }
 
+/**
+ * True when something dated `datedAt` (ms) — a sign-in link, a pending second step — predates the
+ * revocation recorded as `revokedAtMs`. Such things are dated with `timeAfterRevocations` when
+ * made, as sessions are: what is made right after a revocation still ahead counts as made at it,
+ * so the user's own next step after "sign out everywhere" goes through. Pure.
+ *
+ * @example
+ * isMadeBeforeRevocation(1_700_000_000_000, 1_700_000_060_000); // true
+ */
+export function isMadeBeforeRevocation(datedAt: number, revokedAtMs: number | null): boolean {
+	return revokedAtMs !== null && datedAt < revokedAtMs;
+}
+
 /** What a revocation of a user's sessions needs: the resolved config and the time. */
 type RevocationContext = { config: ResolvedConfig; now: number };
 

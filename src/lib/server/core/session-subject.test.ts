@@ -3,8 +3,8 @@ import { readSubject, SUBJECT_CLAIM, subjectOfSignIn, withSubject } from './sess
 
 describe('the subject a JWT session records', () => {
 	test('credentials sign-ins name authorize()\'s id; other sign-ins a stored user only with an adapter', () => {
-		expect(subjectOfSignIn({ provider: 'password', type: 'credentials', providerAccountId: '1' }, true)).toEqual({ credentials: 'password' });
-		expect(subjectOfSignIn({ provider: 'password', type: 'credentials', providerAccountId: '1' }, false)).toEqual({ credentials: 'password' });
+		expect(subjectOfSignIn({ provider: 'password', type: 'credentials', providerAccountId: '1' }, true, 'ada@example.com')).toEqual({ credentials: 'password', email: 'ada@example.com' });
+		expect(subjectOfSignIn({ provider: 'password', type: 'credentials', providerAccountId: '1' }, false)).toEqual({ credentials: 'password', email: null });
 		expect(subjectOfSignIn({ provider: 'google', type: 'oidc', providerAccountId: 'g-1' }, true)).toBe('user');
 		expect(subjectOfSignIn({ provider: 'google', type: 'oidc', providerAccountId: 'g-1' }, false)).toBeUndefined();
 		expect(subjectOfSignIn(null, true)).toBe('user');
@@ -13,6 +13,10 @@ describe('the subject a JWT session records', () => {
 	test('read back only in the two shapes kitgate writes', () => {
 		expect(readSubject({ [SUBJECT_CLAIM]: 'user' })).toBe('user');
 		expect(readSubject({ [SUBJECT_CLAIM]: { credentials: 'password' } })).toEqual({ credentials: 'password' });
+		expect(readSubject({ [SUBJECT_CLAIM]: { credentials: 'password', email: 'ada@example.com' } })).toEqual({ credentials: 'password', email: 'ada@example.com' });
+		expect(readSubject({ [SUBJECT_CLAIM]: { credentials: 'password', email: null } })).toEqual({ credentials: 'password', email: null });
+		// an address of another type is no address: the claim reads as one written before addresses were recorded
+		expect(readSubject({ [SUBJECT_CLAIM]: { credentials: 'password', email: 42 } })).toEqual({ credentials: 'password' });
 		for (const claim of [undefined, null, 'User', true, { credentials: 1 }, ['user']]) expect(readSubject({ [SUBJECT_CLAIM]: claim })).toBeUndefined();
 	});
 
@@ -22,5 +26,9 @@ describe('the subject a JWT session records', () => {
 		expect(withSubject(token, { credentials: 'c' })).toEqual({ sub: '1', [SUBJECT_CLAIM]: { credentials: 'c' } });
 		expect(withSubject(token, undefined)).toEqual({ sub: '1' });
 		expect(withSubject({ sub: '1' }, 'user')).toEqual(token);
+		const credentials = { sub: '1', [SUBJECT_CLAIM]: { credentials: 'c', email: 'ada@example.com' } };
+		expect(withSubject(credentials, { credentials: 'c', email: 'ada@example.com' })).toBe(credentials);
+		// a callback that changed the recorded address gets the sign-in's back
+		expect(withSubject({ sub: '1', [SUBJECT_CLAIM]: { credentials: 'c', email: 'eve@example.com' } }, { credentials: 'c', email: 'ada@example.com' })).toEqual(credentials);
 	});
 });

@@ -9,22 +9,24 @@ import type { Account, JWT } from './types.js';
 export const SUBJECT_CLAIM = 'kitgate.subject';
 
 /**
- * What a JWT session's `sub` is: `'user'`, the id of a stored user; `{ credentials }`, the id the
- * `authorize()` of that Credentials provider returned (mapped to a stored user by its
- * `credentials` account, see flows/credentials/stored-user.ts).
+ * What a JWT session's `sub` is: `'user'`, the id of a stored user; `{ credentials, email }`, the
+ * id the `authorize()` of that Credentials provider returned (mapped to a stored user by its
+ * `credentials` account, see flows/credentials/stored-user.ts), with the address it returned: the
+ * mapping reads that address, never the token's `email`, which a `jwt` callback may change.
  */
-export type SessionSubject = 'user' | { credentials: string };
+export type SessionSubject = 'user' | { credentials: string; email?: string | null };
 
 /**
- * The subject of a session a sign-in starts: credentials sign-ins name `authorize()`'s id, any
- * other sign-in with an adapter names the stored user it resolved; without an adapter `sub` is the
- * provider's own id and names no stored user (undefined). Pure.
+ * The subject of a session a sign-in starts: credentials sign-ins name `authorize()`'s id and the
+ * address it returned (`email`), any other sign-in with an adapter names the stored user it
+ * resolved; without an adapter `sub` is the provider's own id and names no stored user
+ * (undefined). Pure.
  *
  * @example
- * subjectOfSignIn({ provider: 'credentials', type: 'credentials', providerAccountId: '1' }, true); // { credentials: 'credentials' }
+ * subjectOfSignIn({ provider: 'credentials', type: 'credentials', providerAccountId: '1' }, true, 'ada@example.com'); // { credentials: 'credentials', email: 'ada@example.com' }
  */
-export function subjectOfSignIn(account: Account | null, hasAdapter: boolean): SessionSubject | undefined {
-	if (account?.type === 'credentials') return { credentials: account.provider };
+export function subjectOfSignIn(account: Account | null, hasAdapter: boolean, email?: string | null): SessionSubject | undefined {
+	if (account?.type === 'credentials') return { credentials: account.provider, email: email ?? null };
 	return hasAdapter ? 'user' : undefined;
 }
 
@@ -39,7 +41,9 @@ export function readSubject(token: JWT): SessionSubject | undefined {
 	const claim = token[SUBJECT_CLAIM];
 	if (claim === 'user') return 'user';
 	if (typeof claim === 'object' && claim !== null && typeof (claim as { credentials?: unknown }).credentials === 'string') {
-		return { credentials: (claim as { credentials: string }).credentials };
+		const { credentials, email } = claim as { credentials: string; email?: unknown };
+		// a claim written before the address was recorded has none: the token's `email` stands in (tokenSession)
+		return typeof email === 'string' || email === null ? { credentials, email } : { credentials };
 	}
 	return undefined;
 }
@@ -67,8 +71,10 @@ export function withSubject(token: JWT, subject: SessionSubject | undefined): JW
 function sameSubject(current: unknown, subject: SessionSubject): boolean {
 	if (subject === 'user') return current === 'user';
 	if (typeof current !== 'object' || current === null) return false;
-	const keys = Object.keys(current);
-	return keys.length === 1 && keys[0] === 'credentials' && (current as { credentials?: unknown }).credentials === subject.credentials;
+	const keys = Object.keys(current).sort().join();
+	const claim = current as { credentials?: unknown; email?: unknown };
+	if (!('email' in subject)) return keys === 'credentials' && claim.credentials === subject.credentials;
+	return keys === 'credentials,email' && claim.credentials === subject.credentials && claim.email === subject.email;
 }
 
 /**

@@ -391,7 +391,7 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 			const replaced = await decodeSessionCookie(ctx);
 			if (replaced) await signOutJwtSession(ctx, replaced);
 		}
-		const subject = subjectOfSignIn(account, config.adapter !== undefined);
+		const subject = subjectOfSignIn(account, config.adapter !== undefined, user.email);
 		// the token kitgate made itself, handed back by the default callback (no one else holds it),
 		// takes its claims as it is; an app's callback may keep or freeze what it returns: a copy then
 		const token = config.callbacks.jwt === keepToken && returned === initial ? setSubject(initial, subject) : withSubject(returned, subject);

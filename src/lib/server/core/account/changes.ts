@@ -10,6 +10,7 @@ import { emitEvent } from '../events.js';
 import { endJwtSession, listJwtSessions, rowToken, sessionIdOf, sessionIdOfRow, signOutJwtSession } from '../jwt-sessions.js';
 import { revokeUserSessions } from '../revocation.js';
 import { clearSessionCookie } from '../session.js';
+import { endBrowserTrust } from '../two-factor/trusted-browser.js';
 import type { AdapterAccount, AdapterAuthenticator } from '../types.js';
 import { publicSessionId, requireFreshSignIn, type AccountSession } from './account-session.js';
 import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';
@@ -120,6 +121,8 @@ export async function endSession(ctx: RequestContext, session: AccountSession, b
 	const deleted = await adapter.deleteSessionOfUser(session.user.id, row.sessionToken);
 	if (!deleted) throw new InvalidRequest('The user has no session with this id.');
 	const current = row.sessionToken === stored.sessionToken;
+	// the ended device may have been trusted to skip the second step: no browser of the user is any more
+	if (!current) await endBrowserTrust(ctx, session.user.id);
 	if (current) clearSessionCookie(ctx);
 	await emitEvent(ctx, 'signOut', { session: deleted });
 	return { current };
@@ -144,6 +147,7 @@ async function endJwtSessionById(ctx: RequestContext, session: AccountSession, s
 	// another user's session looks exactly like a missing one
 	if (!row || !id) throw new InvalidRequest('The user has no session with this id.');
 	await endJwtSession(ctx, id, session.user.id);
+	await endBrowserTrust(ctx, session.user.id);
 	await emitEvent(ctx, 'signOut', { token: null, userId: session.user.id, sessionId });
 	return { current: false };
 }

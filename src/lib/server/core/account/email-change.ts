@@ -18,6 +18,7 @@ import { renderPage, pageSecurityHeaders } from '../../pages/render.js';
 import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';
 import { isEmailChangeLinkEnded, startEmailChangeLink } from './email-change-links.js';
 import { isEmailAddress } from '../flows/email/email-identifier.js';
+import { endSignInLinksTo } from '../flows/email/sign-in-link-ends.js';
 import { resolveMessages } from '../../pages/messages.js';
 import { requireFreshSignIn, type AccountSession } from './account-session.js';
 
@@ -217,6 +218,8 @@ export async function confirmEmailChange(ctx: RequestContext, session: AccountSe
 		throw error;
 	}
 	await emitEvent(ctx, 'updateUser', { user: updated });
+	// a sign-in link to the new address asked for before it became this account's must not open it
+	await endSignInLinksTo(ctx, email, user.id);
 	if (previous) await unlinkOldEmailAccounts(ctx, updated, previous);
 	// this browser's JWT session carries the address: issue it again with the new one
 	const reissued = session.stored.strategy === 'jwt' ? { ...session.stored.token, email } : undefined;

@@ -30,7 +30,7 @@ const PASSKEY_STEP = 'passkey';
 export async function showPasskeyStepOptions(ctx: RequestContext, step: string): Promise<Outcome> {
 	if (step !== PASSKEY_STEP) throw new UnknownAction(`No second-step operation "${step}".`);
 	try {
-		const pending = readPendingSignIn(ctx);
+		const pending = await readPendingSignIn(ctx);
 		if (!pending) throw new SecondFactorExpired('No sign-in is waiting for its second step.');
 		return { type: 'json', body: { options: await passkeyStepOptions(ctx, pending) } };
 	} catch (error) {
@@ -51,7 +51,7 @@ export async function showPasskeyStepOptions(ctx: RequestContext, step: string):
 export async function verifyPasskeyStepAction(ctx: RequestContext, step: string, body: RequestBody): Promise<Outcome> {
 	if (step !== PASSKEY_STEP) throw new UnknownAction(`No second-step operation "${step}".`);
 	try {
-		const pending = readPendingSignIn(ctx);
+		const pending = await readPendingSignIn(ctx);
 		if (!pending) throw new SecondFactorExpired('No sign-in is waiting for its second step (missing, expired or tampered cookie).');
 		assertCsrf(ctx, body);
 		const attempt = await takeAttempt(ctx, 'secondFactor', pending.userId);

@@ -42,7 +42,7 @@ const SIGN_IN_ENROLMENT_SALT = 'kitgate.sign-in-enrolment';
  * // GET /auth/second-factor → 200 text/html (form posting `code` and `csrfToken`)
  */
 export async function showSecondFactor(ctx: RequestContext): Promise<Outcome> {
-	const pending = readPendingSignIn(ctx);
+	const pending = await readPendingSignIn(ctx);
 	if (!pending) return failureAnswer(ctx, new SecondFactorExpired('No sign-in is waiting for its second step.'));
 	try {
 		if (await mustEnrol(ctx, pending)) return enrolmentPage(ctx, pending, newEnrolment(ctx, enrollingUser(pending), SIGN_IN_ENROLMENT_SALT, pending.signInId));
@@ -92,7 +92,7 @@ function enrolmentPage(ctx: RequestContext, pending: PendingSignIn, enrolment: T
  */
 export async function verifySecondFactor(ctx: RequestContext, body: RequestBody): Promise<Outcome> {
 	const json = isScriptCaller(ctx.request);
-	const pending = readPendingSignIn(ctx);
+	const pending = await readPendingSignIn(ctx);
 	if (!pending) return failureAnswer(ctx, new SecondFactorExpired('No sign-in is waiting for its second step (missing, expired or tampered cookie).'), { json });
 	try {
 		assertCsrf(ctx, body);

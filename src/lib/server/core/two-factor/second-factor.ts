@@ -14,6 +14,7 @@ import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../co
 import { AdapterError } from '../errors.js';
 import type { Outcome } from '../outcome.js';
 import { signOutJwtSession } from '../jwt-sessions.js';
+import { isMadeBeforeRevocation, timeAfterRevocations } from '../revocation.js';
 import { clearSessionCookie, decodeSessionCookie, sessionCookieValue } from '../session.js';
 import type { Account, AdapterTwoFactor, AdapterUser, CookieOption, Profile, User } from '../types.js';
 import { openFor, sealFor } from './purpose-seal.js';
@@ -40,6 +41,8 @@ export interface PendingSignIn {
 	signInId: string;
 	/** When the primary sign-in happened (ms). */
 	signedInAt: number;
+	/** When it counts as made for revocations (ms): `signedInAt`, or a revocation of the user still ahead. */
+	datedAt: number;
 }
 
 const PENDING_SALT = 'kitgate.second-factor';
@@ -77,7 +80,7 @@ export async function twoFactorOf(ctx: RequestContext, userId: string): Promise<
  */
 export async function secondFactorGate(
 	ctx: RequestContext,
-	signIn: Omit<PendingSignIn, 'signInId' | 'signedInAt'>
+	signIn: Omit<PendingSignIn, 'signInId' | 'signedInAt' | 'datedAt'>
 ): Promise<Outcome | null> {
 	const record = await twoFactorOf(ctx, signIn.userId);
 	// a sign-in over a session (signing in again for a sensitive change) takes both steps: trust would
@@ -99,7 +102,12 @@ export async function secondFactorGate(
 		}
 		clearSessionCookie(ctx);
 	}
-	const pending: PendingSignIn = { ...signIn, signInId: randomBytes(16).toString('base64url'), signedInAt: ctx.now };
+	const pending: PendingSignIn = {
+		...signIn,
+		signInId: randomBytes(16).toString('base64url'),
+		signedInAt: ctx.now,
+		datedAt: await timeAfterRevocations(ctx, signIn.userId)
+	};
 	const value = sealFor(ctx, PENDING_SALT, { sub: signIn.userId, pending }, PENDING_SECOND_FACTOR_SECONDS);
 	const option = pendingCookie(ctx);
 	ctx.setCookies.push(...writeChunkedCookie(ctx.cookies, { name: option.name, options: { ...option.options, expires: new Date(ctx.now + PENDING_SECOND_FACTOR_SECONDS * 1000) } }, value));
@@ -107,15 +115,21 @@ export async function secondFactorGate(
 }
 
 /**
- * The pending sign-in of the request's cookie, or null (none, expired, tampered).
+ * The pending sign-in of the request's cookie, or null (none, expired, tampered, or made before
+ * a revocation of the user's sessions: its cookie is then removed). Store failures are thrown.
  *
  * @example
- * const pending = readPendingSignIn(ctx);
+ * const pending = await readPendingSignIn(ctx);
  */
-export function readPendingSignIn(ctx: RequestContext): PendingSignIn | null {
+export async function readPendingSignIn(ctx: RequestContext): Promise<PendingSignIn | null> {
 	const payload = openFor(ctx, PENDING_SALT, readChunkedCookie(ctx.cookies, pendingCookie(ctx).name));
 	const pending = payload?.pending as PendingSignIn | undefined;
 	if (!pending || typeof pending !== 'object' || typeof pending.userId !== 'string' || pending.userId !== payload?.sub) return null;
+	// a primary sign-in made before "sign out everywhere" or a password change does not become a session after it
+	if (typeof pending.datedAt !== 'number' || isMadeBeforeRevocation(pending.datedAt, await ctx.config.revocation.store.revokedAt(pending.userId, ctx.now))) {
+		clearPendingSignIn(ctx);
+		return null;
+	}
 	const user = pending.user as AdapterUser;
 	// dates went through JSON
 	if (typeof user.emailVerified === 'string') user.emailVerified = new Date(user.emailVerified);

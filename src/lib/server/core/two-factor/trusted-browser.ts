@@ -14,6 +14,26 @@ import { trustMilliseconds } from './two-factor-options.js';
 
 const TRUST_SALT = 'kitgate.trusted-browser';
 
+/** The revocation-store key of the time before which none of a user's browsers is trusted (never a user id). */
+function trustEndKey(userId: string): string {
+	return `kitgate.trust:${userId}`;
+}
+
+/**
+ * Ends the trust of every browser of `userId` trusted until now, whatever its sessions do: after
+ * the user ends one of their sessions from the account page (perhaps a thief's, whose browser was
+ * trusted), that browser's next sign-in asks for the second step again. Nothing when trust is off.
+ * Store failures are thrown.
+ *
+ * @example
+ * await endBrowserTrust(ctx, user.id);
+ */
+export async function endBrowserTrust(ctx: RequestContext, userId: string): Promise<void> {
+	const lifetime = trustMilliseconds(ctx.config.twoFactor);
+	if (lifetime <= 0) return;
+	await ctx.config.revocation.store.revoke(trustEndKey(userId), ctx.now, Math.ceil(lifetime / 1000), { owner: userId });
+}
+
 /**
  * The trust cookie: `kitgate.trusted-browser` (`__Host-` over HTTPS: this host only, path /),
  * httpOnly, SameSite=Lax, for `twoFactor.trustBrowserDays`.
@@ -61,7 +81,7 @@ export async function trustThisBrowser(ctx: RequestContext, userId: string, reco
 /**
  * Whether this browser is trusted to skip `userId`'s second step: trust is configured, the cookie
  * opens under this purpose's key and has not expired, names this user and this second factor, and
- * was set after any revocation of the user's sessions. A revocation store that fails answers false
+ * was set after any revocation of the user's sessions and any `endBrowserTrust`. A revocation store that fails answers false
  * (the second step is asked for, never skipped).
  *
  * @example
@@ -75,8 +95,9 @@ export async function isTrustedBrowser(ctx: RequestContext, userId: string, reco
 	// a cookie sealed longer ago than trust lasts now (the option was lowered) is not honoured either
 	if (typeof issuedAt !== 'number' || issuedAt + trustMilliseconds(ctx.config.twoFactor) <= ctx.now) return false;
 	try {
-		const revokedAt = await ctx.config.revocation.store.revokedAt(userId, ctx.now);
-		return revokedAt === null || issuedAt >= revokedAt;
+		const { store } = ctx.config.revocation;
+		const [revokedAt, trustEndedAt] = await Promise.all([store.revokedAt(userId, ctx.now), store.revokedAt(trustEndKey(userId), ctx.now)]);
+		return (revokedAt === null || issuedAt >= revokedAt) && (trustEndedAt === null || issuedAt > trustEndedAt);
 	} catch (error) {
 		ctx.config.logger.error(error instanceof Error ? error : new Error(String(error)));
 		return false;

@@ -11,6 +11,8 @@ import { AuthError, CallbackRouteError, EmailSignin, InvalidConfiguration, Verif
 import { failureAnswer } from '../../failure-answer.js';
 import { pageUrl, type Outcome } from '../../outcome.js';
 import { rateLimitedOutcome, takeAttempt } from '../../rate-limit.js';
+import { timeAfterRevocations } from '../../revocation.js';
+import { signInLinkEnded } from './sign-in-link-ends.js';
 import { normalizeIdentifier } from '../../rate-limit-rules.js';
 import { checkSignInAllowed } from '../../sign-in-callback.js';
 import type { Account, AdapterUser, EmailConfig, VerificationToken } from '../../types.js';
@@ -54,18 +56,16 @@ export async function startEmailSignIn(ctx: RequestContext, provider: EmailConfi
 	const attempt = await takeAttempt(ctx, 'email', normalizeIdentifier(identifier));
 	if (attempt.limited) return rateLimitedOutcome(ctx, attempt, callbackUrl);
 
-	const user: AdapterUser = (await adapterStep(() => adapter.getUserByEmail(identifier), 'Looking up the user by email failed.')) ?? {
-		id: crypto.randomUUID(),
-		email: identifier,
-		emailVerified: null
-	};
+	const holder = await adapterStep(() => adapter.getUserByEmail(identifier), 'Looking up the user by email failed.');
+	const user: AdapterUser = holder ?? { id: crypto.randomUUID(), email: identifier, emailVerified: null };
 	const account = emailAccount(provider, identifier);
 	const denied = await checkSignInAllowed(ctx, { user, account, email: { verificationRequest: true } });
 	if (denied) return { type: 'redirect', url: denied.redirect };
 
 	const token = await newToken(email);
 	const hashed = hashVerificationToken(token, ctx.config.secrets[0], 'sign-in');
-	const expires = new Date(ctx.now + email.maxAge * 1000);
+	// dated as sessions are (after a revocation of the holder still ahead): its making time is `expires - maxAge`
+	const expires = new Date((holder ? await timeAfterRevocations(ctx, holder.id) : ctx.now) + email.maxAge * 1000);
 	await adapterStep(() => adapter.createVerificationToken({ identifier, token: hashed, expires }), 'Storing the sign-in token failed.');
 
 	const url = linkUrl(ctx, provider, { token, email: identifier, callbackUrl });
@@ -144,12 +144,19 @@ async function useLink(ctx: RequestContext, provider: EmailConfig, body: Request
 	if (!(expires.getTime() > ctx.now)) {
 		throw new Verification(`The sign-in link expired at ${Number.isNaN(expires.getTime()) ? 'an unknown time' : expires.toISOString()}.`);
 	}
+	const issuedAt = expires.getTime() - (provider as ResolvedEmailConfig).maxAge * 1000;
 	return completeSignIn(ctx, {
 		provider,
 		profile: { email: identifier },
 		user: { id: identifier, email: identifier },
 		account: emailAccount(provider, identifier),
-		callbackUrl
+		callbackUrl,
+		// a link saved by someone who once read the mailbox dies when its user signs out everywhere,
+		// or when the address moved to this account after it was made
+		refuseFor: async (user) => {
+			const ended = await signInLinkEnded(ctx, user.id, identifier, issuedAt);
+			if (ended) throw new Verification(ended);
+		}
 	});
 }
 

@@ -1,0 +1,77 @@
+// A provider's metadata must be its own (ASVS 10.5.3): a discovery document that names an issuer
+// other than the configured one is refused at the sign-in start, before the browser is sent to any
+// endpoint it lists, and the ID tokens of a document kitgate accepted must carry exactly its issuer.
+// Against an in-process provider (in-process-op.ts); unit: no socket.
+
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import type { AuthConfig, OAuthConfig } from '../types.js';
+import { TEST_SECRET, testClient } from './client.js';
+import { OP_ISSUER, opProvider, signInAt, startInProcessOp, type InProcessOp } from './in-process-op.js';
+import { expectErrorRedirect, quietLogger, setsSession } from './oauth-fixtures.js';
+
+const IMPERSONATED = 'https://accounts.google.com';
+const WELL_KNOWN = `${OP_ISSUER}/.well-known/openid-configuration`;
+
+let op: InProcessOp;
+beforeEach(async () => {
+	op = await startInProcessOp();
+});
+afterEach(() => {
+	vi.unstubAllGlobals();
+});
+
+function browser(provider: OAuthConfig) {
+	const log = quietLogger();
+	const config: AuthConfig = { secret: TEST_SECRET, trustHost: true, logger: log.logger, providers: [provider] };
+	return { log, client: testClient(config) };
+}
+
+/** Starts a sign-in and answers where the browser was sent. */
+async function start(client: ReturnType<typeof testClient>): Promise<Response> {
+	const csrfToken = await client.csrfToken();
+	return client.request('/auth/signin/op', { form: { csrfToken, callbackUrl: '/dashboard' } });
+}
+
+describe('discovery documents that claim another issuer', () => {
+	test.each([
+		['issuer configured', opProvider()],
+		['issuer and wellKnown configured', opProvider({ wellKnown: WELL_KNOWN })]
+	])('%s: a document naming another issuer is refused (OAuthSignin) and the browser goes to none of its endpoints', async (_name, provider) => {
+		op.changeMetadata({ issuer: IMPERSONATED, authorization_endpoint: `${IMPERSONATED}/o/oauth2/v2/auth` });
+		const { client, log } = browser(provider);
+		const response = await start(client);
+		expectErrorRedirect(response, 'OAuthSignin');
+		expect(response.headers.get('location')).not.toContain(IMPERSONATED.replace('https://', ''));
+		expect(log.text()).toMatch(/"issuer" property does not match the expected value/);
+		// the document was read; nothing else was asked of the provider
+		expect(op.fetched).toEqual([WELL_KNOWN]);
+	});
+
+	test('a document naming a look-alike of the configured issuer (another host, path or scheme) is refused too', async () => {
+		for (const issuer of ['https://op.example.test.attacker.example', `${OP_ISSUER}/tenant`, 'http://op.example.test']) {
+			op.changeMetadata({ issuer });
+			const { client } = browser(opProvider());
+			expectErrorRedirect(await start(client), 'OAuthSignin');
+		}
+	});
+
+	test('control: the provider’s own document signs in; its ID tokens must name exactly its issuer', async () => {
+		const { client } = browser(opProvider());
+		expect(setsSession(await signInAt(op, client, { sub: 'alice', email: 'alice@example.test' }))).toBe(true);
+
+		op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, iss: IMPERSONATED } });
+		const other = browser(opProvider());
+		expectErrorRedirect(await signInAt(op, other.client, { sub: 'alice', email: 'alice@example.test' }), 'OAuthCallbackError');
+		expect(other.log.text()).toMatch(/unexpected JWT "iss" \(issuer\) claim value/);
+	});
+
+	test('wellKnown alone: the issuer is the one the document names, and ID tokens naming another are refused', async () => {
+		const provider = opProvider({ issuer: undefined, wellKnown: WELL_KNOWN });
+		const { client } = browser(provider);
+		expect(setsSession(await signInAt(op, client, { sub: 'alice', email: 'alice@example.test' }))).toBe(true);
+
+		op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, iss: IMPERSONATED } });
+		const other = browser(provider);
+		expectErrorRedirect(await signInAt(op, other.client, { sub: 'alice', email: 'alice@example.test' }), 'OAuthCallbackError');
+	});
+});
