@@ -12,12 +12,12 @@ const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 /** Replacements in the built files; each must match exactly once, so a changed build fails here, not silently. */
 const STUBS = {
 	csrfMac: {
-		file: 'server/core/csrf.js',
+		file: 'server/core/request/csrf.js',
 		from: 'return secretHmac(secret).update(token).digest("hex");',
 		to: 'return "0".repeat(64);'
 	},
 	sessionToken: {
-		file: 'server/core/jwe-sync.js',
+		file: 'server/core/crypto/jwe-sync.js',
 		from: 'function encryptJweSync(payload, key, header = {}) {',
 		// the first token made is handed out again: the same cookie and length as a real one, no cipher work
 		to: 'let floorToken;\nfunction encryptJweSync(payload, key, header = {}) {\n  return floorToken ??= realEncryptJweSync(payload, key, header);\n}\nfunction realEncryptJweSync(payload, key, header = {}) {'

@@ -1,4 +1,4 @@
-// Writes src/lib/server/core/common-passwords.ts, the list of common passwords checkPassword refuses,
+// Writes src/lib/server/core/passwords/common-passwords.ts, the list of common passwords checkPassword refuses,
 // from two MIT-licensed lists installed as dev dependencies. Run after updating either of them:
 //
 //   node scripts/build-common-passwords.js
@@ -13,7 +13,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const OUTPUT = join(ROOT, 'src/lib/server/core/common-passwords.ts');
+const OUTPUT = join(ROOT, 'src/lib/server/core/passwords/common-passwords.ts');
 const MIN_LENGTH = 8;
 const MAX_LENGTH = 64;
 

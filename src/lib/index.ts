@@ -3,23 +3,23 @@
 
 export { Auth } from './server/core/auth.js';
 export { checkSession, type SessionCheck } from './server/core/session-check.js';
-export { resolveConfig } from './server/core/config.js';
-export { defaultRedirect, isSameOrigin } from './server/core/redirect.js';
-export { encodeJwt as encode, decodeJwt as decode } from './server/core/jwt.js';
-export { deleteUser, revokeSessions } from './server/core/revocation.js';
+export { resolveConfig } from './server/core/config/resolve-config.js';
+export { defaultRedirect, isSameOrigin } from './server/core/response/redirect.js';
+export { encodeJwt as encode, decodeJwt as decode } from './server/core/crypto/jwt.js';
+export { deleteUser, revokeSessions } from './server/core/session/revocation.js';
 export { credentialChanged, type CredentialChangedOptions } from './server/core/account/credential-change.js';
-export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/memory-rate-limit-store.js';
-export { MemorySessionCacheStore, type MemorySessionCacheStoreOptions } from './server/core/memory-session-cache-store.js';
-export { hashPassword, verifyPassword } from './server/core/password.js';
+export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/limits/memory-rate-limit-store.js';
+export { MemorySessionCacheStore, type MemorySessionCacheStoreOptions } from './server/core/session/memory-session-cache-store.js';
+export { hashPassword, verifyPassword } from './server/core/passwords/password-hashing.js';
 export {
 	checkPassword,
 	type PasswordCheck,
 	type PasswordCheckOptions,
 	type PasswordProblem,
 	type PwnedPasswordsOptions
-} from './server/core/password-policy.js';
+} from './server/core/passwords/password-policy.js';
 export * from './server/core/errors.js';
-export { UNIQUE_VIOLATION, UniqueViolationError } from './server/core/unique-violation.js';
+export { UNIQUE_VIOLATION, UniqueViolationError } from './server/core/store/unique-violation.js';
 export * from './server/core/types.js';
 export type {
 	AccountOverview,

@@ -9,7 +9,7 @@ import type {
 	AdapterUser
 } from '../server/core/types.js';
 // the engine's own check: a raw driver error would pass a broader one and still not be understood
-import { isUniqueViolation } from '../server/core/unique-violation.js';
+import { isUniqueViolation } from '../server/core/store/unique-violation.js';
 
 /**
  * Options of {@link runAdapterTests}.

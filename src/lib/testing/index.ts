@@ -19,4 +19,4 @@ export { runAdapterTests, type AdapterTestOptions } from './conformance.js';
  * @example
  * expect(isUniqueViolation(error)).toBe(true);
  */
-export { isUniqueViolation, UniqueViolationError } from '../server/core/unique-violation.js';
+export { isUniqueViolation, UniqueViolationError } from '../server/core/store/unique-violation.js';

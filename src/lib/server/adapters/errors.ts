@@ -2,9 +2,9 @@
 // the drivers' own errors into it (PostgreSQL's SQLSTATE 23505, better-sqlite3's constraint codes).
 // Export path: `kitgate/adapters/errors`.
 
-import { isUniqueViolation as isEngineUniqueViolation, UniqueViolationError } from '../core/unique-violation.js';
+import { isUniqueViolation as isEngineUniqueViolation, UniqueViolationError } from '../core/store/unique-violation.js';
 
-export { UNIQUE_VIOLATION, UniqueViolationError } from '../core/unique-violation.js';
+export { UNIQUE_VIOLATION, UniqueViolationError } from '../core/store/unique-violation.js';
 
 // codes the drivers put on their own errors: PostgreSQL's SQLSTATE and better-sqlite3's extended result codes
 const driverUniqueCodes: ReadonlySet<unknown> = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);

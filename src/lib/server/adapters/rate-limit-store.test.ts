@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { MemoryRateLimitStore } from '../core/memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../core/limits/memory-rate-limit-store.js';
 import type { RateLimitStore, RevocationStore } from '../core/types.js';
 import { PostgresAdapter } from './postgres.js';
 import { SqlRateLimitStore } from './rate-limit-store.js';

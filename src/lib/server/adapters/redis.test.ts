@@ -12,7 +12,7 @@ import { build } from 'esbuild';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { InvalidConfiguration } from '../core/errors.js';
-import { revokeSessions } from '../core/revocation.js';
+import { revokeSessions } from '../core/session/revocation.js';
 import { TEST_SECRET, testClient } from '../core/test/client.js';
 import { quietLogger, setsSession } from '../core/test/oauth-fixtures.js';
 import type { AuthConfig, Session } from '../core/types.js';

@@ -1,30 +1,30 @@
 // The engine: `Auth(request, config)` routes a Web Request under basePath to its action and
 // returns a Response. Errors become safe redirects, pages or 4xx answers; causes go to the log.
 
-import { parseBody, readBody, type RequestBody } from './body.js';
-import { resolveConfig, type ResolvedConfig } from './config.js';
-import { createContext, type RequestContext, type RequestOptions, type RequestSource } from './context.js';
-import type { OutgoingCookie } from './cookies.js';
+import { parseBody, readBody, type RequestBody } from './request/body.js';
+import { resolveConfig, type ResolvedConfig } from './config/resolve-config.js';
+import { createContext, type RequestContext, type RequestOptions, type RequestSource } from './request/context.js';
+import type { OutgoingCookie } from './request/cookies.js';
 import { AuthError, failures, MethodNotAllowed, UnknownAction } from './errors.js';
-import { asAuthError, failureAnswer, logFailure } from './failure-answer.js';
-import { processEnv } from './env.js';
-import { createLogger } from './logger.js';
-import { rawToResponse, toRawResponse, type Outcome, type RawResponse } from './outcome.js';
+import { asAuthError, failureAnswer, logFailure } from './response/failure-answer.js';
+import { processEnv } from './config/env.js';
+import { createLogger } from './config/logger.js';
+import { rawToResponse, toRawResponse, type Outcome, type RawResponse } from './response/outcome.js';
 import { getCsrfToken } from './actions/csrf.js';
 import { handleCallback } from './actions/callback.js';
 import { showErrorPage } from './actions/error.js';
 import { listProviders } from './actions/providers.js';
 import { readSessionAction, updateSessionAction } from './actions/session.js';
 import { showSignInPage, startSignIn } from './actions/signin.js';
-import { findProvider } from './request-checks.js';
+import { findProvider } from './request/request-checks.js';
 import { showSignOutPage, signOut } from './actions/signout.js';
 import { showVerifyRequest } from './actions/verify-request.js';
 import { getWebAuthnOptions } from './actions/webauthn-options.js';
 import { deleteWebAuthnAuthenticator, listWebAuthnAuthenticators } from './actions/webauthn-authenticators.js';
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
-import { dropSessionCacheCookie } from './session-cache.js';
-import { loadOnce } from './load-once.js';
+import { dropSessionCacheCookie } from './session/session-cache.js';
+import { loadOnce } from './util/load-once.js';
 import type { AuthConfig } from './types.js';
 
 type Handler = (ctx: RequestContext, providerId: string | undefined, body: RequestBody) => Promise<Outcome> | Outcome;

@@ -1,9 +1,9 @@
 // GET {basePath}/csrf answered from a light context, as the session route is (session-check.ts):
 // a client fetches a token before each sign-in, so integrations serve it without routing.
 
-import { resolveConfig } from './config.js';
-import { createSessionContext, requestCsrf, type RequestOptions, type SessionRequest } from './context.js';
-import { serializeCookie } from './cookies.js';
+import { resolveConfig } from './config/resolve-config.js';
+import { createSessionContext, requestCsrf, type RequestOptions, type SessionRequest } from './request/context.js';
+import { serializeCookie } from './request/cookies.js';
 import type { AuthConfig } from './types.js';
 
 /** The answer of `GET {basePath}/csrf`: JSON `{ csrfToken }` and the CSRF cookie when a new token was made. */

@@ -2,15 +2,15 @@
 // post is handed to the same route code as `POST {basePath}/signin/:id` and `POST
 // {basePath}/signout`, and the answer comes back as values: where to go, the cookies, the failure.
 
-import { readBody, type RequestBody } from './body.js';
-import { requestedCallbackUrl, resolveCallbackUrl } from './callback-url.js';
-import { resolveConfig } from './config.js';
-import { createContext, type RequestContext, type RequestOptions } from './context.js';
-import { isSameOriginPost } from './csrf.js';
-import type { OutgoingCookie } from './cookies.js';
+import { readBody, type RequestBody } from './request/body.js';
+import { requestedCallbackUrl, resolveCallbackUrl } from './response/callback-url.js';
+import { resolveConfig } from './config/resolve-config.js';
+import { createContext, type RequestContext, type RequestOptions } from './request/context.js';
+import { isSameOriginPost } from './request/csrf.js';
+import type { OutgoingCookie } from './request/cookies.js';
 import type { ErrorType } from './errors.js';
-import { asAuthError, failureAnswer, logFailure } from './failure-answer.js';
-import { pageUrl, type Outcome } from './outcome.js';
+import { asAuthError, failureAnswer, logFailure } from './response/failure-answer.js';
+import { pageUrl, type Outcome } from './response/outcome.js';
 import type { AuthConfig } from './types.js';
 import { startSignIn } from './actions/signin.js';
 import { signOut } from './actions/signout.js';

@@ -1,12 +1,12 @@
 // Reads the session of any request without going through the routes: what `getSession(req)`
 // (Express) and `locals.auth()` (SvelteKit) call. Cookies to refresh come back as Set-Cookie lines.
 
-import { resolveConfig } from './config.js';
-import { createSessionContext, type RequestContext, type RequestOptions, type SessionRequest } from './context.js';
-import { serializeCookie, type OutgoingCookie } from './cookies.js';
+import { resolveConfig } from './config/resolve-config.js';
+import { createSessionContext, type RequestContext, type RequestOptions, type SessionRequest } from './request/context.js';
+import { serializeCookie, type OutgoingCookie } from './request/cookies.js';
 import { AuthError, failures, type ErrorType } from './errors.js';
-import { asAuthError, logFailure } from './failure-answer.js';
-import { getSession } from './session.js';
+import { asAuthError, logFailure } from './response/failure-answer.js';
+import { getSession } from './session/session.js';
 import type { AuthConfig, Session } from './types.js';
 
 /** A session read, with the Set-Cookie header values to send back (extension or clean-up). */

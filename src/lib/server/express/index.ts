@@ -3,12 +3,12 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runAuthRaw } from '../core/auth.js';
-import type { RawResponse } from '../core/outcome.js';
-import { resolveConfig } from '../core/config.js';
-import { MAX_BODY_BYTES } from '../core/body.js';
+import type { RawResponse } from '../core/response/outcome.js';
+import { resolveConfig } from '../core/config/resolve-config.js';
+import { MAX_BODY_BYTES } from '../core/request/body.js';
 import { failures, InvalidRequest, PayloadTooLarge } from '../core/errors.js';
-import { isValidHost } from '../core/origin.js';
-import type { RequestSource, SessionRequest } from '../core/context.js';
+import { isValidHost } from '../core/request/public-url.js';
+import type { RequestSource, SessionRequest } from '../core/request/context.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import { csrfRouteAnswer } from '../core/csrf-route.js';
 import type { AuthConfig, Session } from '../core/types.js';

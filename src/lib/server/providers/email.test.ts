@@ -2,7 +2,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../adapters/memory.js';
-import { resolveConfig } from '../core/config.js';
+import { resolveConfig } from '../core/config/resolve-config.js';
 import { InvalidConfiguration } from '../core/errors.js';
 import type { EmailConfig } from '../core/types.js';
 import Email, { normalizeEmailIdentifier } from './email.js';

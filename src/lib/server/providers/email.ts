@@ -2,7 +2,7 @@
 // peer, loaded on first use) or by your own sender (an HTTP mail API). Export path: `kitgate/providers/email`.
 
 import { createRequire } from 'node:module';
-import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/env.js';
+import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/config/env.js';
 import { InvalidConfiguration } from '../core/errors.js';
 import { DEFAULT_EMAIL_MAX_AGE } from '../core/flows/email/email-provider.js';
 import { normalizeEmailIdentifier } from '../core/flows/email/email-identifier.js';

@@ -1,10 +1,10 @@
 // What a built-in OAuth/OIDC provider accepts (`OAuthUserConfig`) and how the user's options,
 // the provider's defaults and `AUTH_<ID>_*` environment variables merge. Used by `kitgate/providers/*`.
 
-import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/env.js';
+import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/config/env.js';
 import { InvalidConfiguration } from '../core/errors.js';
 import type { Awaitable, EndpointOption, OAuthConfig, TokenSet, User } from '../core/types.js';
-import { withoutUndefined } from '../core/without-undefined.js';
+import { withoutUndefined } from '../core/util/without-undefined.js';
 
 /** Environment variables a provider may read its credentials from. */
 export type ProviderEnv = Record<string, string | undefined>;

@@ -2,7 +2,7 @@
 // profile() against a recorded profile shape; option merging and AUTH_<ID>_* environment defaults.
 
 import { afterEach, describe, expect, test, vi } from 'vitest';
-import { resolveConfig } from '../core/config.js';
+import { resolveConfig } from '../core/config/resolve-config.js';
 import { InvalidConfiguration, OAuthCallbackError } from '../core/errors.js';
 import type { OAuthConfig, Profile, TokenSet, User } from '../core/types.js';
 import { safeImageUrl } from '../pages/theme.js';

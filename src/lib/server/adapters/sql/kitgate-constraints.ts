@@ -2,7 +2,7 @@
 // schema): each check runs in the writing transaction, under a PostgreSQL advisory lock. Internal.
 import { sql } from 'kysely';
 import { AdapterError } from '../../core/errors.js';
-import { UniqueViolationError } from '../../core/unique-violation.js';
+import { UniqueViolationError } from '../../core/store/unique-violation.js';
 import type { AuthTablesDb, MappedTable } from './mapped-tables.js';
 
 // First key of the two-key advisory locks; the migrations use another (0x6b67_6174).

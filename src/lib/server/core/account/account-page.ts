@@ -2,9 +2,9 @@
 // the pages' shell, rendered as every built-in page is), `pages.account` when the app has its own,
 // or the sign-in page for a visitor without a session. Scripts keep the JSON overview.
 
-import { pageOutcome } from '../built-in-pages.js';
-import type { RequestContext } from '../context.js';
-import { pageUrl, type Outcome } from '../outcome.js';
+import { pageOutcome } from '../response/built-in-pages.js';
+import type { RequestContext } from '../request/context.js';
+import { pageUrl, type Outcome } from '../response/outcome.js';
 import { readAccountSession } from './account-session.js';
 import { accountOverview } from './overview.js';
 

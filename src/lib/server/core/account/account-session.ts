@@ -2,11 +2,11 @@
 // extension), its revocation always checked, the stored user and when they signed in.
 
 import { createHmac } from 'node:crypto';
-import type { RequestContext } from '../context.js';
-import { userOfSessionToken } from '../complete-sign-in.js';
+import type { RequestContext } from '../request/context.js';
+import { userOfSessionToken } from '../flows/complete-sign-in.js';
 import { FreshSignInRequired, SessionRequired } from '../errors.js';
-import { revocationState } from '../revocation.js';
-import { clearSessionCookie, readStoredSession, SIGN_IN_TIME_CLAIM, type StoredSession } from '../session.js';
+import { revocationState } from '../session/revocation.js';
+import { clearSessionCookie, readStoredSession, SIGN_IN_TIME_CLAIM, type StoredSession } from '../session/session.js';
 import type { AdapterUser } from '../types.js';
 import { isFreshSignIn } from './freshness.js';
 

@@ -3,13 +3,13 @@
 // belongs to the user (another user's id looks exactly like a missing one), fires its event, and
 // never leaves the user without a way in.
 
-import { stringField, type RequestBody } from '../body.js';
-import type { RequestContext } from '../context.js';
+import { stringField, type RequestBody } from '../request/body.js';
+import type { RequestContext } from '../request/context.js';
 import { AdapterError, InvalidRequest, LastSignInMethod } from '../errors.js';
-import { emitEvent } from '../events.js';
-import { endJwtSession, listJwtSessions, rowToken, sessionIdOf, sessionIdOfRow, signOutJwtSession } from '../jwt-sessions.js';
-import { revokeUserSessions } from '../revocation.js';
-import { clearSessionCookie } from '../session.js';
+import { emitEvent } from '../config/events.js';
+import { endJwtSession, listJwtSessions, rowToken, sessionIdOf, sessionIdOfRow, signOutJwtSession } from '../session/jwt-session-list.js';
+import { revokeUserSessions } from '../session/revocation.js';
+import { clearSessionCookie } from '../session/session.js';
 import { endBrowserTrust } from '../two-factor/trusted-browser.js';
 import type { AdapterAccount, AdapterAuthenticator } from '../types.js';
 import { publicSessionId, requireFreshSignIn, type AccountSession } from './account-session.js';

@@ -3,15 +3,15 @@
 // user's other sessions end unless the user asked to keep them, and the user is told by email —
 // the mail a thief holding a stolen session cannot stop the owner from getting.
 
-import type { RequestBody } from '../body.js';
-import { resolveConfig } from '../config.js';
-import { createContext, type RequestContext } from '../context.js';
+import type { RequestBody } from '../request/body.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { createContext, type RequestContext } from '../request/context.js';
 import { InvalidConfiguration } from '../errors.js';
-import { revokeSessions } from '../revocation.js';
-import { sendSecurityNotice } from '../security-notice.js';
+import { revokeSessions } from '../session/revocation.js';
+import { sendSecurityNotice } from './security-notice.js';
 
 // the notice has its own module (flows send it too); kept importable from here
-export { sendSecurityNotice } from '../security-notice.js';
+export { sendSecurityNotice } from './security-notice.js';
 import type { AuthConfig, CredentialChange, JWT } from '../types.js';
 import type { AccountSession } from './account-session.js';
 import { endOtherSessions } from './other-sessions.js';

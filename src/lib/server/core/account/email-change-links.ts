@@ -4,7 +4,7 @@
 // of that user is void: a new link moves it to just before itself (only the newest link works),
 // and a credential change moves it to now. Users who asked for no link recently have no record.
 
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../request/context.js';
 import type { ResolvedEmailConfig } from '../flows/email/email-provider.js';
 
 /** Seconds a record is kept beyond the longest a link lives (clock differences between servers). */

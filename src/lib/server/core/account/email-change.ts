@@ -2,17 +2,17 @@
 // the app's public URL, as sign-in links are), the old address is told, and only the same user,
 // signed in, can confirm it. A link is a stored one-time token bound to the user and the address.
 
-import { stringField, type RequestBody } from '../body.js';
-import { pageUrl, type Outcome } from '../outcome.js';
-import { requestCsrf, type RequestContext } from '../context.js';
+import { stringField, type RequestBody } from '../request/body.js';
+import { pageUrl, type Outcome } from '../response/outcome.js';
+import { requestCsrf, type RequestContext } from '../request/context.js';
 import { EmailSignin, InvalidConfiguration, InvalidRequest, Verification } from '../errors.js';
-import { emitEvent } from '../events.js';
+import { emitEvent } from '../config/events.js';
 import { hashVerificationToken, MAX_TOKEN_LENGTH, randomVerificationToken } from '../flows/email/email-token.js';
 import type { ResolvedEmailConfig } from '../flows/email/email-provider.js';
-import { rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
-import { normalizeIdentifier } from '../rate-limit-rules.js';
-import { reissueJwtSession } from '../session.js';
-import { isUniqueViolation } from '../unique-violation.js';
+import { rateLimitedOutcome, takeAttempt } from '../limits/rate-limit.js';
+import { normalizeIdentifier } from '../limits/rate-limit-rules.js';
+import { reissueJwtSession } from '../session/session.js';
+import { isUniqueViolation } from '../store/unique-violation.js';
 import type { AccountEmailParams, AdapterUser, EmailConfig } from '../types.js';
 import { renderPage, pageSecurityHeaders } from '../../pages/render.js';
 import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';

@@ -3,7 +3,7 @@
 // callback links a new account to that user only in the browser that started it, and only when
 // the same user is still signed in there (linking-policy.ts, row N1).
 
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../request/context.js';
 
 const intents = new WeakMap<RequestContext, string>();
 

@@ -1,11 +1,11 @@
 // Starts the explicit link of another OAuth/OIDC provider to the signed-in user: the provider's own
 // sign-in, with the user's id sealed into the flow's check cookie (bound to user and browser).
 
-import { stringField, type RequestBody } from '../body.js';
-import type { RequestContext } from '../context.js';
+import { stringField, type RequestBody } from '../request/body.js';
+import type { RequestContext } from '../request/context.js';
 import { InvalidProvider, InvalidRequest } from '../errors.js';
 import { oauthFlow } from '../flows/oauth/oauth-flow.js';
-import type { Outcome } from '../outcome.js';
+import type { Outcome } from '../response/outcome.js';
 import { requireFreshSignIn, type AccountSession } from './account-session.js';
 import { markLinkIntent } from './link-intent.js';
 

@@ -1,11 +1,11 @@
 // Ending every session of a user but the one in this browser: asked for from the account page, and
 // what a credential change does by default (credential-change.ts).
 
-import type { RequestContext } from '../context.js';
-import { emitEvent } from '../events.js';
-import { forgetOtherJwtSessions, sessionIdOf } from '../jwt-sessions.js';
-import { revokeUserSessions, userRevocationTime } from '../revocation.js';
-import { reissueJwtSession } from '../session.js';
+import type { RequestContext } from '../request/context.js';
+import { emitEvent } from '../config/events.js';
+import { forgetOtherJwtSessions, sessionIdOf } from '../session/jwt-session-list.js';
+import { revokeUserSessions, userRevocationTime } from '../session/revocation.js';
+import { reissueJwtSession } from '../session/session.js';
 import type { AdapterSession, JWT } from '../types.js';
 import type { AccountSession } from './account-session.js';
 

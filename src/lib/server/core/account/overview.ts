@@ -1,9 +1,9 @@
 // What `GET {basePath}/account` answers: the signed-in user's connected accounts, passkeys and
 // sessions, and which changes are open to them now.
 
-import { hasAdapterMethod, type GuardedAdapter } from '../adapter-guard.js';
-import { listJwtSessions, rowToken, sessionIdOf } from '../jwt-sessions.js';
-import { requestCsrf, type RequestContext } from '../context.js';
+import { hasAdapterMethod, type GuardedAdapter } from '../store/adapter-guard.js';
+import { listJwtSessions, rowToken, sessionIdOf } from '../session/jwt-session-list.js';
+import { requestCsrf, type RequestContext } from '../request/context.js';
 import { splitTransports } from '../flows/passkey/webauthn-register.js';
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, Provider } from '../types.js';
 import { publicSessionId, type AccountSession } from './account-session.js';

@@ -5,13 +5,13 @@
 // A browser's form post is answered with the account page in that step (the secret never goes into
 // a URL); scripts get JSON.
 
-import { pageOutcome } from '../built-in-pages.js';
-import { stringField, type RequestBody } from '../body.js';
-import type { RequestContext } from '../context.js';
+import { pageOutcome } from '../response/built-in-pages.js';
+import { stringField, type RequestBody } from '../request/body.js';
+import type { RequestContext } from '../request/context.js';
 import { InvalidRequest, InvalidSecondFactor, RateLimited, TwoFactorAlreadyEnabled, TwoFactorNotEnabled } from '../errors.js';
-import { emitEvent } from '../events.js';
-import type { Outcome } from '../outcome.js';
-import { takeAttempt } from '../rate-limit.js';
+import { emitEvent } from '../config/events.js';
+import type { Outcome } from '../response/outcome.js';
+import { takeAttempt } from '../limits/rate-limit.js';
 import { enrolmentView, newEnrolment, openEnrolment, storeTwoFactor, type TwoFactorEnrolment } from '../two-factor/enrolment.js';
 import { generateRecoveryCodes } from '../two-factor/recovery-codes.js';
 import { twoFactorOf, useSecondFactor } from '../two-factor/second-factor.js';

@@ -5,16 +5,16 @@
 // two-factor steps that show a secret once answer a browser's form with the account page itself.
 // docs/account.md describes every operation.
 
-import { accountMethods, type AccountOperation } from '../account-options.js';
-import { assertAdapterMethods } from '../adapter-guard.js';
-import { stringField, type RequestBody } from '../body.js';
-import { requestedCallbackUrl, resolveCallbackUrl } from '../callback-url.js';
-import { requestCsrf, type RequestContext } from '../context.js';
-import { isCsrfValid, isSameOriginPost } from '../csrf.js';
+import { accountMethods, type AccountOperation } from '../account/account-options.js';
+import { assertAdapterMethods } from '../store/adapter-guard.js';
+import { stringField, type RequestBody } from '../request/body.js';
+import { requestedCallbackUrl, resolveCallbackUrl } from '../response/callback-url.js';
+import { requestCsrf, type RequestContext } from '../request/context.js';
+import { isCsrfValid, isSameOriginPost } from '../request/csrf.js';
 import { MissingAdapter, MissingCSRF, UnknownAction } from '../errors.js';
-import { asAuthError, failureAnswer, logFailure } from '../failure-answer.js';
-import type { Outcome } from '../outcome.js';
-import { rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
+import { asAuthError, failureAnswer, logFailure } from '../response/failure-answer.js';
+import type { Outcome } from '../response/outcome.js';
+import { rateLimitedOutcome, takeAttempt } from '../limits/rate-limit.js';
 import { readAccountSession, requireAccountSession, requireFreshSignIn, type AccountSession } from '../account/account-session.js';
 import type { AccountResult } from '../account/account-types.js';
 import { deleteAccount, endOtherSessions, endSession, removePasskey, renamePasskey, unlinkAccount } from '../account/changes.js';

@@ -1,9 +1,9 @@
 // GET {basePath}/error?error=<type>: the error page (or a redirect to `pages.error`).
 
-import { pageOutcome } from '../built-in-pages.js';
-import type { RequestContext } from '../context.js';
+import { pageOutcome } from '../response/built-in-pages.js';
+import type { RequestContext } from '../request/context.js';
 import { errorPageStatus, failures, isErrorType } from '../errors.js';
-import { pageUrl, type Outcome } from '../outcome.js';
+import { pageUrl, type Outcome } from '../response/outcome.js';
 
 /** Shows the error page for a known error type; anything else shows the generic text. */
 export function showErrorPage(ctx: RequestContext): Outcome {

@@ -1,7 +1,7 @@
 // GET {basePath}/providers: the configured providers with their sign-in and callback URLs, as JSON.
 
-import type { RequestContext } from '../context.js';
-import type { Outcome } from '../outcome.js';
+import type { RequestContext } from '../request/context.js';
+import type { Outcome } from '../response/outcome.js';
 
 /** Lists providers as `{ [id]: { id, name, type, signinUrl, callbackUrl } }`. */
 export function listProviders(ctx: RequestContext): Outcome {

@@ -4,12 +4,12 @@
 // does: the same CSRF check, rate limit (`rateLimit.secondFactor`, per user), session start and
 // `signIn` event, and the pending cookie cleared. Both answer JSON (the page's script calls them).
 
-import type { RequestBody } from '../body.js';
-import type { RequestContext } from '../context.js';
+import type { RequestBody } from '../request/body.js';
+import type { RequestContext } from '../request/context.js';
 import { SecondFactorExpired, UnknownAction } from '../errors.js';
-import { failureAnswer } from '../failure-answer.js';
-import type { Outcome } from '../outcome.js';
-import { rateLimitedOutcome, takeAttempt } from '../rate-limit.js';
+import { failureAnswer } from '../response/failure-answer.js';
+import type { Outcome } from '../response/outcome.js';
+import { rateLimitedOutcome, takeAttempt } from '../limits/rate-limit.js';
 import { passkeyStepOptions, verifyPasskeyStep } from '../two-factor/passkey-second-factor.js';
 import { clearPendingSignIn, pendingCookie, readPendingSignIn, twoFactorOf } from '../two-factor/second-factor.js';
 import { trustThisBrowser } from '../two-factor/trusted-browser.js';

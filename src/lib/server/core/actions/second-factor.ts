@@ -7,18 +7,18 @@
 // redirects (after a recovery code, with a page saying how many are left), scripts (JSON body or
 // `X-Auth-Return-Redirect: 1`) with JSON.
 
-import { stringField, type RequestBody } from '../body.js';
-import { requestCsrf, type RequestContext } from '../context.js';
-import { isCsrfValid, isSameOriginPost } from '../csrf.js';
+import { stringField, type RequestBody } from '../request/body.js';
+import { requestCsrf, type RequestContext } from '../request/context.js';
+import { isCsrfValid, isSameOriginPost } from '../request/csrf.js';
 import { AccessDenied, InvalidRequest, InvalidSecondFactor, MissingCSRF, SecondFactorExpired } from '../errors.js';
-import { pageOutcome } from '../built-in-pages.js';
-import { emitEvent } from '../events.js';
-import { failureAnswer } from '../failure-answer.js';
+import { pageOutcome } from '../response/built-in-pages.js';
+import { emitEvent } from '../config/events.js';
+import { failureAnswer } from '../response/failure-answer.js';
 import { rememberUpstreamAccount } from '../flows/oauth/token-refresh.js';
-import { pageUrl, type Outcome } from '../outcome.js';
-import { takeAttempt, rateLimitedOutcome, type Attempt, type LimitedAttempt } from '../rate-limit.js';
-import { establishSession } from '../session.js';
-import { assertAdapterMethods } from '../adapter-guard.js';
+import { pageUrl, type Outcome } from '../response/outcome.js';
+import { takeAttempt, rateLimitedOutcome, type Attempt, type LimitedAttempt } from '../limits/rate-limit.js';
+import { establishSession } from '../session/session.js';
+import { assertAdapterMethods } from '../store/adapter-guard.js';
 import { sendSecurityNotice } from '../account/credential-change.js';
 import { endEmailChangeLinks } from '../account/email-change-links.js';
 import { enrolmentView, newEnrolment, openEnrolment, storeTwoFactor, type EnrollingUser, type TwoFactorEnrolment } from '../two-factor/enrolment.js';

@@ -1,10 +1,10 @@
 // GET {basePath}/session reads the session; POST updates it (`trigger: "update"`), CSRF checked.
 // Both are the one session read of `session-check.ts`, as `getSession` and `locals.auth()` are.
 
-import type { RequestBody } from '../body.js';
-import type { RequestContext } from '../context.js';
-import type { Outcome } from '../outcome.js';
-import { assertCsrf } from '../request-checks.js';
+import type { RequestBody } from '../request/body.js';
+import type { RequestContext } from '../request/context.js';
+import type { Outcome } from '../response/outcome.js';
+import { assertCsrf } from '../request/request-checks.js';
 import { readSession, sessionAnswer, type SessionCheck } from '../session-check.js';
 
 /** Answers the session object, or `null` (or the failure's `{ error }`). */

@@ -1,16 +1,16 @@
 // GET {basePath}/signin shows the sign-in page; POST {basePath}/signin/:provider starts that
 // provider's flow after checking the CSRF token.
 
-import { pageOutcome, pageProviders } from '../built-in-pages.js';
-import type { RequestBody } from '../body.js';
-import { resolveCallbackUrl, requestedCallbackUrl } from '../callback-url.js';
-import { requestCsrf, type RequestContext } from '../context.js';
+import { pageOutcome, pageProviders } from '../response/built-in-pages.js';
+import type { RequestBody } from '../request/body.js';
+import { resolveCallbackUrl, requestedCallbackUrl } from '../response/callback-url.js';
+import { requestCsrf, type RequestContext } from '../request/context.js';
 import { InvalidProvider, isErrorType } from '../errors.js';
 import { credentialsSignIn } from '../flows/credentials/credentials.js';
 import { startEmailSignIn } from '../flows/email/email.js';
 import { oauthFlow } from '../flows/oauth/oauth-flow.js';
-import { pageUrl, type Outcome } from '../outcome.js';
-import { assertCsrf, findProvider } from '../request-checks.js';
+import { pageUrl, type Outcome } from '../response/outcome.js';
+import { assertCsrf, findProvider } from '../request/request-checks.js';
 
 /** Shows the sign-in page, or redirects to `pages.signIn` keeping `callbackUrl`, `error` and `code`. */
 export async function showSignInPage(ctx: RequestContext): Promise<Outcome> {

@@ -1,13 +1,13 @@
 // GET {basePath}/signout shows the confirmation page; POST ends the session (CSRF checked) and
 // redirects to the callback URL.
 
-import { pageOutcome } from '../built-in-pages.js';
-import type { RequestBody } from '../body.js';
-import { requestedCallbackUrl, resolveCallbackUrl } from '../callback-url.js';
-import { requestCsrf, type RequestContext } from '../context.js';
-import { pageUrl, type Outcome } from '../outcome.js';
-import { endSession } from '../session.js';
-import { assertCsrf } from '../request-checks.js';
+import { pageOutcome } from '../response/built-in-pages.js';
+import type { RequestBody } from '../request/body.js';
+import { requestedCallbackUrl, resolveCallbackUrl } from '../response/callback-url.js';
+import { requestCsrf, type RequestContext } from '../request/context.js';
+import { pageUrl, type Outcome } from '../response/outcome.js';
+import { endSession } from '../session/session.js';
+import { assertCsrf } from '../request/request-checks.js';
 
 /** Shows the sign-out page, or redirects to `pages.signOut`. */
 export async function showSignOutPage(ctx: RequestContext): Promise<Outcome> {

@@ -1,9 +1,9 @@
 // GET {basePath}/verify-request: "check your email" after an email link was sent, with how long
 // the link of the named provider lives.
 
-import { pageOutcome } from '../built-in-pages.js';
-import type { RequestContext } from '../context.js';
-import { pageUrl, type Outcome } from '../outcome.js';
+import { pageOutcome } from '../response/built-in-pages.js';
+import type { RequestContext } from '../request/context.js';
+import { pageUrl, type Outcome } from '../response/outcome.js';
 import { describeDuration } from '../../pages/duration.js';
 
 /** Shows the verify-request page (or redirects to `pages.verifyRequest`). */

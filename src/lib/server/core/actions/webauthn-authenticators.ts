@@ -1,16 +1,16 @@
 // GET|POST {basePath}/webauthn-authenticators/:provider: the signed-in user's passkeys (safe
 // fields only), and removal of one of them (POST `{ credentialID, csrfToken }`).
 
-import { assertAdapterMethods, type GuardedAdapter } from '../adapter-guard.js';
-import type { RequestBody } from '../body.js';
-import { signedInUser } from '../complete-sign-in.js';
-import type { RequestContext } from '../context.js';
+import { assertAdapterMethods, type GuardedAdapter } from '../store/adapter-guard.js';
+import type { RequestBody } from '../request/body.js';
+import { signedInUser } from '../flows/complete-sign-in.js';
+import type { RequestContext } from '../request/context.js';
 import { CallbackRouteError, InvalidProvider, InvalidRequest, SessionRequired } from '../errors.js';
-import type { Outcome } from '../outcome.js';
+import type { Outcome } from '../response/outcome.js';
 import type { AdapterAuthenticator, AdapterUser, WebAuthnConfig } from '../types.js';
 import { answerWebAuthn } from '../flows/passkey/webauthn-answer.js';
 import { splitTransports } from '../flows/passkey/webauthn-register.js';
-import { assertCsrf, findProvider } from '../request-checks.js';
+import { assertCsrf, findProvider } from '../request/request-checks.js';
 
 /** A passkey as the app may show it: no public key, no counter. */
 export interface PasskeySummary {

@@ -1,11 +1,11 @@
 // GET {basePath}/webauthn-options/:provider: the options a browser needs to create or use a passkey.
 
-import type { RequestBody } from '../body.js';
-import type { RequestContext } from '../context.js';
+import type { RequestBody } from '../request/body.js';
+import type { RequestContext } from '../request/context.js';
 import { InvalidProvider } from '../errors.js';
 import { webAuthnOptions } from '../flows/passkey/webauthn.js';
-import type { Outcome } from '../outcome.js';
-import { findProvider } from '../request-checks.js';
+import type { Outcome } from '../response/outcome.js';
+import { findProvider } from '../request/request-checks.js';
 
 /** Answers the WebAuthn options JSON for a `webauthn` provider. */
 export async function getWebAuthnOptions(ctx: RequestContext, providerId: string | undefined, _body: RequestBody): Promise<Outcome> {

@@ -5,7 +5,7 @@
 
 import { expect } from 'vitest';
 import Passkey from '../../providers/passkey.js';
-import { MemoryRateLimitStore } from '../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AccountEmailParams, AccountOverview } from '../../../index.js';
 import type { Adapter, AuthConfig, EmailConfig, EventCallbacks, OAuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';

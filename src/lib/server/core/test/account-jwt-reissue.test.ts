@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import { deleteUser, revokeSessions } from '../revocation.js';
+import { deleteUser, revokeSessions } from '../session/revocation.js';
 import { accountWorld, outcomeOf } from './account-fixture.js';
 
 describe('JWT sessions re-issued within the second of a revocation', () => {

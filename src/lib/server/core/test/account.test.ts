@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import { resolveConfig } from '../config.js';
+import { resolveConfig } from '../config/resolve-config.js';
 import type { Adapter } from '../types.js';
 import { accountWorld, IDP, outcomeOf, START, UA_FIREFOX, UA_SAFARI } from './account-fixture.js';
 import { TEST_SECRET } from './client.js';
@@ -248,7 +248,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			} else {
 				w.config.callbacks = { jwt: ({ token }) => token };
 				// a token without auth_time: an Auth.js cookie taken over, or one from before this release
-				const { encodeJwt } = await import('../jwt.js');
+				const { encodeJwt } = await import('../crypto/jwt.js');
 				const value = await encodeJwt({ token: { sub: (await w.adapter.getUserByEmail('ada@example.com'))!.id, email: 'ada@example.com' }, secret: TEST_SECRET, salt: 'kitgate.session-token', maxAge: 3600, now: w.clock.now });
 				ada.client.jar.set('kitgate.session-token', value);
 			}

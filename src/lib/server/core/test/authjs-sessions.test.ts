@@ -9,7 +9,7 @@ import { authjsPgAdapterTables, PostgresAdapter } from '../../adapters/postgres.
 import { authjsDrizzleSqliteTables, SQLiteAdapter } from '../../adapters/sqlite.js';
 import { postgresFromDdl, sqliteFromDdl } from '../../adapters/test/authjs-databases.js';
 import Credentials from '../../providers/credentials.js';
-import { decodeJwt } from '../jwt.js';
+import { decodeJwt } from '../crypto/jwt.js';
 import type { AuthConfig, CallbacksOptions, Session } from '../types.js';
 import {
 	authjsCookies,

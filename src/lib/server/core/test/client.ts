@@ -1,7 +1,7 @@
 // A tiny browser stand-in for integration tests: sends Web Requests to `Auth()` and keeps cookies.
 
 import { Auth } from '../auth.js';
-import { parseCookies } from '../cookies.js';
+import { parseCookies } from '../request/cookies.js';
 import type { AuthConfig } from '../types.js';
 
 /** Options of one test request. */

@@ -8,10 +8,10 @@
 import { describe, expect, test, vi } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Credentials from '../../providers/credentials.js';
-import { completeSignIn, signedInUser } from '../complete-sign-in.js';
-import { resolveConfig } from '../config.js';
-import { createContext } from '../context.js';
-import { SUBJECT_CLAIM } from '../session-subject.js';
+import { completeSignIn, signedInUser } from '../flows/complete-sign-in.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { createContext } from '../request/context.js';
+import { SUBJECT_CLAIM } from '../session/session-subject.js';
 import type { Adapter, AdapterUser, AuthConfig, JWT, OAuthConfig, User } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 

@@ -4,7 +4,7 @@
 import { expect } from 'vitest';
 import { startDemoSmtp, type StoredMail } from '../../../../../scripts/demo-smtp.js';
 import Email, { type EmailOptions } from '../../providers/email.js';
-import { MemoryRateLimitStore } from '../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, EventCallbacks, VerificationToken } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { quietLogger, type TestClient } from './oauth-fixtures.js';

@@ -16,7 +16,7 @@ import { PostgresAdapter } from '../../adapters/postgres.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import Credentials from '../../providers/credentials.js';
 import Email from '../../providers/email.js';
-import { MemoryRateLimitStore } from '../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, OAuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { startCuttableProxy } from './cuttable-proxy.js';

@@ -4,11 +4,11 @@
 
 import fc from 'fast-check';
 import { expect } from 'vitest';
-import { encodeJwt } from '../jwt.js';
+import { encodeJwt } from '../crypto/jwt.js';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Credentials from '../../providers/credentials.js';
 import Passkey from '../../providers/passkey.js';
-import { MemoryRateLimitStore } from '../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AuthConfig, EmailConfig, SendVerificationRequestParams } from '../types.js';
 import { TEST_SECRET } from './client.js';
 

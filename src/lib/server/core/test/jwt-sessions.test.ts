@@ -5,9 +5,9 @@
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import { resolveConfig } from '../config.js';
-import { isJwtSessionRow, rowToken, SESSION_ID_CLAIM, sessionIdOf } from '../jwt-sessions.js';
-import { revokeSessions } from '../revocation.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { isJwtSessionRow, rowToken, SESSION_ID_CLAIM, sessionIdOf } from '../session/jwt-session-list.js';
+import { revokeSessions } from '../session/revocation.js';
 import type { Adapter } from '../types.js';
 import { accountWorld, outcomeOf, START, UA_FIREFOX, UA_SAFARI } from './account-fixture.js';
 import { TEST_SECRET } from './client.js';

@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Credentials from '../../providers/credentials.js';
-import { MemoryRateLimitStore } from '../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AuthConfig, EmailConfig, RateLimitStore, SendVerificationRequestParams } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { quietLogger } from './oauth-fixtures.js';

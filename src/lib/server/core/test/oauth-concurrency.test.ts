@@ -9,9 +9,9 @@ import { afterAll, describe, expect, inject, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { PostgresAdapter } from '../../adapters/postgres.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
-import { completeSignIn } from '../complete-sign-in.js';
-import { resolveConfig } from '../config.js';
-import { createContext } from '../context.js';
+import { completeSignIn } from '../flows/complete-sign-in.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { createContext } from '../request/context.js';
 import type { Adapter, AdapterUser, AuthConfig, OAuthConfig } from '../types.js';
 import { TEST_SECRET } from './client.js';
 import { ORIGIN, quietLogger } from './oauth-fixtures.js';
@@ -102,7 +102,7 @@ type CompleteSignIn = typeof completeSignIn;
 async function separateProcesses(): Promise<CompleteSignIn[]> {
 	return Promise.all(
 		Array.from({ length: RACERS }, async (_, index) => {
-			const module = (await import(/* @vite-ignore */ `../complete-sign-in.js?process=${index}`)) as { completeSignIn: CompleteSignIn };
+			const module = (await import(/* @vite-ignore */ `../flows/complete-sign-in.js?process=${index}`)) as { completeSignIn: CompleteSignIn };
 			return module.completeSignIn;
 		})
 	);

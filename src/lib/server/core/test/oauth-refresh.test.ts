@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
-import { decodeJwt, encodeJwt } from '../jwt.js';
+import { decodeJwt, encodeJwt } from '../crypto/jwt.js';
 import { UPSTREAM_TOKEN_KEY, isDue, type UpstreamTokens } from '../flows/oauth/token-refresh.js';
 import type { Adapter, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';

@@ -5,7 +5,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Auth } from '../auth.js';
-import { decodeJwt } from '../jwt.js';
+import { decodeJwt } from '../crypto/jwt.js';
 import type { Account, JWT, OAuthConfig, Profile, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { loginAtIdp, loginAtIdpFormPost } from './idp-browser.js';

@@ -6,11 +6,11 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Twitter, { type TwitterOAuth1Options } from '../../providers/twitter.js';
 import { Auth } from '../auth.js';
-import { resolveConfig } from '../config.js';
-import { createContext } from '../context.js';
-import { parseCookies } from '../cookies.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { createContext } from '../request/context.js';
+import { parseCookies } from '../request/cookies.js';
 import { AuthError, InvalidConfiguration } from '../errors.js';
-import { decodeJwt } from '../jwt.js';
+import { decodeJwt } from '../crypto/jwt.js';
 import { startOAuth1SignIn } from '../flows/oauth/oauth1.js';
 import { checkOAuth1Provider, isOAuth1Provider } from '../flows/oauth/oauth1-provider.js';
 import {

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { checkPassword } from '../password-policy.js';
+import { checkPassword } from '../passwords/password-policy.js';
 
 /** Passwords the imitation knows as breached, with their counts. */
 const BREACHED: Record<string, number> = { 'correct horse battery staple': 371, 'zebra-Piano-7-quietly': 2 };

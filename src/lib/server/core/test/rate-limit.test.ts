@@ -18,7 +18,7 @@ import { SqlRateLimitStore } from '../../adapters/rate-limit-store.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import Credentials from '../../providers/credentials.js';
 import { Auth } from '../auth.js';
-import { MemoryRateLimitStore } from '../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AuthConfig, EmailConfig, RateLimitOptions, SendVerificationRequestParams } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { quietLogger, setsSession } from './oauth-fixtures.js';

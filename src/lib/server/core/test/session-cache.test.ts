@@ -6,13 +6,13 @@
 
 import { describe, expect, test } from 'vitest';
 import Credentials from '../../providers/credentials.js';
-import { resolveConfig } from '../config.js';
+import { resolveConfig } from '../config/resolve-config.js';
 import { InvalidConfiguration } from '../errors.js';
-import { MemoryRateLimitStore } from '../memory-rate-limit-store.js';
-import { MemorySessionCacheStore } from '../memory-session-cache-store.js';
-import { revokeSessions } from '../revocation.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
+import { MemorySessionCacheStore } from '../session/memory-session-cache-store.js';
+import { revokeSessions } from '../session/revocation.js';
 import type { Adapter, AdapterUser, AuthConfig, Session, SessionCacheOptions, SessionCacheStore } from '../types.js';
-import { encodeJwt } from '../jwt.js';
+import { encodeJwt } from '../crypto/jwt.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { memoryAndSqliteAdapters } from './stored-adapters.js';
 

@@ -5,7 +5,7 @@
 
 import { describe, expect, test } from 'vitest';
 import Credentials from '../../providers/credentials.js';
-import { MemoryRateLimitStore } from '../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AuthConfig, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { quietLogger, setsSession } from './oauth-fixtures.js';

@@ -8,11 +8,11 @@
 
 import { describe, expect, test } from 'vitest';
 import { InvalidConfiguration, MissingAdapter } from '../errors.js';
-import { resolveConfig } from '../config.js';
-import { revokeSessions } from '../revocation.js';
+import { resolveConfig } from '../config/resolve-config.js';
+import { revokeSessions } from '../session/revocation.js';
 import { sealFor } from '../two-factor/purpose-seal.js';
 import { trustedBrowserCookie } from '../two-factor/trusted-browser.js';
-import { createContext } from '../context.js';
+import { createContext } from '../request/context.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
 import { TEST_SECRET } from './client.js';
 import { adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from './two-factor-fixture.js';

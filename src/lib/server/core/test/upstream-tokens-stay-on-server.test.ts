@@ -6,7 +6,7 @@
 
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import { decodeJwt } from '../jwt.js';
+import { decodeJwt } from '../crypto/jwt.js';
 import type { AuthConfig, OAuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { OP_ISSUER, opProvider, startAt, startInProcessOp, type InProcessOp } from './in-process-op.js';

@@ -4,7 +4,7 @@
 // sealed with ten recovery codes' hashes. Internal.
 
 import { createHash } from 'node:crypto';
-import { requestCsrf, type RequestContext } from '../context.js';
+import { requestCsrf, type RequestContext } from '../request/context.js';
 import { TwoFactorAlreadyEnabled } from '../errors.js';
 import type { AdapterTwoFactor } from '../types.js';
 import { openFor, sealFor } from './purpose-seal.js';

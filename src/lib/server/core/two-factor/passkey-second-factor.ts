@@ -5,9 +5,9 @@
 // own verification (owner, user handle, signature, origin, RP ID, counter). User presence
 // suffices: the first factor was something else (docs/two-factor.md). Internal.
 
-import { hasAdapterMethod } from '../adapter-guard.js';
-import type { RequestContext } from '../context.js';
-import { safeEqual } from '../csrf.js';
+import { hasAdapterMethod } from '../store/adapter-guard.js';
+import type { RequestContext } from '../request/context.js';
+import { safeEqual } from '../request/csrf.js';
 import { InvalidRequest, WebAuthnVerificationError } from '../errors.js';
 import { authenticationOptions, verifyAssertion, type VerifiedAssertion } from '../flows/passkey/webauthn-authenticate.js';
 import { clientDataChallenge, storeChallenge, takeChallenge } from '../flows/passkey/webauthn-challenge.js';

@@ -3,8 +3,8 @@
 // opens as another. Internal.
 
 import { createHash, hkdfSync } from 'node:crypto';
-import type { RequestContext } from '../context.js';
-import { decryptJweSync, encryptJweSync, readJweHeader } from '../jwe-sync.js';
+import type { RequestContext } from '../request/context.js';
+import { decryptJweSync, encryptJweSync, readJweHeader } from '../crypto/jwe-sync.js';
 
 interface SealKey {
 	key: Uint8Array;

@@ -2,7 +2,7 @@
 // hashes (HMAC-SHA256 under a key HKDF derives from the app secret), each usable once. Internal.
 
 import { createHmac, hkdfSync, randomInt } from 'node:crypto';
-import { safeEqual } from '../csrf.js';
+import { safeEqual } from '../request/csrf.js';
 
 /** Codes made at enrolment and on regeneration. */
 export const RECOVERY_CODE_COUNT = 10;

@@ -8,14 +8,14 @@
 // and is never asked for a second one. Internal.
 
 import { randomBytes } from 'node:crypto';
-import { assertAdapterMethods, hasAdapterMethod } from '../adapter-guard.js';
-import type { RequestContext } from '../context.js';
-import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../cookies.js';
+import { assertAdapterMethods, hasAdapterMethod } from '../store/adapter-guard.js';
+import type { RequestContext } from '../request/context.js';
+import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../request/cookies.js';
 import { AdapterError } from '../errors.js';
-import type { Outcome } from '../outcome.js';
-import { signOutJwtSession } from '../jwt-sessions.js';
-import { isMadeBeforeRevocation, timeAfterRevocations } from '../revocation.js';
-import { clearSessionCookie, decodeSessionCookie, sessionCookieValue } from '../session.js';
+import type { Outcome } from '../response/outcome.js';
+import { signOutJwtSession } from '../session/jwt-session-list.js';
+import { isMadeBeforeRevocation, timeAfterRevocations } from '../session/revocation.js';
+import { clearSessionCookie, decodeSessionCookie, sessionCookieValue } from '../session/session.js';
 import type { Account, AdapterTwoFactor, AdapterUser, CookieOption, Profile, User } from '../types.js';
 import { openFor, sealFor } from './purpose-seal.js';
 import { isTrustedBrowser } from './trusted-browser.js';

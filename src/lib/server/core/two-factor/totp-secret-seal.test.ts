@@ -39,7 +39,7 @@ describe('sealTotpSecret / openTotpSecret', () => {
 			expect(openTotpSecret(garbage as string, { secret: SECRET, userId: 'user-1' })).toBeNull();
 		}
 		// a session cookie made from the same secret is not a sealed TOTP secret
-		const { encodeJwt } = await import('../jwt.js');
+		const { encodeJwt } = await import('../crypto/jwt.js');
 		const cookie = await encodeJwt({ token: { totp, sub: 'user-1' }, secret: SECRET, salt: 'kitgate.session-token', maxAge: 60 });
 		expect(openTotpSecret(cookie, { secret: SECRET, userId: 'user-1' })).toBeNull();
 	});

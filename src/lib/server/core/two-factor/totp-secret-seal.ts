@@ -2,7 +2,7 @@
 // derives from the app secret for this purpose alone, bound to the user it belongs to. Internal.
 
 import { createHash, hkdfSync } from 'node:crypto';
-import { decryptJweSync, encryptJweSync, readJweHeader } from '../jwe-sync.js';
+import { decryptJweSync, encryptJweSync, readJweHeader } from '../crypto/jwe-sync.js';
 
 /** The sealing options: the app's secret (or rotation list, newest first) and the owner's user id. */
 export interface TotpSealOptions {

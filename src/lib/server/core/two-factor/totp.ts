@@ -2,7 +2,7 @@
 // authenticator apps, and a pure check of a code that says which time step it matched. Internal.
 
 import { Secret, TOTP } from 'otpauth';
-import { safeEqual } from '../csrf.js';
+import { safeEqual } from '../request/csrf.js';
 
 /** Seconds per time step: the RFC's default, and the only period every authenticator app honours. */
 export const TOTP_PERIOD_SECONDS = 30;

@@ -6,8 +6,8 @@
 // docs/decisions.md, "Trusted browsers".
 
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../context.js';
-import { timeAfterRevocations } from '../revocation.js';
+import type { RequestContext } from '../request/context.js';
+import { timeAfterRevocations } from '../session/revocation.js';
 import type { AdapterTwoFactor, CookieOption } from '../types.js';
 import { openFor, sealFor } from './purpose-seal.js';
 import { trustMilliseconds } from './two-factor-options.js';

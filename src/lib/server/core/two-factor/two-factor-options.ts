@@ -2,7 +2,7 @@
 // a browser may be trusted to skip the second step. Checked at start-up, with messages that say
 // what to change.
 
-import { hasAdapterMethod, type AdapterMethod } from '../adapter-guard.js';
+import { hasAdapterMethod, type AdapterMethod } from '../store/adapter-guard.js';
 import { InvalidConfiguration, MissingAdapter, MissingAdapterMethod } from '../errors.js';
 import type { Adapter, TwoFactorOptions } from '../types.js';
 

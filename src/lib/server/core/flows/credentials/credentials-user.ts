@@ -6,7 +6,7 @@
 // Used by the database-session sign-in (stored-user.ts) and by linking decisions about a
 // credentials JWT session (complete-sign-in.ts, `signedInUser`).
 
-import { assertAdapterMethods, type GuardedAdapter } from '../../adapter-guard.js';
+import { assertAdapterMethods, type GuardedAdapter } from '../../store/adapter-guard.js';
 import type { AdapterUser } from '../../types.js';
 
 /** What authorize() returned that the mapping reads. */

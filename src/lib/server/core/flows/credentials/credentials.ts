@@ -4,18 +4,18 @@
 // (else 400); failed attempts are counted against the declared identifier field (rate limits) and
 // take at least `minFailureMs`.
 
-import { assertAdapterMethods, hasAdapterMethod } from '../../adapter-guard.js';
-import type { RequestContext } from '../../context.js';
-import { repeatedFields, type RequestBody } from '../../body.js';
-import { resolveCallbackUrl, requestedCallbackUrl } from '../../callback-url.js';
+import { assertAdapterMethods, hasAdapterMethod } from '../../store/adapter-guard.js';
+import type { RequestContext } from '../../request/context.js';
+import { repeatedFields, type RequestBody } from '../../request/body.js';
+import { resolveCallbackUrl, requestedCallbackUrl } from '../../response/callback-url.js';
 import { CallbackRouteError, CredentialsSignin, InvalidRequest } from '../../errors.js';
-import { emitEvent } from '../../events.js';
-import { failureAnswer } from '../../failure-answer.js';
-import type { Outcome } from '../../outcome.js';
-import { rateLimitedOutcome, takeAttempt } from '../../rate-limit.js';
-import { identifierField, normalizeIdentifier } from '../../rate-limit-rules.js';
-import { establishSession } from '../../session.js';
-import { checkSignInAllowed } from '../../sign-in-callback.js';
+import { emitEvent } from '../../config/events.js';
+import { failureAnswer } from '../../response/failure-answer.js';
+import type { Outcome } from '../../response/outcome.js';
+import { rateLimitedOutcome, takeAttempt } from '../../limits/rate-limit.js';
+import { identifierField, normalizeIdentifier } from '../../limits/rate-limit-rules.js';
+import { establishSession } from '../../session/session.js';
+import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, CredentialsConfig, User } from '../../types.js';
 import { STORED_USER_METHODS, storeCredentialsUser } from './stored-user.js';
 import { findCredentialsUser } from './credentials-user.js';

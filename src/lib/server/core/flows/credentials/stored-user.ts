@@ -5,12 +5,12 @@
 // with one user (docs/security.md, row C1).
 
 import { randomUUID } from 'node:crypto';
-import { isUniqueViolation } from '../../unique-violation.js';
-import type { GuardedAdapter } from '../../adapter-guard.js';
-import { oneAtATime } from '../../complete-sign-in.js';
-import type { RequestContext } from '../../context.js';
+import { isUniqueViolation } from '../../store/unique-violation.js';
+import type { GuardedAdapter } from '../../store/adapter-guard.js';
+import { oneAtATime } from '../complete-sign-in.js';
+import type { RequestContext } from '../../request/context.js';
 import { AuthError, CallbackRouteError } from '../../errors.js';
-import { emitEvent } from '../../events.js';
+import { emitEvent } from '../../config/events.js';
 import type { AdapterAccount, AdapterUser, CredentialsConfig, User } from '../../types.js';
 import { findCredentialsUser } from './credentials-user.js';
 

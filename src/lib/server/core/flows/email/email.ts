@@ -1,20 +1,20 @@
 // Email magic-link sign-in: sending the one-time link (POST signin/:id), the confirmation page a
 // link opens (GET callback/:id, safe for mail scanners) and spending the token (its POST).
 
-import { assertAdapterMethods, type AdapterMethod, type GuardedAdapter } from '../../adapter-guard.js';
-import { stringField, type RequestBody } from '../../body.js';
-import { pageOutcome } from '../../built-in-pages.js';
-import { resolveCallbackUrl } from '../../callback-url.js';
-import { completeSignIn, neededMethods } from '../../complete-sign-in.js';
-import { requestCsrf, type RequestContext } from '../../context.js';
+import { assertAdapterMethods, type AdapterMethod, type GuardedAdapter } from '../../store/adapter-guard.js';
+import { stringField, type RequestBody } from '../../request/body.js';
+import { pageOutcome } from '../../response/built-in-pages.js';
+import { resolveCallbackUrl } from '../../response/callback-url.js';
+import { completeSignIn, neededMethods } from '../complete-sign-in.js';
+import { requestCsrf, type RequestContext } from '../../request/context.js';
 import { AuthError, CallbackRouteError, EmailSignin, InvalidConfiguration, Verification } from '../../errors.js';
-import { failureAnswer } from '../../failure-answer.js';
-import { pageUrl, type Outcome } from '../../outcome.js';
-import { rateLimitedOutcome, takeAttempt } from '../../rate-limit.js';
-import { timeAfterRevocations } from '../../revocation.js';
+import { failureAnswer } from '../../response/failure-answer.js';
+import { pageUrl, type Outcome } from '../../response/outcome.js';
+import { rateLimitedOutcome, takeAttempt } from '../../limits/rate-limit.js';
+import { timeAfterRevocations } from '../../session/revocation.js';
 import { signInLinkEnded } from './sign-in-link-ends.js';
-import { normalizeIdentifier } from '../../rate-limit-rules.js';
-import { checkSignInAllowed } from '../../sign-in-callback.js';
+import { normalizeIdentifier } from '../../limits/rate-limit-rules.js';
+import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, AdapterUser, EmailConfig, VerificationToken } from '../../types.js';
 import { resolveMessages } from '../../../pages/messages.js';
 import type { ResolvedEmailConfig } from './email-provider.js';

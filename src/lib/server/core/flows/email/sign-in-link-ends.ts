@@ -2,8 +2,8 @@
 // everywhere after it was made (the user's revocation time), or the address moved to another
 // account by an email change after it was made (one record per address in the revocation store).
 
-import type { RequestContext } from '../../context.js';
-import { isMadeBeforeRevocation } from '../../revocation.js';
+import type { RequestContext } from '../../request/context.js';
+import { isMadeBeforeRevocation } from '../../session/revocation.js';
 import type { ResolvedEmailConfig } from './email-provider.js';
 
 /** Seconds an address record is kept beyond the longest a link lives (clock differences between servers). */

@@ -4,7 +4,7 @@
 // browser can use it, and the callback links only while that user is still signed in there
 // (security.md, rows N1 and N2). A plain sign-in started while signed in connects nothing.
 
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../request/context.js';
 import { linkIntentOf } from '../../account/link-intent.js';
 
 /**

@@ -1,9 +1,9 @@
 // The answer to an OAuth callback that failed, OAuth 2 and 1.0a alike: the failure logged and
 // answered by the failure table, and the sign-in's single-use cookies removed all the same.
 
-import type { RequestContext } from '../../context.js';
-import { failureAnswer } from '../../failure-answer.js';
-import type { Outcome } from '../../outcome.js';
+import type { RequestContext } from '../../request/context.js';
+import { failureAnswer } from '../../response/failure-answer.js';
+import type { Outcome } from '../../response/outcome.js';
 import type { OAuthConfig } from '../../types.js';
 import { oauthStepError } from './oauth-errors.js';
 

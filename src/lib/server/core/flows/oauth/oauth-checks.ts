@@ -2,10 +2,10 @@
 // OAuth 1.0a's request token) and the callback URL: short-lived encrypted cookies, bound to the provider, read once.
 
 import * as oauth from 'oauth4webapi';
-import type { RequestContext } from '../../context.js';
-import { expiredCookie } from '../../cookies.js';
+import type { RequestContext } from '../../request/context.js';
+import { expiredCookie } from '../../request/cookies.js';
 import { InvalidCheck } from '../../errors.js';
-import { decodeJwt, encodeJwt } from '../../jwt.js';
+import { decodeJwt, encodeJwt } from '../../crypto/jwt.js';
 import type { CookieOption, JWT, OAuthCheck } from '../../types.js';
 
 /** Seconds a sign-in may take at the identity provider before its check cookies expire. */

@@ -2,7 +2,7 @@
 // answer (ID token claims and signature). Used by the OAuth callback in ./oauth.ts.
 
 import * as oauth from 'oauth4webapi';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../request/context.js';
 import { InvalidCheck } from '../../errors.js';
 import type { OAuthConfig, TokenSet } from '../../types.js';
 import type { ExpectedChecks } from './oauth-checks.js';

@@ -3,11 +3,11 @@
 // OAuth 1.0a providers (`version: "1.0a"`) are handed to ./oauth1.ts.
 
 import * as oauth from 'oauth4webapi';
-import type { RequestBody } from '../../body.js';
-import { completeSignIn } from '../../complete-sign-in.js';
-import type { RequestContext } from '../../context.js';
+import type { RequestBody } from '../../request/body.js';
+import { completeSignIn } from '../complete-sign-in.js';
+import type { RequestContext } from '../../request/context.js';
 import { InvalidCheck } from '../../errors.js';
-import type { Outcome } from '../../outcome.js';
+import type { Outcome } from '../../response/outcome.js';
 import type { Account, OAuthCheck, OAuthConfig, Profile, User } from '../../types.js';
 import { clearChecks, createChecks, useChecks, type ExpectedChecks } from './oauth-checks.js';
 import { signedInUserId } from './connecting-user.js';

@@ -2,11 +2,11 @@
 // access token → signed profile request; check cookie, errors, user and account as in OAuth 2.
 
 import { randomBytes } from 'node:crypto';
-import { completeSignIn } from '../../complete-sign-in.js';
-import type { RequestContext } from '../../context.js';
-import { safeEqual } from '../../csrf.js';
+import { completeSignIn } from '../complete-sign-in.js';
+import type { RequestContext } from '../../request/context.js';
+import { safeEqual } from '../../request/csrf.js';
 import { InvalidCheck, OAuthCallbackError } from '../../errors.js';
-import type { Outcome } from '../../outcome.js';
+import type { Outcome } from '../../response/outcome.js';
 import type { Account, CookieOption, EndpointOption, OAuthConfig, Profile, TokenSet, User } from '../../types.js';
 import { answerFailedCallback } from './oauth-callback-failure.js';
 import { signedInUserId } from './connecting-user.js';

@@ -1,10 +1,10 @@
 // `redirectProxyUrl`: one stable deployment receives every OAuth callback (the only redirect URI
 // registered at the provider) and forwards it to the deployment that started the sign-in.
 
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../request/context.js';
 import { OAuthSignin } from '../../errors.js';
-import { decodeJwt, encodeJwt } from '../../jwt.js';
-import type { Outcome } from '../../outcome.js';
+import { decodeJwt, encodeJwt } from '../../crypto/jwt.js';
+import type { Outcome } from '../../response/outcome.js';
 import type { OAuthConfig } from '../../types.js';
 import { CHECK_MAX_AGE } from './oauth-checks.js';
 

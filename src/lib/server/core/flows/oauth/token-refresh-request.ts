@@ -2,7 +2,7 @@
 // on the first refresh only: an app whose providers never refresh never loads the OAuth library.
 
 import * as oauth from 'oauth4webapi';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../request/context.js';
 import { OAuthCallbackError } from '../../errors.js';
 import type { OAuthConfig, TokenSet } from '../../types.js';
 import { clientAuthentication, oauthClient } from './oauth-client.js';

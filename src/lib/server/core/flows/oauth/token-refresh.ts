@@ -2,14 +2,14 @@
 // fresh with its refresh token while a session is read, single-flight per refresh token.
 
 import { createHash } from 'node:crypto';
-import { assertAdapterMethods, type GuardedAdapter } from '../../adapter-guard.js';
-import type { RequestContext } from '../../context.js';
-import { expiredCookie } from '../../cookies.js';
+import { assertAdapterMethods, type GuardedAdapter } from '../../store/adapter-guard.js';
+import type { RequestContext } from '../../request/context.js';
+import { expiredCookie } from '../../request/cookies.js';
 import { OAuthCallbackError } from '../../errors.js';
-import { decodeJwt, encodeJwt } from '../../jwt.js';
-import { loadOnce } from '../../load-once.js';
+import { decodeJwt, encodeJwt } from '../../crypto/jwt.js';
+import { loadOnce } from '../../util/load-once.js';
 import type { Account, AdapterUser, JWT, OAuthConfig, Provider, TokenSet } from '../../types.js';
-import { withoutUndefined } from '../../without-undefined.js';
+import { withoutUndefined } from '../../util/without-undefined.js';
 
 /** Where the JWT session keeps the upstream tokens of a provider with `refresh` on. */
 export const UPSTREAM_TOKEN_KEY = 'kitgate.upstream';

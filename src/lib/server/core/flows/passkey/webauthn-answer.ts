@@ -1,12 +1,12 @@
 // How the passkey routes answer: JSON always. Success is `{ url }` (the client navigates), a
 // failure `{ error: <type> }` with a 4xx status, no session cookie and the challenge cleared.
 
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../request/context.js';
 import { AccessDenied, AuthError, CallbackRouteError } from '../../errors.js';
-import { failureAnswer } from '../../failure-answer.js';
-import { emitEvent } from '../../events.js';
-import { pageUrl, type Outcome } from '../../outcome.js';
-import { establishSession } from '../../session.js';
+import { failureAnswer } from '../../response/failure-answer.js';
+import { emitEvent } from '../../config/events.js';
+import { pageUrl, type Outcome } from '../../response/outcome.js';
+import { establishSession } from '../../session/session.js';
 import type { Account, AdapterUser } from '../../types.js';
 
 /**

@@ -3,11 +3,11 @@
 // passkey as the second factor), and the sign-in after it.
 
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
-import { hasAdapterMethod, type GuardedAdapter } from '../../adapter-guard.js';
-import type { RequestContext } from '../../context.js';
+import { hasAdapterMethod, type GuardedAdapter } from '../../store/adapter-guard.js';
+import type { RequestContext } from '../../request/context.js';
 import { CallbackRouteError, InvalidRequest, WebAuthnVerificationError } from '../../errors.js';
-import type { Outcome } from '../../outcome.js';
-import { checkSignInAllowed } from '../../sign-in-callback.js';
+import type { Outcome } from '../../response/outcome.js';
+import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, AdapterAuthenticator, AdapterUser, UserVerificationRequirement, WebAuthnConfig } from '../../types.js';
 import { finishPasskeySignIn } from './webauthn-answer.js';
 import { secondFactorGate } from '../../two-factor/second-factor.js';

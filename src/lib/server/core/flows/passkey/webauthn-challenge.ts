@@ -4,10 +4,10 @@
 // autofill beside its button, or two tabs sign in; the callback takes the one its response signed.
 
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../../context.js';
-import { expiredCookie } from '../../cookies.js';
-import { safeEqual } from '../../csrf.js';
-import { decodeJwt, encodeJwt } from '../../jwt.js';
+import type { RequestContext } from '../../request/context.js';
+import { expiredCookie } from '../../request/cookies.js';
+import { safeEqual } from '../../request/csrf.js';
+import { decodeJwt, encodeJwt } from '../../crypto/jwt.js';
 import type { PasskeyAction } from '../../types.js';
 
 /** What the options route remembers for the callback. */

@@ -2,21 +2,21 @@
 // verification that stores the credential, links a `webauthn` account and signs the user in.
 
 import type { RegistrationResponseJSON } from '@simplewebauthn/server';
-import { isUniqueViolation } from '../../unique-violation.js';
-import { hasAdapterMethod, type GuardedAdapter } from '../../adapter-guard.js';
-import { signedInUser } from '../../complete-sign-in.js';
-import type { RequestContext } from '../../context.js';
+import { isUniqueViolation } from '../../store/unique-violation.js';
+import { hasAdapterMethod, type GuardedAdapter } from '../../store/adapter-guard.js';
+import { signedInUser } from '../complete-sign-in.js';
+import type { RequestContext } from '../../request/context.js';
 import { AccessDenied, AuthError, CallbackRouteError, WebAuthnVerificationError } from '../../errors.js';
-import { emitEvent } from '../../events.js';
-import type { Outcome } from '../../outcome.js';
-import { checkSignInAllowed } from '../../sign-in-callback.js';
+import { emitEvent } from '../../config/events.js';
+import type { Outcome } from '../../response/outcome.js';
+import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, AdapterAuthenticator, AdapterUser, PasskeyUserInfo, WebAuthnConfig } from '../../types.js';
 import { finishPasskeySignIn } from './webauthn-answer.js';
 import type { ChallengeState } from './webauthn-challenge.js';
 import { loadWebAuthnServer } from './webauthn-library.js';
 import type { RelyingParty } from './webauthn-relying-party.js';
 import { userHandleOf } from './webauthn-user.js';
-import { sendSecurityNotice } from '../../security-notice.js';
+import { sendSecurityNotice } from '../../account/security-notice.js';
 import { endEmailChangeLinks } from '../../account/email-change-links.js';
 import { secondFactorGate } from '../../two-factor/second-factor.js';
 

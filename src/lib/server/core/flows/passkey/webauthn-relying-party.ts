@@ -1,7 +1,7 @@
 // The relying party of a passkey provider for one request: RP ID, display name and the origins
 // responses must come from. Defaults follow the request's public URL (AUTH_URL / trustHost).
 
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../request/context.js';
 import type { WebAuthnConfig } from '../../types.js';
 
 /** The relying party as the ceremony uses it. */

@@ -2,7 +2,7 @@
 // hook (or its default), and the WebAuthn user handle that ties a credential to a user id.
 
 import { createHash } from 'node:crypto';
-import type { RequestContext } from '../../context.js';
+import type { RequestContext } from '../../request/context.js';
 import { AuthError, CallbackRouteError, InvalidConfiguration, InvalidRequest } from '../../errors.js';
 import type { AdapterUser, PasskeyUserInfo, PasskeyUserInfoParams, WebAuthnConfig } from '../../types.js';
 

@@ -2,18 +2,18 @@
 // encrypted cookie (for the button, or for passkey autofill), and verification of registration
 // and authentication responses.
 
-import { assertAdapterMethods, type AdapterMethod } from '../../adapter-guard.js';
-import type { RequestBody } from '../../body.js';
-import { resolveCallbackUrl, requestedCallbackUrl } from '../../callback-url.js';
-import { signedInUser } from '../../complete-sign-in.js';
+import { assertAdapterMethods, type AdapterMethod } from '../../store/adapter-guard.js';
+import type { RequestBody } from '../../request/body.js';
+import { resolveCallbackUrl, requestedCallbackUrl } from '../../response/callback-url.js';
+import { signedInUser } from '../complete-sign-in.js';
 import { requireFreshSignInOf } from '../../account/account-session.js';
-import type { RequestContext } from '../../context.js';
-import { sessionMethods } from '../../session.js';
+import type { RequestContext } from '../../request/context.js';
+import { sessionMethods } from '../../session/session.js';
 import { AccessDenied, InvalidRequest, RateLimited, WebAuthnVerificationError } from '../../errors.js';
-import { rateLimitedOutcome, takeAttempt } from '../../rate-limit.js';
-import type { Outcome } from '../../outcome.js';
+import { rateLimitedOutcome, takeAttempt } from '../../limits/rate-limit.js';
+import type { Outcome } from '../../response/outcome.js';
 import type { PasskeyAction, WebAuthnConfig } from '../../types.js';
-import { assertCsrf } from '../../request-checks.js';
+import { assertCsrf } from '../../request/request-checks.js';
 import { answerWebAuthn, webAuthnFailure } from './webauthn-answer.js';
 import { authenticationOptions, verifyAuthentication } from './webauthn-authenticate.js';
 import { clientDataChallenge, storeChallenge, takeChallenge } from './webauthn-challenge.js';

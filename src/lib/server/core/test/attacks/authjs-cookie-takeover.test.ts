@@ -11,9 +11,9 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import Credentials from '../../../providers/credentials.js';
-import { encodeJwt } from '../../jwt.js';
-import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
-import { revokeSessions } from '../../revocation.js';
+import { encodeJwt } from '../../crypto/jwt.js';
+import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
+import { revokeSessions } from '../../session/revocation.js';
 import type { AuthConfig, Session } from '../../types.js';
 import { authjsCookies, loadAuthjs, type AuthjsReference } from '../authjs-reference.js';
 import { TEST_SECRET, testClient } from '../client.js';

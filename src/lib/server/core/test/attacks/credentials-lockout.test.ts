@@ -6,7 +6,7 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
-import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { AuthConfig, CredentialInput, RateLimitOptions } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
 import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
-import { MAX_BODY_BYTES } from '../../body.js';
+import { MAX_BODY_BYTES } from '../../request/body.js';
 import { TEST_SECRET } from '../client.js';
 import { Browser, startApps } from '../integrations.js';
 

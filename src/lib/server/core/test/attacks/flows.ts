@@ -3,7 +3,7 @@
 
 import { expect } from 'vitest';
 import { startDemoIdp } from '../../../../../../scripts/demo-idp.js';
-import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
 import { confirmationForm, type MailSink } from '../email-fixtures.js';

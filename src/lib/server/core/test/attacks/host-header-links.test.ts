@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import { ExpressAuth } from '../../../express/index.js';
-import { resolveConfig } from '../../config.js';
+import { resolveConfig } from '../../config/resolve-config.js';
 import { sinkProvider, startSink, type MailSink } from '../email-fixtures.js';
 import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
 import { address, attackConfig } from './flows.js';

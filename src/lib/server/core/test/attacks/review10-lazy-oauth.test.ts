@@ -48,8 +48,8 @@ async function freshEngine() {
 	vi.doMock('../../flows/oauth/token-refresh-request.js', recording('token-refresh-request.ts'));
 	loads.modules.length = 0;
 	const client = await import('../client.js');
-	const jwt = await import('../../jwt.js');
-	const config = await import('../../config.js');
+	const jwt = await import('../../crypto/jwt.js');
+	const config = await import('../../config/resolve-config.js');
 	const { default: Credentials } = await import('../../../providers/credentials.js');
 	const { MemoryAdapter } = await import('../../../adapters/memory.js');
 	return { ...client, ...jwt, resolveConfig: config.resolveConfig, Credentials, MemoryAdapter };

@@ -12,7 +12,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import Credentials from '../../../providers/credentials.js';
-import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { AuthConfig, RateLimitOptions } from '../../types.js';
 import { Browser, startApp, type AppServer } from '../integrations.js';
 import { attackConfig } from './flows.js';

@@ -19,7 +19,7 @@ import { MemoryAdapter } from '../../../adapters/memory.js';
 import Credentials from '../../../providers/credentials.js';
 import Email from '../../../providers/email.js';
 import Passkey from '../../../providers/passkey.js';
-import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, RateLimitOptions } from '../../types.js';
 import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
 import { attackConfig, type Strategy } from './flows.js';

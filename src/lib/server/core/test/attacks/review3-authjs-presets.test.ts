@@ -10,9 +10,9 @@ import { afterAll, describe, expect, inject, test } from 'vitest';
 import { authjsDrizzlePostgresTables, authjsPgAdapterTables, PostgresAdapter } from '../../../adapters/postgres.js';
 import { postgresFromDdl } from '../../../adapters/test/authjs-databases.js';
 import Credentials from '../../../providers/credentials.js';
-import { completeSignIn } from '../../complete-sign-in.js';
-import { resolveConfig } from '../../config.js';
-import { createContext } from '../../context.js';
+import { completeSignIn } from '../../flows/complete-sign-in.js';
+import { resolveConfig } from '../../config/resolve-config.js';
+import { createContext } from '../../request/context.js';
 import type { AdapterUser, AuthConfig, OAuthConfig } from '../../types.js';
 import { TEST_SECRET, testClient } from '../client.js';
 import { idpProvider, ORIGIN, quietLogger, signInThroughIdp, startTestIdp } from '../oauth-fixtures.js';
@@ -49,7 +49,7 @@ type CompleteSignIn = typeof completeSignIn;
 async function separateProcesses(count: number): Promise<CompleteSignIn[]> {
 	return Promise.all(
 		Array.from({ length: count }, async (_, index) => {
-			const module = (await import(/* @vite-ignore */ `../../complete-sign-in.js?review3-process=${index}`)) as { completeSignIn: CompleteSignIn };
+			const module = (await import(/* @vite-ignore */ `../../flows/complete-sign-in.js?review3-process=${index}`)) as { completeSignIn: CompleteSignIn };
 			return module.completeSignIn;
 		})
 	);

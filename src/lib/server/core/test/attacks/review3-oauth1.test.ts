@@ -12,7 +12,7 @@ import { MemoryAdapter } from '../../../adapters/memory.js';
 import Twitter, { type TwitterOAuth1Options } from '../../../providers/twitter.js';
 import { Auth } from '../../auth.js';
 import type { AuthError } from '../../errors.js';
-import { encodeJwt } from '../../jwt.js';
+import { encodeJwt } from '../../crypto/jwt.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
 

@@ -179,7 +179,7 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 		const ada = w.browser();
 		await ada.signInByEmail('ada@example.com');
 		const user = (await w.adapter.getUserByEmail('ada@example.com'))!;
-		const { encodeJwt } = await import('../../jwt.js');
+		const { encodeJwt } = await import('../../crypto/jwt.js');
 		const value = await encodeJwt({ token: { sub: user.id, email: 'ada@example.com' }, secret: TEST_SECRET, salt: 'kitgate.session-token', maxAge: 3600, now: w.clock.now });
 		ada.client.jar.set('kitgate.session-token', value);
 		// stale: deleting the account is refused

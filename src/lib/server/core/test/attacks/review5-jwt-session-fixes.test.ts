@@ -8,8 +8,8 @@
 
 import { describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
-import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
-import { revokeSessions } from '../../revocation.js';
+import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
+import { revokeSessions } from '../../session/revocation.js';
 import { totpCode, totpStep } from '../../two-factor/totp.js';
 import type { Adapter, AdapterUser } from '../../types.js';
 import { accountWorld, outcomeOf, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';

@@ -6,7 +6,7 @@
 // session that dropped its sub dodging revocations.
 
 import { describe, expect, test } from 'vitest';
-import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
+import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import { credentialChanged } from '../../account/credential-change.js';
 import { renderAccountEmail } from '../../../providers/email-message.js';
 import { accountWorld, endOwnSessionsInALoop, outcomeOf, START, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';

@@ -11,12 +11,12 @@
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import Credentials from '../../../providers/credentials.js';
-import { resolveConfig } from '../../config.js';
-import { encodeJwt } from '../../jwt.js';
-import { MemoryRateLimitStore } from '../../memory-rate-limit-store.js';
-import { MemorySessionCacheStore } from '../../memory-session-cache-store.js';
-import { deleteUser, revokeSessions } from '../../revocation.js';
-import { sessionCacheKey } from '../../session-cache.js';
+import { resolveConfig } from '../../config/resolve-config.js';
+import { encodeJwt } from '../../crypto/jwt.js';
+import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
+import { MemorySessionCacheStore } from '../../session/memory-session-cache-store.js';
+import { deleteUser, revokeSessions } from '../../session/revocation.js';
+import { sessionCacheKey } from '../../session/session-cache.js';
 import type { Adapter, AuthConfig, RevocationStore, Session, SessionCacheOptions, SessionCacheStore } from '../../types.js';
 import { TEST_SECRET, testClient } from '../client.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';

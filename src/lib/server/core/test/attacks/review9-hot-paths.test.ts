@@ -17,17 +17,17 @@ import { ExpressAuth, type ExpressRequestLike } from '../../../express/index.js'
 import Credentials from '../../../providers/credentials.js';
 import Email from '../../../providers/email.js';
 import { Auth, runAuthRaw } from '../../auth.js';
-import { normalizeAddress } from '../../client-address.js';
-import { parseCookies, serializeCookie } from '../../cookies.js';
-import { csrfState, tokenFromCsrfCookie } from '../../csrf.js';
+import { normalizeAddress } from '../../limits/client-address.js';
+import { parseCookies, serializeCookie } from '../../request/cookies.js';
+import { csrfState, tokenFromCsrfCookie } from '../../request/csrf.js';
 import { csrfRouteAnswer } from '../../csrf-route.js';
-import { resolveConfig } from '../../config.js';
-import { decryptJweSync, encryptJweSync } from '../../jwe-sync.js';
-import { decodeJwtSync, deriveKey, encodeJwt } from '../../jwt.js';
-import { lazyRequest } from '../../lazy-request.js';
-import { publicUrl } from '../../origin.js';
-import { randomToken } from '../../random.js';
-import { limitKey } from '../../rate-limit-rules.js';
+import { resolveConfig } from '../../config/resolve-config.js';
+import { decryptJweSync, encryptJweSync } from '../../crypto/jwe-sync.js';
+import { decodeJwtSync, deriveKey, encodeJwt } from '../../crypto/jwt.js';
+import { lazyRequest } from '../../request/lazy-request.js';
+import { publicUrl } from '../../request/public-url.js';
+import { randomToken } from '../../crypto/random.js';
+import { limitKey } from '../../limits/rate-limit-rules.js';
 import type { AuthConfig, JWT } from '../../types.js';
 import { TEST_SECRET, testClient } from '../client.js';
 

@@ -9,7 +9,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { credentialChanged } from '../../account/credential-change.js';
-import { revokeSessions } from '../../revocation.js';
+import { revokeSessions } from '../../session/revocation.js';
 import { accountWorld, outcomeOf } from '../account-fixture.js';
 import { confirmationForm } from '../email-fixtures.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';

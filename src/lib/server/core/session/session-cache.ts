@@ -1,0 +1,323 @@
+// Copies of database sessions (`session.cache`): kept in an encrypted cookie beside the session
+// cookie, or in a store the servers share. A session read finds the session's user, expiry and
+// sign-in time there instead of asking the database; a miss asks it and keeps a new copy.
+
+import type { AfterWrite } from '../store/adapter-guard.js';
+import { isThenable } from '../util/awaitable.js';
+import type { RequestContext } from '../request/context.js';
+import { expiredCookie, CHUNK_SIZE } from '../request/cookies.js';
+import { AdapterError, InvalidConfiguration } from '../errors.js';
+import { CopyEnds } from './session-cache-invalidation.js';
+import { secretHmac } from '../crypto/hmac.js';
+import { isInProcessStore } from '../limits/memory-rate-limit-store.js';
+import { decodeJwtSync, encodeJwt } from '../crypto/jwt.js';
+import type { AdapterUser, Awaitable, RevocationStore, SessionCacheOptions, SessionCacheStore } from '../types.js';
+
+/** `session.cache` resolved. */
+export interface ResolvedSessionCache {
+	maxAge: number;
+	store: 'cookie' | SessionCacheStore;
+}
+
+/** What a copy holds: the session's user, when it expires and when its user signed in (ms). */
+export interface CachedSession {
+	user: AdapterUser;
+	expires: number;
+	createdAt?: number;
+}
+
+/** A read of the cache: the copy, or a miss (with the store's time of it, when a copy may be kept after it). */
+export type SessionCacheRead = { hit: CachedSession } | { hit: null; missedAt?: number };
+
+/**
+ * `session.cache` resolved, or undefined when it is off; throws `InvalidConfiguration` saying
+ * what to change.
+ *
+ * @example
+ * const cache = resolveSessionCache({ maxAge: 60 }, 'database');
+ */
+export function resolveSessionCache(option: SessionCacheOptions | undefined, strategy: 'jwt' | 'database'): ResolvedSessionCache | undefined {
+	if (option === undefined) return undefined;
+	if (strategy !== 'database') {
+		throw new InvalidConfiguration(
+			'session.cache keeps copies of database sessions, but sessions here are JWTs (read from their own cookie already): remove session.cache, or use session.strategy "database".'
+		);
+	}
+	const { maxAge, store = 'cookie' } = option ?? {};
+	if (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 1) {
+		throw new InvalidConfiguration(
+			`session.cache.maxAge must be a whole number of seconds, at least 1 (how long a copy is used, and so how long a session ended elsewhere may still be read); got ${JSON.stringify(maxAge)}.`
+		);
+	}
+	if (store !== 'cookie' && !isSessionCacheStore(store)) {
+		throw new InvalidConfiguration(
+			'session.cache.store must be "cookie" or a store with get, set, forget and forgetUser (RedisSessionCacheStore from kitgate/adapters/redis, or MemorySessionCacheStore from kitgate).'
+		);
+	}
+	return { maxAge, store };
+}
+
+function isSessionCacheStore(store: unknown): store is SessionCacheStore {
+	const candidate = store as Partial<SessionCacheStore> | null;
+	return typeof candidate === 'object' && candidate !== null && ['get', 'set', 'forget', 'forgetUser'].every((name) => typeof candidate[name as keyof SessionCacheStore] === 'function');
+}
+
+/**
+ * The key of a session's copy: a keyed hash of its token, so neither the store nor the cookie
+ * holds the token itself. Pure.
+ *
+ * @example
+ * sessionCacheKey(secret, sessionToken); // 'kq3…' (32 characters)
+ */
+export function sessionCacheKey(secret: string, sessionToken: string): string {
+	return secretHmac(secret).update(`kitgate session cache\u0000${sessionToken}`).digest('base64url').slice(0, 32);
+}
+
+/**
+ * The copy of the request's database session `sessionToken`, or a miss. A copy that cannot be read
+ * (tampered, expired, another session's, a store that fails) is a miss; a failing store is logged.
+ *
+ * @example
+ * const read = await readCachedSession(ctx, cache, token);
+ */
+export function readCachedSession(ctx: RequestContext, cache: ResolvedSessionCache, sessionToken: string): Awaitable<SessionCacheRead> {
+	const key = sessionCacheKey(ctx.config.secrets[0], sessionToken);
+	if (cache.store === 'cookie') return cookieCopy(ctx, key);
+	const { store } = cache;
+	const fromLookup = (lookup: Awaited<ReturnType<SessionCacheStore['get']>>): SessionCacheRead =>
+		lookup.value === null ? { hit: null, missedAt: lookup.missedAt } : { hit: unsealStored(ctx, key, lookup.value) };
+	try {
+		const lookup = store.get(key);
+		if (!isThenable(lookup)) return fromLookup(lookup);
+		return Promise.resolve(lookup).then(fromLookup, (error: unknown) => storeFailed(ctx, 'read', error));
+	} catch (error) {
+		return storeFailed(ctx, 'read', error);
+	}
+}
+
+/** Salt of the keys that seal copies kept in a store (apart from the cookie's). */
+const STORE_SEAL = 'kitgate.session-cache-store';
+
+/**
+ * The copy a store kept, when it is sealed by this app for this key and still fresh: whoever can
+ * write to the store (another app on the same Redis) cannot put a user of its choosing under a key.
+ */
+function unsealStored(ctx: RequestContext, key: string, value: string): CachedSession | null {
+	const payload = decodeJwtSync({ token: value, secret: ctx.config.secrets, salt: STORE_SEAL, now: ctx.now });
+	if (!payload || payload.k !== key || typeof payload.until !== 'number' || payload.until <= ctx.now || typeof payload.copy !== 'string') return null;
+	return parseCopy(payload.copy);
+}
+
+function storeFailed(ctx: RequestContext, doing: 'read' | 'write', error: unknown): SessionCacheRead {
+	ctx.config.logger.error(new AdapterError(`The session cache store failed to ${doing} a copy; the database was asked instead.`, { cause: { err: error } }));
+	return { hit: null };
+}
+
+/**
+ * Keeps a copy of the session just read from the database: in the cookie (set on this response),
+ * or in the store unless the key or the user was forgotten since `missedAt`. A copy too large for
+ * one cookie is not kept.
+ *
+ * @example
+ * await writeCachedSession(ctx, cache, token, { user, expires, createdAt }, read.missedAt);
+ */
+export async function writeCachedSession(
+	ctx: RequestContext,
+	cache: ResolvedSessionCache,
+	sessionToken: string,
+	session: CachedSession,
+	missedAt: number | undefined,
+	/** When the database was asked (this server's clock), for a copy in a cookie. */
+	readAt: number
+): Promise<void> {
+	const key = sessionCacheKey(ctx.config.secrets[0], sessionToken);
+	const copy = serializeCopy(session);
+	if (cache.store === 'cookie') return writeCookieCopy(ctx, cache, key, copy, session.expires, readAt);
+	// a miss the store did not time (it failed): a copy kept now could outlive a change made meanwhile
+	if (missedAt === undefined) return;
+	try {
+		// sealed and bound to its key: the store holds it, it cannot choose it
+		const sealed = await encodeJwt({ token: { k: key, until: ctx.now + cache.maxAge * 1000, copy }, secret: ctx.config.secrets, salt: STORE_SEAL, maxAge: cache.maxAge, now: ctx.now });
+		await cache.store.set(key, { userId: session.user.id, value: sealed, missedAt, ttlSeconds: cache.maxAge });
+	} catch (error) {
+		storeFailed(ctx, 'write', error);
+	}
+}
+
+/**
+ * Queues the removal of the session-cache cookie when the request carries one and the response
+ * sets none (a route that changed something in this browser: its next read asks the database).
+ *
+ * @example
+ * dropSessionCacheCookie(ctx);
+ */
+export function dropSessionCacheCookie(ctx: RequestContext): void {
+	const { name, options } = ctx.cookieNames.sessionCache;
+	if (ctx.cookies[name] === undefined || ctx.setCookies.some((cookie) => cookie.name === name)) return;
+	ctx.setCookies.push(expiredCookie(name, options));
+}
+
+/**
+ * The copy in the request's cache cookie when it is this session's, still fresh, and (with
+ * `session.revocationCheck: "always"`) not made before its session or user was ended or changed
+ * through kitgate, as the revocation store records (`sessionCacheInvalidation`).
+ */
+function cookieCopy(ctx: RequestContext, key: string): Awaitable<SessionCacheRead> {
+	const { name } = ctx.cookieNames.sessionCache;
+	const raw = ctx.cookies[name];
+	if (!raw) return MISS;
+	const payload = decodeJwtSync({ token: raw, secret: ctx.config.secrets, salt: name, now: ctx.now });
+	// bound to one session token; `until` is checked to the millisecond (exp allows clock skew)
+	if (!payload || payload.k !== key || typeof payload.until !== 'number' || payload.until <= ctx.now || typeof payload.from !== 'number' || typeof payload.copy !== 'string') return MISS;
+	const copy = parseCopy(payload.copy);
+	if (!copy) return MISS;
+	if (ctx.config.revocation.check !== 'always') return { hit: copy };
+	const made = payload.from;
+	// ends this process recorded (exact, and safe when its table is full)
+	if (isBefore(made, copyEnds.endedAt(COPY_OF_SESSION + key, ctx.now)) || isBefore(made, copyEnds.endedAt(COPIES_OF_USER + copy.user.id, ctx.now))) return MISS;
+	const { store } = ctx.config.revocation;
+	try {
+		// the user signed out everywhere (revokeSessions, deletion); with a shared store, also the ends other servers recorded
+		const asked = isInProcessStore(store)
+			? [store.revokedAt(copy.user.id, ctx.now)]
+			: [store.revokedAt(copy.user.id, ctx.now), store.revokedAt(COPY_OF_SESSION + key, ctx.now), store.revokedAt(COPIES_OF_USER + copy.user.id, ctx.now)];
+		const decide = (times: (number | null)[]): SessionCacheRead => (times.some((time) => isBefore(made, time)) ? MISS : { hit: copy });
+		if (!asked.some(isThenable)) return decide(asked as (number | null)[]);
+		return Promise.all(asked).then(decide, (error: unknown) => storeFailed(ctx, 'read', error));
+	} catch (error) {
+		return storeFailed(ctx, 'read', error);
+	}
+}
+
+const MISS: SessionCacheRead = { hit: null };
+
+/** True when a copy made at `made` predates a change recorded at `changedAt`. */
+function isBefore(made: number, changedAt: number | null): boolean {
+	return changedAt !== null && made <= changedAt;
+}
+
+/** Keys of the records that make cookie copies stale: one session's, all of a user's. */
+const COPY_OF_SESSION = 'kitgate.session-copy:';
+const COPIES_OF_USER = 'kitgate.session-copies:';
+
+/**
+ * The ends of copies this process recorded: checked first, exact for this process, and when full
+ * it makes copies stale rather than forget an end. A shared revocation store (Redis, SQL) carries
+ * the same records to the other servers; the in-process memory store does not get them (it could
+ * only drop them when full).
+ */
+const copyEnds = new CopyEnds(50_000);
+
+async function writeCookieCopy(ctx: RequestContext, cache: ResolvedSessionCache, key: string, copy: string, sessionExpires: number, readAt: number): Promise<void> {
+	const option = ctx.cookieNames.sessionCache;
+	const until = Math.min(ctx.now + cache.maxAge * 1000, sessionExpires);
+	const value = await encodeJwt({ token: { k: key, from: readAt, until, copy }, secret: ctx.config.secrets, salt: option.name, maxAge: cache.maxAge, now: ctx.now });
+	// a user too large for one cookie is read from the database each time rather than chunked
+	if (value.length > CHUNK_SIZE) {
+		ctx.config.logger.debug('session-cache', `A session copy of ${value.length} bytes does not fit one cookie; it is not kept.`);
+		dropSessionCacheCookie(ctx);
+		return;
+	}
+	ctx.setCookies.push({ name: option.name, value, options: { ...option.options, expires: new Date(until) } });
+}
+
+/** Marks a Date in a copy's JSON, so the user's dates come back as dates (as the adapter gave them). */
+const DATE_TAG = '\u0000kitgate-date';
+
+function serializeCopy(session: CachedSession): string {
+	return JSON.stringify(session, function (this: Record<string, unknown>, key, value: unknown) {
+		// JSON.stringify has turned the Date into a string already; the holder still has the Date
+		const original = this[key];
+		return original instanceof Date ? { [DATE_TAG]: original.getTime() } : value;
+	});
+}
+
+/** A copy's session, or null when it is not one (a store holding something else). */
+function parseCopy(copy: string): CachedSession | null {
+	try {
+		const parsed = JSON.parse(copy, (_key, value: unknown) => {
+			if (typeof value === 'object' && value !== null && DATE_TAG in value) return new Date((value as Record<string, number>)[DATE_TAG]);
+			return value;
+		}) as Partial<CachedSession> | null;
+		if (!parsed || typeof parsed !== 'object' || typeof parsed.expires !== 'number' || typeof parsed.user?.id !== 'string') return null;
+		return { user: parsed.user, expires: parsed.expires, ...(typeof parsed.createdAt === 'number' ? { createdAt: parsed.createdAt } : {}) };
+	} catch {
+		return null;
+	}
+}
+
+/** Adapter methods whose success makes copies wrong: the session they name, or all of a user's. */
+const FORGET_SESSION = new Set(['deleteSession', 'updateSession', 'deleteSessionOfUser']);
+const FORGET_USER = new Set(['deleteSessionsByUserId', 'updateUser', 'deleteUser']);
+
+/**
+ * A change recorded now counts for copies made up to a second later: a copy is stamped by the
+ * clock of the server that made it, which may run a little ahead of this one.
+ */
+const CLOCK_MARGIN_MS = 1000;
+
+/**
+ * What the guarded adapter calls after each successful write of a session or user when sessions
+ * are copied: the copies that write made wrong stop being used at once, on every server sharing
+ * the store. Copies in a store are dropped from it; copies in cookies are marked stale in the
+ * revocation store, which every cookie copy is checked against (`session.revocationCheck:
+ * "always"`). A store that fails is logged; the copies then end within `maxAge`.
+ *
+ * @example
+ * const adapter = guardAdapter(config.adapter, sessionCacheInvalidation(cache, { secrets, revocation, now: Date.now, logError }));
+ */
+export function sessionCacheInvalidation(
+	cache: ResolvedSessionCache | undefined,
+	{ secrets, revocation, now, logError }: { secrets: string[]; revocation: RevocationStore; now: () => number; logError: (error: Error) => void }
+): AfterWrite | undefined {
+	if (!cache) return undefined;
+	const { maxAge } = cache;
+	const sessionOf = (method: string, args: unknown[]) =>
+		method === 'deleteSession' ? args[0] : method === 'deleteSessionOfUser' ? args[1] : (args[0] as { sessionToken?: unknown } | undefined)?.sessionToken;
+	const userOf = (method: string, args: unknown[]) => (method === 'updateUser' ? (args[0] as { id?: unknown } | undefined)?.id : args[0]);
+	const shared = !isInProcessStore(revocation);
+	/** Records an end of copies here, and in a shared revocation store for the other servers. */
+	const recordEnd = async (key: string, owner: string | undefined) => {
+		const at = now() + CLOCK_MARGIN_MS;
+		copyEnds.record(key, at, at + (maxAge + 1) * 1000, now());
+		if (shared) await revocation.revoke(key, at, maxAge + 1, { evictable: true, ...(owner ? { owner } : {}) });
+	};
+	const forget =
+		cache.store === 'cookie'
+			? {
+					session: (key: string, owner: string | undefined) => recordEnd(COPY_OF_SESSION + key, owner),
+					changedUser: (userId: string) => recordEnd(COPIES_OF_USER + userId, userId),
+					// every session of the user ended: also the user's own revocation, never dropped (as revokeSessions writes it)
+					endedUser: async (userId: string) => {
+						await recordEnd(COPIES_OF_USER + userId, userId);
+						await revocation.revoke(userId, now() + CLOCK_MARGIN_MS, maxAge + 1);
+					}
+				}
+			: {
+					session: (key: string) => (cache.store as SessionCacheStore).forget(key, maxAge),
+					changedUser: (userId: string) => (cache.store as SessionCacheStore).forgetUser(userId, maxAge),
+					endedUser: (userId: string) => (cache.store as SessionCacheStore).forgetUser(userId, maxAge)
+				};
+	return {
+		methods: new Set([...FORGET_SESSION, ...FORGET_USER]),
+		run: async (method, args, result) => {
+			try {
+				if (FORGET_SESSION.has(method)) {
+					const token = sessionOf(method, args);
+					// nothing deleted or updated (a made-up token): there is no copy to end, and nothing is recorded
+					// (an adapter that answers nothing is recorded all the same: the tables are safe when full)
+					if (typeof token !== 'string' || result === null) return;
+					const owner = method === 'deleteSessionOfUser' ? args[0] : (result as { userId?: unknown } | undefined)?.userId;
+					// under every secret of the rotation: a server not rotated yet keys its copies under an older one
+					for (const secret of secrets) await forget.session(sessionCacheKey(secret, token), typeof owner === 'string' ? owner : undefined);
+				} else if (FORGET_USER.has(method)) {
+					const userId = userOf(method, args);
+					if (typeof userId !== 'string') return;
+					await (method === 'updateUser' ? forget.changedUser(userId) : forget.endedUser(userId));
+				}
+			} catch (error) {
+				logError(new AdapterError(`The session cache failed to drop copies after ${method}; they end within session.cache.maxAge.`, { cause: { err: error } }));
+			}
+		}
+	};
+}
