@@ -3,31 +3,29 @@
 // 256 random bits each, kept only in that browser's encrypted, httpOnly check cookies bound to the
 // provider and read once; a callback another browser started (login CSRF) is refused before any
 // token request; and a provider that announces the `iss` response parameter must send its own
-// issuer there. Against an in-process provider (in-process-op.ts); unit: no socket.
+// issuer there. Against a crafted provider on 127.0.0.1 (hostile-openid-provider.ts).
 
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import type { AuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
-import { OP_ISSUER, opProvider, signInAt, startAt, startInProcessOp, type InProcessOp, type OpUser } from './in-process-op.js';
+import { signInAt, startAt, startHostileOpenIdProvider, type HostileOpenIdProvider, type OpUser } from './hostile-openid-provider.js';
 import { expectErrorRedirect, quietLogger, setsSession } from './oauth-fixtures.js';
 
 const VICTIM: OpUser = { sub: 'victim', email: 'victim@example.test', name: 'Victim' };
 const ATTACKER: OpUser = { sub: 'attacker', email: 'attacker@example.test', name: 'Attacker' };
 const CHECK_COOKIES = ['kitgate.pkce.code_verifier', 'kitgate.state', 'kitgate.nonce'];
 
-let op: InProcessOp;
+let op: HostileOpenIdProvider;
 beforeEach(async () => {
-	op = await startInProcessOp();
+	op = await startHostileOpenIdProvider();
 });
-afterEach(() => {
-	vi.unstubAllGlobals();
-});
+afterEach(() => op.close());
 
 function setup(overrides: Partial<AuthConfig> = {}) {
 	const adapter = MemoryAdapter();
 	const log = quietLogger();
-	const config: AuthConfig = { secret: TEST_SECRET, trustHost: true, adapter, logger: log.logger, providers: [opProvider()], ...overrides };
+	const config: AuthConfig = { secret: TEST_SECRET, trustHost: true, adapter, logger: log.logger, providers: [op.provider()], ...overrides };
 	return { adapter, log, config, browser: () => testClient(config) };
 }
 
@@ -100,7 +98,7 @@ describe('mix-up: the issuer of the authorization response (10.2.2)', () => {
 	test('a provider that announces the iss parameter: a response without it or naming another issuer is refused before the token request; with its own issuer it signs in', async () => {
 		op.changeMetadata({ authorization_response_iss_parameter_supported: true });
 		const { browser, log } = setup();
-		const responses: Record<string, string>[] = [{}, { iss: 'https://attacker.example.test' }, { iss: `${OP_ISSUER}/other` }];
+		const responses: Record<string, string>[] = [{}, { iss: 'https://attacker.example.test' }, { iss: `${op.issuer}/other` }];
 		for (const extra of responses) {
 			const client = browser();
 			const before = op.tokenRequests;
@@ -110,7 +108,7 @@ describe('mix-up: the issuer of the authorization response (10.2.2)', () => {
 		expect(log.text()).toMatch(/response parameter "iss" \(issuer\) missing/);
 		expect(log.text()).toMatch(/unexpected "iss" \(issuer\) response parameter value/);
 		const client = browser();
-		expect(setsSession(await signInAt(op, client, VICTIM, { iss: OP_ISSUER }))).toBe(true);
+		expect(setsSession(await signInAt(op, client, VICTIM, { iss: op.issuer }))).toBe(true);
 	});
 
 	test('a provider that does not announce it: an iss naming another issuer is refused all the same', async () => {

@@ -4,32 +4,30 @@
 // the token names itself); the claims unchanged; within `nbf`..`exp`; for this client (`aud`, `azp`);
 // for this sign-in (`nonce`); and only from the token endpoint's answer to this code exchange, never
 // from the front channel. Each refused token ends on the sign-in page with no session and nothing
-// stored. Against an in-process provider (in-process-op.ts); unit: no socket.
+// stored. Against a crafted provider on 127.0.0.1 (hostile-openid-provider.ts).
 
 import { importJWK, type CryptoKey } from 'jose';
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import type { Adapter, AuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
-import { ATTACKER_JWKS, OP_CLIENT, OP_ISSUER, opProvider, signInAt, startAt, startInProcessOp, type InProcessOp, type OpUser } from './in-process-op.js';
+import { OP_CLIENT, signInAt, startAt, startHostileOpenIdProvider, type HostileOpenIdProvider, type OpUser } from './hostile-openid-provider.js';
 import { expectErrorRedirect, quietLogger, setsSession } from './oauth-fixtures.js';
 
 const ALICE: OpUser = { sub: 'alice', email: 'alice@example.test', name: 'Alice' };
 const MALLORY: OpUser = { sub: 'mallory', email: 'mallory@example.test', name: 'Mallory' };
 
-let op: InProcessOp;
+let op: HostileOpenIdProvider;
 beforeEach(async () => {
-	op = await startInProcessOp();
+	op = await startHostileOpenIdProvider();
 });
-afterEach(() => {
-	vi.unstubAllGlobals();
-});
+afterEach(() => op.close());
 
 /** A browser on a config with the OP (PKCE, state, nonce) and a memory adapter. */
 function setup(overrides: Partial<AuthConfig> = {}) {
 	const adapter = MemoryAdapter();
 	const log = quietLogger();
-	const config: AuthConfig = { secret: TEST_SECRET, trustHost: true, adapter, logger: log.logger, providers: [opProvider()], ...overrides };
+	const config: AuthConfig = { secret: TEST_SECRET, trustHost: true, adapter, logger: log.logger, providers: [op.provider()], ...overrides };
 	return { adapter, log, config, client: testClient(config) };
 }
 
@@ -114,17 +112,17 @@ describe('signature and algorithm (9.1.1, 9.1.2)', () => {
 
 describe('where the key comes from (9.1.3)', () => {
 	test.each([
-		['a jwk header holding the attacker’s key', (op: InProcessOp) => ({ alg: 'RS256', jwk: op.attacker.jwk })],
-		['a jku header naming the attacker’s JWKS', () => ({ alg: 'RS256', kid: 'attacker-key', jku: ATTACKER_JWKS })],
-		['an x5u header naming the attacker’s URL', () => ({ alg: 'RS256', kid: 'attacker-key', x5u: ATTACKER_JWKS })],
-		['the provider’s kid, signed by the attacker', () => ({ alg: 'RS256', kid: 'op-key', jku: ATTACKER_JWKS })]
+		['a jwk header holding the attacker’s key', (op: HostileOpenIdProvider) => ({ alg: 'RS256', jwk: op.attacker.jwk })],
+		['a jku header naming the attacker’s JWKS', (op: HostileOpenIdProvider) => ({ alg: 'RS256', kid: 'attacker-key', jku: op.attackerJwks })],
+		['an x5u header naming the attacker’s URL', (op: HostileOpenIdProvider) => ({ alg: 'RS256', kid: 'attacker-key', x5u: op.attackerJwks })],
+		['the provider’s kid, signed by the attacker', (op: HostileOpenIdProvider) => ({ alg: 'RS256', kid: 'op-key', jku: op.attackerJwks })]
 	])('an ID token signed by the attacker with %s is refused; only the provider’s jwks_uri is fetched', async (_name, header) => {
 		op.mintIdToken = (parts, { sign }) => sign({ ...parts, header: header(op) }, op.attacker.privateKey);
 		const { client, adapter, log } = setup();
 		expectErrorRedirect(await signInAt(op, client, ALICE), 'OAuthCallbackError');
 		expect(log.text()).toMatch(/checking the ID token's signature failed/);
-		expect(op.fetched).not.toContain(ATTACKER_JWKS);
-		expect(op.fetched.filter((url) => url.endsWith('/jwks'))).toEqual([`${OP_ISSUER}/jwks`]);
+		expect(op.fetched).not.toContain(op.attackerJwks);
+		expect(op.fetched.filter((url) => url.endsWith('/jwks'))).toEqual([`${op.issuer}/jwks`]);
 		await expectNobody(adapter);
 	});
 });

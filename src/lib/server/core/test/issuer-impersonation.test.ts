@@ -1,24 +1,21 @@
 // A provider's metadata must be its own (ASVS 10.5.3): a discovery document that names an issuer
 // other than the configured one is refused at the sign-in start, before the browser is sent to any
 // endpoint it lists, and the ID tokens of a document kitgate accepted must carry exactly its issuer.
-// Against an in-process provider (in-process-op.ts); unit: no socket.
+// Against a crafted provider on 127.0.0.1 (hostile-openid-provider.ts).
 
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import type { AuthConfig, OAuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
-import { OP_ISSUER, opProvider, signInAt, startInProcessOp, type InProcessOp } from './in-process-op.js';
+import { signInAt, startHostileOpenIdProvider, type HostileOpenIdProvider } from './hostile-openid-provider.js';
 import { expectErrorRedirect, quietLogger, setsSession } from './oauth-fixtures.js';
 
 const IMPERSONATED = 'https://accounts.google.com';
-const WELL_KNOWN = `${OP_ISSUER}/.well-known/openid-configuration`;
 
-let op: InProcessOp;
+let op: HostileOpenIdProvider;
 beforeEach(async () => {
-	op = await startInProcessOp();
+	op = await startHostileOpenIdProvider();
 });
-afterEach(() => {
-	vi.unstubAllGlobals();
-});
+afterEach(() => op.close());
 
 function browser(provider: OAuthConfig) {
 	const log = quietLogger();
@@ -34,39 +31,40 @@ async function start(client: ReturnType<typeof testClient>): Promise<Response> {
 
 describe('discovery documents that claim another issuer', () => {
 	test.each([
-		['issuer configured', opProvider()],
-		['issuer and wellKnown configured', opProvider({ wellKnown: WELL_KNOWN })]
+		['issuer configured', () => op.provider()],
+		['issuer and wellKnown configured', () => op.provider({ wellKnown: op.wellKnown })]
 	])('%s: a document naming another issuer is refused (OAuthSignin) and the browser goes to none of its endpoints', async (_name, provider) => {
 		op.changeMetadata({ issuer: IMPERSONATED, authorization_endpoint: `${IMPERSONATED}/o/oauth2/v2/auth` });
-		const { client, log } = browser(provider);
+		const { client, log } = browser(provider());
 		const response = await start(client);
 		expectErrorRedirect(response, 'OAuthSignin');
 		expect(response.headers.get('location')).not.toContain(IMPERSONATED.replace('https://', ''));
 		expect(log.text()).toMatch(/"issuer" property does not match the expected value/);
 		// the document was read; nothing else was asked of the provider
-		expect(op.fetched).toEqual([WELL_KNOWN]);
+		expect(op.fetched).toEqual([op.wellKnown]);
 	});
 
 	test('a document naming a look-alike of the configured issuer (another host, path or scheme) is refused too', async () => {
-		for (const issuer of ['https://op.example.test.attacker.example', `${OP_ISSUER}/tenant`, 'http://op.example.test']) {
+		const { port } = new URL(op.issuer);
+		for (const issuer of [`http://localhost:${port}`, `${op.issuer}/tenant`, `https://127.0.0.1:${port}`]) {
 			op.changeMetadata({ issuer });
-			const { client } = browser(opProvider());
+			const { client } = browser(op.provider());
 			expectErrorRedirect(await start(client), 'OAuthSignin');
 		}
 	});
 
 	test('control: the provider’s own document signs in; its ID tokens must name exactly its issuer', async () => {
-		const { client } = browser(opProvider());
+		const { client } = browser(op.provider());
 		expect(setsSession(await signInAt(op, client, { sub: 'alice', email: 'alice@example.test' }))).toBe(true);
 
 		op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, iss: IMPERSONATED } });
-		const other = browser(opProvider());
+		const other = browser(op.provider());
 		expectErrorRedirect(await signInAt(op, other.client, { sub: 'alice', email: 'alice@example.test' }), 'OAuthCallbackError');
 		expect(other.log.text()).toMatch(/unexpected JWT "iss" \(issuer\) claim value/);
 	});
 
 	test('wellKnown alone: the issuer is the one the document names, and ID tokens naming another are refused', async () => {
-		const provider = opProvider({ issuer: undefined, wellKnown: WELL_KNOWN });
+		const provider = op.provider({ issuer: undefined, wellKnown: op.wellKnown });
 		const { client } = browser(provider);
 		expect(setsSession(await signInAt(op, client, { sub: 'alice', email: 'alice@example.test' }))).toBe(true);
 

@@ -14,7 +14,7 @@ export const ORIGIN = 'http://localhost:3000';
 export const PROXY_ORIGIN = 'http://localhost:4000';
 
 /** Provider ids the IdP accepts callbacks for (on both origins). */
-const PROVIDER_IDS = ['idp', 'other', 'wk', 'post', 'plain', 'fake', 'refresh'];
+const PROVIDER_IDS = ['idp', 'other', 'wk', 'post', 'plain', 'refresh'];
 
 /** The IdP's clients: secret-basic (default), secret-post, a second secret-basic client, secret-JWT. */
 export const CLIENTS = {

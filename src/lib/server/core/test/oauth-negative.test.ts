@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import type { Adapter, OAuthConfig } from '../types.js';
 import { testClient } from './client.js';
-import { startFakeIssuer, type FakeIssuer } from './fake-issuer.js';
+import { startHostileOpenIdProvider, type HostileOpenIdProvider } from './hostile-openid-provider.js';
 import { loginAtIdp } from './idp-browser.js';
 import {
 	CLIENTS,
@@ -23,9 +23,9 @@ import {
 } from './oauth-fixtures.js';
 
 let idp: { issuer: string; close: () => Promise<void> };
-let fake: FakeIssuer;
+let fake: HostileOpenIdProvider;
 beforeAll(async () => {
-	[idp, fake] = await Promise.all([startTestIdp(), startFakeIssuer()]);
+	[idp, fake] = await Promise.all([startTestIdp(), startHostileOpenIdProvider()]);
 });
 afterAll(() => Promise.all([idp.close(), fake.close()]));
 
@@ -153,13 +153,21 @@ describe('ID token validation', () => {
 		await expectNothingStored(adapter);
 	});
 
-	/** A sign-in with the fake issuer: its authorization endpoint is skipped, the code is made up. */
-	async function fakeSignIn(mode: FakeIssuer['mode'], checks: OAuthConfig['checks'] = ['pkce']) {
-		const provider = idpProvider(fake.issuer, { id: 'fake', checks });
-		const context = setup([provider]);
+	/** What the crafted provider's token endpoint answers with: an ID token that is valid, or wrong in one way. */
+	const ID_TOKENS = {
+		valid: (parts, { sign }) => sign(parts),
+		expired: (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, iat: Number(parts.claims.iat) - 7200, exp: Number(parts.claims.iat) - 3600 } }),
+		// the provider's kid, signed with a key its JWKS does not hold
+		'bad-signature': (parts, { sign }) => sign(parts, fake.attacker.privateKey),
+		'wrong-nonce': (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, nonce: 'not-the-nonce' } })
+	} satisfies Record<string, HostileOpenIdProvider['mintIdToken']>;
+
+	/** A sign-in of `fake-user` with the crafted provider, whose token endpoint answers the `mode` ID token. */
+	async function fakeSignIn(mode: keyof typeof ID_TOKENS, checks: OAuthConfig['checks'] = ['pkce']) {
+		const context = setup([fake.provider({ id: 'fake', checks })]);
 		const started = authorizationUrl(await startSignIn(context.client, 'fake'));
-		fake.mode = mode;
-		const response = await context.client.request(`${started.searchParams.get('redirect_uri')}?code=made-up-code`);
+		fake.mintIdToken = ID_TOKENS[mode];
+		const response = await context.client.request(fake.authorize(started.href, { sub: 'fake-user', email: 'fake@example.test' }));
 		return { ...context, response };
 	}
 

@@ -2,25 +2,23 @@
 // the account is keyed by provider and `sub`, so a returning user whose address and name changed at
 // the provider is the same user, a new `sub` that arrives with a known address (an address the
 // provider gave to someone else) is not that user, and a userinfo answer for another `sub` than
-// the ID token's is refused. Against an in-process provider (in-process-op.ts); unit: no socket.
+// the ID token's is refused. Against a crafted provider on 127.0.0.1 (hostile-openid-provider.ts).
 
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import type { AuthConfig, OAuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
-import { opProvider, signInAt, startInProcessOp, type InProcessOp } from './in-process-op.js';
+import { signInAt, startHostileOpenIdProvider, type HostileOpenIdProvider } from './hostile-openid-provider.js';
 import { expectErrorRedirect, quietLogger, setsSession } from './oauth-fixtures.js';
 
-let op: InProcessOp;
+let op: HostileOpenIdProvider;
 beforeEach(async () => {
-	op = await startInProcessOp();
+	op = await startHostileOpenIdProvider();
 });
-afterEach(() => {
-	vi.unstubAllGlobals();
-});
+afterEach(() => op.close());
 
 /** A config on a memory adapter recording the user id of every sign-in. */
-function setup(provider: OAuthConfig = opProvider(), strategy: 'jwt' | 'database' = 'database') {
+function setup(provider: OAuthConfig = op.provider(), strategy: 'jwt' | 'database' = 'database') {
 	const adapter = MemoryAdapter();
 	const log = quietLogger();
 	const signIns: string[] = [];
@@ -38,7 +36,7 @@ function setup(provider: OAuthConfig = opProvider(), strategy: 'jwt' | 'database
 
 describe('the user is the provider’s sub', () => {
 	test.each(['database', 'jwt'] as const)('%s sessions: a returning sub whose email and name changed at the provider is the same user; no second user is made', async (strategy) => {
-		const { adapter, signIns, browser } = setup(opProvider(), strategy);
+		const { adapter, signIns, browser } = setup(op.provider(), strategy);
 		expect(setsSession(await signInAt(op, browser(), { sub: 'alice', email: 'alice@example.test', name: 'Alice' }))).toBe(true);
 		const first = (await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' }))!;
 		expect(first).not.toBeNull();
@@ -63,7 +61,7 @@ describe('the user is the provider’s sub', () => {
 
 	test('the profile comes from userinfo (idToken: false): an answer for another sub than the ID token’s is refused', async () => {
 		op.userinfo = (user) => ({ ...user, sub: 'mallory', email: 'mallory@example.test' });
-		const { adapter, log, browser } = setup(opProvider({ idToken: false }));
+		const { adapter, log, browser } = setup(op.provider({ idToken: false }));
 		expectErrorRedirect(await signInAt(op, browser(), { sub: 'alice', email: 'alice@example.test' }), 'OAuthCallbackError');
 		expect(log.text()).toMatch(/the userinfo request failed: unexpected "response" body "sub" property value/);
 		expect(await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'mallory' })).toBeNull();

@@ -2,25 +2,23 @@
 // server keeps them (on the account row with an adapter; sealed in the httpOnly session cookie for a
 // JWT session whose provider refreshes them), the access token is sent only to the provider's
 // userinfo endpoint, and the browser never gets one it can read: not in a redirect, a page, the
-// session answer or a cookie. Against an in-process provider (in-process-op.ts); unit: no socket.
+// session answer or a cookie. Against a crafted provider on 127.0.0.1 (hostile-openid-provider.ts).
 
-import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { decodeJwt } from '../crypto/jwt.js';
 import type { AuthConfig, OAuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
-import { OP_ISSUER, opProvider, startAt, startInProcessOp, type InProcessOp } from './in-process-op.js';
+import { startAt, startHostileOpenIdProvider, type HostileOpenIdProvider } from './hostile-openid-provider.js';
 import { quietLogger, setsSession } from './oauth-fixtures.js';
 
 const ALICE = { sub: 'alice', email: 'alice@example.test', name: 'Alice' };
 
-let op: InProcessOp;
+let op: HostileOpenIdProvider;
 beforeEach(async () => {
-	op = await startInProcessOp();
+	op = await startHostileOpenIdProvider();
 });
-afterEach(() => {
-	vi.unstubAllGlobals();
-});
+afterEach(() => op.close());
 
 /** Everything the browser received during a sign-in and a session read: headers, bodies, cookies as it holds them. */
 async function browserView(config: AuthConfig) {
@@ -47,7 +45,7 @@ function config(provider: OAuthConfig, overrides: Partial<AuthConfig> = {}): Aut
 describe('upstream tokens stay on the server', () => {
 	test('database sessions: the tokens are on the account row; the browser never receives the access, refresh or ID token', async () => {
 		const adapter = MemoryAdapter();
-		const { text } = await browserView(config(opProvider(), { adapter }));
+		const { text } = await browserView(config(op.provider(), { adapter }));
 		const [accessToken, refreshToken, idToken] = op.issued;
 		for (const token of [accessToken, refreshToken, idToken]) expect(text).not.toContain(token);
 		const user = await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' });
@@ -58,10 +56,10 @@ describe('upstream tokens stay on the server', () => {
 	});
 
 	test.each([
-		['without refresh: the cookie holds none of them', opProvider(), false],
-		['with refresh: the cookie holds them sealed (encrypted, httpOnly)', opProvider({ refresh: true }), true]
+		['without refresh: the cookie holds none of them', () => op.provider(), false],
+		['with refresh: the cookie holds them sealed (encrypted, httpOnly)', () => op.provider({ refresh: true }), true]
 	])('JWT sessions, no adapter, %s; the browser can read no token', async (_name, provider, sealed) => {
-		const { client, text, setCookies } = await browserView(config(provider));
+		const { client, text, setCookies } = await browserView(config(provider()));
 		const [accessToken, refreshToken, idToken] = op.issued;
 		for (const token of [accessToken, refreshToken, idToken]) expect(text).not.toContain(token);
 		const session = setCookies.filter((line) => line.startsWith('kitgate.session-token'));
@@ -74,18 +72,13 @@ describe('upstream tokens stay on the server', () => {
 	});
 
 	test('the access token is sent to the provider’s userinfo endpoint only, and only as a bearer header', async () => {
-		const sent: { url: string; authorization: string | null; body: string }[] = [];
-		const answer = globalThis.fetch;
-		vi.stubGlobal('fetch', async (input: string | URL | Request, init?: RequestInit) => {
-			const request = new Request(input, init);
-			sent.push({ url: request.url, authorization: request.headers.get('authorization'), body: await request.clone().text() });
-			return answer(input, init);
-		});
-		const client = testClient(config(opProvider({ idToken: false }), { adapter: MemoryAdapter() }));
+		// every request kitgate sent: all the endpoints it knows of are on the provider's server
+		const sent = op.requests;
+		const client = testClient(config(op.provider({ idToken: false }), { adapter: MemoryAdapter() }));
 		const back = op.authorize((await startAt(client)).href, ALICE);
 		expect(setsSession(await client.request(back))).toBe(true);
 		const [accessToken] = op.issued;
 		const carrying = sent.filter(({ url, authorization, body }) => url.includes(accessToken) || authorization?.includes(accessToken) || body.includes(accessToken));
-		expect(carrying.map(({ url, authorization }) => [url, authorization])).toEqual([[`${OP_ISSUER}/userinfo`, `Bearer ${accessToken}`]]);
+		expect(carrying.map(({ url, authorization }) => [url, authorization])).toEqual([[`${op.issuer}/userinfo`, `Bearer ${accessToken}`]]);
 	});
 });
