@@ -1,7 +1,7 @@
 // Props of the two-factor components. Export path: `kitgate/components` (`TwoFactorSetupProps`,
 // `TwoFactorChallengeProps`, `TwoFactorEnrolmentView`).
 
-import type { AccountSectionProps } from '../account/types.js';
+import type { AccountSectionProps } from '../account/section-props.js';
 import type { Messages } from '../types.js';
 
 /**

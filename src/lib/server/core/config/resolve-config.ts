@@ -12,14 +12,14 @@ import {
 } from '../errors.js';
 import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix, type AuthEnv } from './env.js';
 import { createLogger } from './logger.js';
-import { defaultCookies, type CookieSet } from '../request/cookies.js';
+import { authjsSessionCookieName, defaultCookies, type CookieSet } from '../request/cookies.js';
 import { decodeJwt, encodeJwt } from '../crypto/jwt.js';
-import { authjsSessionCookieName } from '../session/authjs-sessions.js';
 import { defaultRedirect } from '../response/redirect.js';
 import { keepToken, publicSession } from './default-callbacks.js';
 import { guardAdapter, type GuardedAdapter } from '../store/adapter-guard.js';
 import { randomToken } from '../crypto/random.js';
-import { resolveSessionCache, sessionCacheInvalidation, type ResolvedSessionCache } from '../session/session-cache.js';
+import { resolveSessionCache, type ResolvedSessionCache } from './session-cache-option.js';
+import { sessionCacheInvalidation } from '../session/session-cache-invalidation.js';
 import { normalizeEmailProvider } from '../flows/email/email-provider.js';
 import { normalizeOAuthProvider } from '../flows/oauth/oauth-provider.js';
 import { processRateLimitStore } from '../limits/memory-rate-limit-store.js';

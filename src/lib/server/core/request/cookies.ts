@@ -195,3 +195,15 @@ export function clearChunkedCookie(cookies: Record<string, string>, option: Cook
 	const names = chunkNames(cookies, option.name);
 	return (names.length ? names : [option.name]).map((name) => expiredCookie(name, option.options));
 }
+
+/**
+ * The name Auth.js gives its session cookie for the request's scheme (`__Secure-` over HTTPS, as
+ * `useSecureCookies` decides). Only this name is read: an unprefixed cookie on an HTTPS site may
+ * have been set over plain HTTP by anyone on the network, and Auth.js never writes `__Host-` ones.
+ *
+ * @example
+ * authjsSessionCookieName(true); // "__Secure-authjs.session-token"
+ */
+export function authjsSessionCookieName(secure: boolean): string {
+	return secure ? '__Secure-authjs.session-token' : 'authjs.session-token';
+}

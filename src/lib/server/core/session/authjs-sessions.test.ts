@@ -6,7 +6,7 @@ import { EncryptJWT, base64url, calculateJwkThumbprint } from 'jose';
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Credentials from '../../providers/credentials.js';
-import { authjsSessionCookieName } from './authjs-sessions.js';
+import { authjsSessionCookieName } from '../request/cookies.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { InvalidConfiguration } from '../errors.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';

@@ -2,24 +2,13 @@
 // which cookie holds the session, how to decrypt it, and the cookies that remove it once kitgate's replaces it.
 
 import type { RequestContext } from '../request/context.js';
-import { chunkNames, expiredCookie, readChunkedCookie } from '../request/cookies.js';
+import { authjsSessionCookieName, chunkNames, expiredCookie, readChunkedCookie } from '../request/cookies.js';
 import { decodeJwt, decodeJwtSync, keyFamily } from '../crypto/jwt.js';
 import type { JWT } from '../types.js';
 
 /** Auth.js's session keys: HKDF-SHA256(secret, salt = cookie name, info = `Auth.js Generated Encryption Key (<salt>)`). */
 const authjsKeys = keyFamily('Auth.js Generated Encryption Key');
 
-/**
- * The name Auth.js gives its session cookie for the request's scheme (`__Secure-` over HTTPS, as
- * `useSecureCookies` decides). Only this name is read: an unprefixed cookie on an HTTPS site may
- * have been set over plain HTTP by anyone on the network, and Auth.js never writes `__Host-` ones.
- *
- * @example
- * authjsSessionCookieName(true); // "__Secure-authjs.session-token"
- */
-export function authjsSessionCookieName(secure: boolean): string {
-	return secure ? '__Secure-authjs.session-token' : 'authjs.session-token';
-}
 
 /**
  * True when the request carries kitgate's session cookie in any form (whole, chunked, or a broken

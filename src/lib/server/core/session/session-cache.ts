@@ -2,22 +2,15 @@
 // cookie, or in a store the servers share. A session read finds the session's user, expiry and
 // sign-in time there instead of asking the database; a miss asks it and keeps a new copy.
 
-import type { AfterWrite } from '../store/adapter-guard.js';
 import { isThenable } from '../util/awaitable.js';
 import type { RequestContext } from '../request/context.js';
 import { expiredCookie, CHUNK_SIZE } from '../request/cookies.js';
-import { AdapterError, InvalidConfiguration } from '../errors.js';
-import { CopyEnds } from './session-cache-invalidation.js';
-import { secretHmac } from '../crypto/hmac.js';
+import { AdapterError } from '../errors.js';
+import { COPIES_OF_USER, COPY_OF_SESSION, copyEnds, sessionCacheKey } from './session-cache-invalidation.js';
+import type { ResolvedSessionCache } from '../config/session-cache-option.js';
 import { isInProcessStore } from '../limits/memory-rate-limit-store.js';
 import { decodeJwtSync, encodeJwt } from '../crypto/jwt.js';
-import type { AdapterUser, Awaitable, RevocationStore, SessionCacheOptions, SessionCacheStore } from '../types.js';
-
-/** `session.cache` resolved. */
-export interface ResolvedSessionCache {
-	maxAge: number;
-	store: 'cookie' | SessionCacheStore;
-}
+import type { AdapterUser, Awaitable, SessionCacheStore } from '../types.js';
 
 /** What a copy holds: the session's user, when it expires and when its user signed in (ms). */
 export interface CachedSession {
@@ -29,49 +22,6 @@ export interface CachedSession {
 /** A read of the cache: the copy, or a miss (with the store's time of it, when a copy may be kept after it). */
 export type SessionCacheRead = { hit: CachedSession } | { hit: null; missedAt?: number };
 
-/**
- * `session.cache` resolved, or undefined when it is off; throws `InvalidConfiguration` saying
- * what to change.
- *
- * @example
- * const cache = resolveSessionCache({ maxAge: 60 }, 'database');
- */
-export function resolveSessionCache(option: SessionCacheOptions | undefined, strategy: 'jwt' | 'database'): ResolvedSessionCache | undefined {
-	if (option === undefined) return undefined;
-	if (strategy !== 'database') {
-		throw new InvalidConfiguration(
-			'session.cache keeps copies of database sessions, but sessions here are JWTs (read from their own cookie already): remove session.cache, or use session.strategy "database".'
-		);
-	}
-	const { maxAge, store = 'cookie' } = option ?? {};
-	if (typeof maxAge !== 'number' || !Number.isInteger(maxAge) || maxAge < 1) {
-		throw new InvalidConfiguration(
-			`session.cache.maxAge must be a whole number of seconds, at least 1 (how long a copy is used, and so how long a session ended elsewhere may still be read); got ${JSON.stringify(maxAge)}.`
-		);
-	}
-	if (store !== 'cookie' && !isSessionCacheStore(store)) {
-		throw new InvalidConfiguration(
-			'session.cache.store must be "cookie" or a store with get, set, forget and forgetUser (RedisSessionCacheStore from kitgate/adapters/redis, or MemorySessionCacheStore from kitgate).'
-		);
-	}
-	return { maxAge, store };
-}
-
-function isSessionCacheStore(store: unknown): store is SessionCacheStore {
-	const candidate = store as Partial<SessionCacheStore> | null;
-	return typeof candidate === 'object' && candidate !== null && ['get', 'set', 'forget', 'forgetUser'].every((name) => typeof candidate[name as keyof SessionCacheStore] === 'function');
-}
-
-/**
- * The key of a session's copy: a keyed hash of its token, so neither the store nor the cookie
- * holds the token itself. Pure.
- *
- * @example
- * sessionCacheKey(secret, sessionToken); // 'kq3…' (32 characters)
- */
-export function sessionCacheKey(secret: string, sessionToken: string): string {
-	return secretHmac(secret).update(`kitgate session cache\u0000${sessionToken}`).digest('base64url').slice(0, 32);
-}
 
 /**
  * The copy of the request's database session `sessionToken`, or a miss. A copy that cannot be read
@@ -196,18 +146,6 @@ function isBefore(made: number, changedAt: number | null): boolean {
 	return changedAt !== null && made <= changedAt;
 }
 
-/** Keys of the records that make cookie copies stale: one session's, all of a user's. */
-const COPY_OF_SESSION = 'kitgate.session-copy:';
-const COPIES_OF_USER = 'kitgate.session-copies:';
-
-/**
- * The ends of copies this process recorded: checked first, exact for this process, and when full
- * it makes copies stale rather than forget an end. A shared revocation store (Redis, SQL) carries
- * the same records to the other servers; the in-process memory store does not get them (it could
- * only drop them when full).
- */
-const copyEnds = new CopyEnds(50_000);
-
 async function writeCookieCopy(ctx: RequestContext, cache: ResolvedSessionCache, key: string, copy: string, sessionExpires: number, readAt: number): Promise<void> {
 	const option = ctx.cookieNames.sessionCache;
 	const until = Math.min(ctx.now + cache.maxAge * 1000, sessionExpires);
@@ -244,80 +182,4 @@ function parseCopy(copy: string): CachedSession | null {
 	} catch {
 		return null;
 	}
-}
-
-/** Adapter methods whose success makes copies wrong: the session they name, or all of a user's. */
-const FORGET_SESSION = new Set(['deleteSession', 'updateSession', 'deleteSessionOfUser']);
-const FORGET_USER = new Set(['deleteSessionsByUserId', 'updateUser', 'deleteUser']);
-
-/**
- * A change recorded now counts for copies made up to a second later: a copy is stamped by the
- * clock of the server that made it, which may run a little ahead of this one.
- */
-const CLOCK_MARGIN_MS = 1000;
-
-/**
- * What the guarded adapter calls after each successful write of a session or user when sessions
- * are copied: the copies that write made wrong stop being used at once, on every server sharing
- * the store. Copies in a store are dropped from it; copies in cookies are marked stale in the
- * revocation store, which every cookie copy is checked against (`session.revocationCheck:
- * "always"`). A store that fails is logged; the copies then end within `maxAge`.
- *
- * @example
- * const adapter = guardAdapter(config.adapter, sessionCacheInvalidation(cache, { secrets, revocation, now: Date.now, logError }));
- */
-export function sessionCacheInvalidation(
-	cache: ResolvedSessionCache | undefined,
-	{ secrets, revocation, now, logError }: { secrets: string[]; revocation: RevocationStore; now: () => number; logError: (error: Error) => void }
-): AfterWrite | undefined {
-	if (!cache) return undefined;
-	const { maxAge } = cache;
-	const sessionOf = (method: string, args: unknown[]) =>
-		method === 'deleteSession' ? args[0] : method === 'deleteSessionOfUser' ? args[1] : (args[0] as { sessionToken?: unknown } | undefined)?.sessionToken;
-	const userOf = (method: string, args: unknown[]) => (method === 'updateUser' ? (args[0] as { id?: unknown } | undefined)?.id : args[0]);
-	const shared = !isInProcessStore(revocation);
-	/** Records an end of copies here, and in a shared revocation store for the other servers. */
-	const recordEnd = async (key: string, owner: string | undefined) => {
-		const at = now() + CLOCK_MARGIN_MS;
-		copyEnds.record(key, at, at + (maxAge + 1) * 1000, now());
-		if (shared) await revocation.revoke(key, at, maxAge + 1, { evictable: true, ...(owner ? { owner } : {}) });
-	};
-	const forget =
-		cache.store === 'cookie'
-			? {
-					session: (key: string, owner: string | undefined) => recordEnd(COPY_OF_SESSION + key, owner),
-					changedUser: (userId: string) => recordEnd(COPIES_OF_USER + userId, userId),
-					// every session of the user ended: also the user's own revocation, never dropped (as revokeSessions writes it)
-					endedUser: async (userId: string) => {
-						await recordEnd(COPIES_OF_USER + userId, userId);
-						await revocation.revoke(userId, now() + CLOCK_MARGIN_MS, maxAge + 1);
-					}
-				}
-			: {
-					session: (key: string) => (cache.store as SessionCacheStore).forget(key, maxAge),
-					changedUser: (userId: string) => (cache.store as SessionCacheStore).forgetUser(userId, maxAge),
-					endedUser: (userId: string) => (cache.store as SessionCacheStore).forgetUser(userId, maxAge)
-				};
-	return {
-		methods: new Set([...FORGET_SESSION, ...FORGET_USER]),
-		run: async (method, args, result) => {
-			try {
-				if (FORGET_SESSION.has(method)) {
-					const token = sessionOf(method, args);
-					// nothing deleted or updated (a made-up token): there is no copy to end, and nothing is recorded
-					// (an adapter that answers nothing is recorded all the same: the tables are safe when full)
-					if (typeof token !== 'string' || result === null) return;
-					const owner = method === 'deleteSessionOfUser' ? args[0] : (result as { userId?: unknown } | undefined)?.userId;
-					// under every secret of the rotation: a server not rotated yet keys its copies under an older one
-					for (const secret of secrets) await forget.session(sessionCacheKey(secret, token), typeof owner === 'string' ? owner : undefined);
-				} else if (FORGET_USER.has(method)) {
-					const userId = userOf(method, args);
-					if (typeof userId !== 'string') return;
-					await (method === 'updateUser' ? forget.changedUser(userId) : forget.endedUser(userId));
-				}
-			} catch (error) {
-				logError(new AdapterError(`The session cache failed to drop copies after ${method}; they end within session.cache.maxAge.`, { cause: { err: error } }));
-			}
-		}
-	};
 }

@@ -11,7 +11,9 @@ import { idpHttpOptions, idpTimeout } from './oauth-http.js';
 import { verifyIdTokenSignature } from './oauth-id-token.js';
 import { authorizationServer } from './oauth-metadata.js';
 import { tokenSetFrom } from './oauth-profile.js';
-import type { RefreshResult } from './token-refresh.js';
+
+/** How a refresh ended: new tokens, refused by the provider (4xx), or failed otherwise. */
+export type RefreshResult = { ok: true; tokens: TokenSet } | { ok: false; refused: boolean };
 
 /**
  * Spends `refreshToken` at `provider`'s token endpoint now; `persist` stores the new tokens before

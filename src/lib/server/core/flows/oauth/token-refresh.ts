@@ -9,6 +9,7 @@ import { OAuthCallbackError } from '../../errors.js';
 import { decodeJwt, encodeJwt } from '../../crypto/jwt.js';
 import { loadOnce } from '../../util/load-once.js';
 import type { Account, AdapterUser, JWT, OAuthConfig, Provider, TokenSet } from '../../types.js';
+import type { RefreshResult } from './token-refresh-request.js';
 import { withoutUndefined } from '../../util/without-undefined.js';
 
 /** Where the JWT session keeps the upstream tokens of a provider with `refresh` on. */
@@ -41,8 +42,6 @@ export interface UpstreamTokens {
 	error?: string;
 }
 
-/** How a refresh ended: new tokens, refused by the provider (4xx), or failed otherwise. */
-export type RefreshResult = { ok: true; tokens: TokenSet } | { ok: false; refused: boolean };
 
 /** The request to the provider, with the OAuth library: loaded on the first refresh only. */
 const refreshRequest = loadOnce(() => import('./token-refresh-request.js'));

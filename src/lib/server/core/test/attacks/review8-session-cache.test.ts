@@ -16,7 +16,7 @@ import { encodeJwt } from '../../crypto/jwt.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import { MemorySessionCacheStore } from '../../session/memory-session-cache-store.js';
 import { deleteUser, revokeSessions } from '../../session/revocation.js';
-import { sessionCacheKey } from '../../session/session-cache.js';
+import { sessionCacheKey } from '../../session/session-cache-invalidation.js';
 import type { Adapter, AuthConfig, RevocationStore, Session, SessionCacheOptions, SessionCacheStore } from '../../types.js';
 import { TEST_SECRET, testClient } from '../client.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
