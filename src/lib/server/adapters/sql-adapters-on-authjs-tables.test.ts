@@ -1,4 +1,4 @@
-// Attack review 3: the SQL adapters on tables Auth.js made (authjsPgAdapterTables,
+// Attacks: the SQL adapters on tables Auth.js made (authjsPgAdapterTables,
 // authjsDrizzlePostgresTables, authjsDrizzleSqliteTables), each on the exact DDL of
 // test/authjs-schemas/. The races kitgate settles itself on @auth/pg-adapter's schema (no unique or
 // foreign keys: advisory locks), rows Auth.js writes beside kitgate (the docs' "side by side during

@@ -1,4 +1,4 @@
-// Attack review 4, second factor (issue 19): what a thief of a session or of a password can do
+// Attacks on the second factor (issue 19): what a thief of a session or of a password can do
 // against TOTP and recovery codes through Auth() on the memory adapter and a SQLite file, under
 // both session strategies. Tests named "(fails before the fix)" perform an attack that works
 // today; the others are defences that held. Integration (vite.config.ts): the link test runs a
@@ -15,7 +15,7 @@ import { loginAtIdp } from '../idp-browser.js';
 import { startIdpFor } from './flows.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
 
-const adapters = memoryAndSqliteAdapters('review4-2fa');
+const adapters = memoryAndSqliteAdapters('second-factor-against-a-thief');
 const STRATEGIES = SESSION_STRATEGIES;
 const PASSWORD = 'correct horse battery staple';
 

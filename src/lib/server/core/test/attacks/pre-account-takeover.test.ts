@@ -1,4 +1,4 @@
-// Attack review: account linking after the linking policy (linking-policy.ts). Each test failed before its fix.
+// Attacks: account linking after the linking policy (linking-policy.ts). Each test failed before its fix.
 //
 // Pre-account takeover through the credentials provider under database sessions. The attacker signs
 // in (or up) with credentials whose user carries the victim's address; kitgate itself stores that

@@ -1,4 +1,4 @@
-// Attack review: cookies an attacker can put in front of kitgate (1 failed before the fix; 2 documents a behaviour).
+// Attacks: cookies an attacker can put in front of kitgate (1 failed before the fix; 2 documents a behaviour).
 //
 // 1. A session cookie whose value decodes to a NUL byte (`kitgate.session-token=%00`). The `cookie`
 //    package percent-decodes it, kitgate hands "\u0000" to `getSessionAndUser`, and PostgreSQL refuses

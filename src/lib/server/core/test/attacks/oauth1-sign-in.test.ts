@@ -1,4 +1,4 @@
-// Attack review 3: OAuth 1.0a sign-in after its move onto the shared OAuth helpers (oauth1.ts with
+// Attacks: OAuth 1.0a sign-in after its move onto the shared OAuth helpers (oauth1.ts with
 // oauth-checks.ts, oauth-callback-failure.ts, redirect-proxy.ts). Each attack runs end to end through
 // `Auth()` against a local OAuth 1.0a server that checks every HMAC-SHA1 signature with its own,
 // byte-by-byte RFC 3986 encoder (not kitgate's). Tests named "(fails before the fix)" performed an

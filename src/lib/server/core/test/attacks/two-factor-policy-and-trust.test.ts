@@ -1,4 +1,4 @@
-// Attack review 7, the newest two-factor features (issue 19): twoFactor.required, trusted browsers,
+// Attacks: twoFactor.required, trusted browsers,
 // a passkey as the second step and step-up after a skipped second step. The defences that held, as
 // tests through Auth() on the memory adapter and a SQLite file under JWT and database sessions:
 // one recovery code raced by two browsers, old codes after new ones, a trust ended by a spent
@@ -11,7 +11,7 @@ import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/serv
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
 import { adaWithSecondFactor, policyWorld, signInAgain, signInTrusting } from '../two-factor-fixture.js';
 
-const adapters = memoryAndSqliteAdapters('review7-two-factor');
+const adapters = memoryAndSqliteAdapters('two-factor-policy-and-trust');
 const DAY = 24 * 60 * 60 * 1000;
 
 describe.each(adapters)('%s adapter', (_name, makeAdapter) => {

@@ -1,4 +1,4 @@
-// Attack review 2: the one session read (readSession, core/session-check.ts) behind GET and POST
+// Attacks: the one session read (readSession, core/session-check.ts) behind GET and POST
 // {basePath}/session, Express's getSession and SvelteKit's locals.auth(). Each attack goes to all
 // four readers on both integrations, with JWT and database sessions.
 //

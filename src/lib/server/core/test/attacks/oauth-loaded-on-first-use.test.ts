@@ -1,4 +1,4 @@
-// Attack review 10: OAuth code loaded on the first OAuth request (a7f47c0). `oauthFlow()` imports
+// Attacks: OAuth code loaded on the first OAuth request (a7f47c0). `oauthFlow()` imports
 // the sign-in steps (oauth.ts) on the first sign-in, callback or link; token-refresh.ts imports the
 // refresh-token grant (token-refresh-request.ts) on the first refresh; the start-up checks live in
 // endpoint-rules.ts and signing-key-algorithm.ts, free of oauth4webapi and jose. Each test starts

@@ -1,4 +1,4 @@
-// Attack review 11: the timing of JWT-session revocations (96aca79: a second revocation within the
+// Attacks: the timing of JWT-session revocations (96aca79: a second revocation within the
 // same second lands one second after the first; sign-ins after a revocation still ahead are issued
 // at its time). Through Auth() on the memory adapter and SQLite files, the memory store and the SQL
 // store (SqlRateLimitStore on SQLite; two servers = two connections to one file), with fake clocks.

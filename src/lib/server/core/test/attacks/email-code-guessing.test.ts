@@ -1,4 +1,4 @@
-// Attack review: guessing an email sign-in code. Failed before failed uses were limited (rateLimit.emailToken).
+// Attacks: guessing an email sign-in code. Failed before failed uses were limited (rateLimit.emailToken).
 //
 // `generateVerificationToken` may return any 1–512 characters, and a short code ("enter the 6-digit
 // code from the mail") is the usual reason to set it. Spending a token (POST callback/:email) has

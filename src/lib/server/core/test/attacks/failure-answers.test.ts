@@ -1,4 +1,4 @@
-// Attack review 2: the failure table and failureAnswer (0e554af). Every failure now answers script
+// Attacks: the failure table and failureAnswer (0e554af). Every failure now answers script
 // callers (X-Auth-Return-Redirect: 1, or a JSON body) with the table's status and { error, url },
 // drops every cookie the failed request queued (but a fresh CSRF token and what `keep` allows), and
 // is logged at the table's level. Both integrations over HTTP.

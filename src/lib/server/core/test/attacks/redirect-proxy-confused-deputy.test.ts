@@ -1,4 +1,4 @@
-// Attack review: the redirect proxy (`redirectProxyUrl` / AUTH_REDIRECT_PROXY_URL) as a confused
+// Attacks: the redirect proxy (`redirectProxyUrl` / AUTH_REDIRECT_PROXY_URL) as a confused
 // deputy. Failed before the fix (Express: account takeover); now a proxied sign-in starts only where
 // the deployment's URL is fixed by configuration (AUTH_URL, or SvelteKit's adapter).
 //

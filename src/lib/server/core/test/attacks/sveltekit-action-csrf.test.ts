@@ -1,4 +1,4 @@
-// Attack review 2: login CSRF and logout CSRF through SvelteKit's `signIn` / `signOut` form
+// Attacks: login CSRF and logout CSRF through SvelteKit's `signIn` / `signOut` form
 // actions. Since 24091fe the actions call signInFromForm / signOutFromForm with `csrfChecked: true`:
 // the engine asks for no CSRF token and relies entirely on SvelteKit's origin check of form posts.
 //

@@ -1,4 +1,4 @@
-// Attack review: two first sign-ins of one address at the same moment, one with an email link (on the
+// Attacks: two first sign-ins of one address at the same moment, one with an email link (on the
 // Express app) and one with an OIDC provider that does not link by email (on the SvelteKit app: its own
 // copy of the engine, so two "servers" sharing one database), both held at "no user with this address"
 // until the other arrives. HOLDS today (regression test). Seen once in 18 rounds: the OIDC sign-in wins
@@ -32,7 +32,7 @@ afterAll(async () => {
 	await apps?.closeAll();
 });
 
-const adapters = everyAdapter('review-race');
+const adapters = everyAdapter('email-and-oidc-first-sign-in-race');
 
 describe.each(adapters)('email link and OIDC first sign-ins of one address at once (%s)', (_name, make) => {
 	test('one user, no cross-provider link, every session is its account owner\'s', async () => {

@@ -1,4 +1,4 @@
-// Attack review: CSRF on every state-changing POST, login CSRF, and open redirects, on both
+// Attacks: CSRF on every state-changing POST, login CSRF, and open redirects, on both
 // integrations. HOLDS today (regression tests): each request here is what a cross-site page can make
 // a victim's browser send (the victim's cookies, no CSRF token the attacker could know, a foreign
 // Origin), or a callback URL meant to leave the site.

@@ -1,4 +1,4 @@
-// Attack review 6, credential changes (e189223, d180ca7, 4d25e8c): the defences that held. returnTo
+// Attacks on credential changes (account routes, credentialChanged): the defences that held. returnTo
 // never leaves the site; a forged change without the CSRF token keeps nothing and ends nothing; a
 // session re-issued in the second of an end-other-sessions is ended too; a jwt callback cannot set
 // or drop kitgate.user (no borrowing a victim's revocations, no dodging one's own); a full
@@ -16,7 +16,7 @@ import type { JWT } from '../../types.js';
 import { accountWorld, endOwnSessionsInALoop, ORIGIN, outcomeOf, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 
-const adapters = memoryAndSqliteAdapters('review6-credential-change');
+const adapters = memoryAndSqliteAdapters('credential-changes');
 
 /** A jwt callback that merges whatever the client sends with an update, and tries to name an owner at sign-in. */
 function mergingJwt(signInOwner: () => string | undefined) {

@@ -1,4 +1,4 @@
-// Attack review: SvelteKit form actions (`signIn`, `signOut`) in an app whose hook reads
+// Attacks: SvelteKit form actions (`signIn`, `signOut`) in an app whose hook reads
 // `locals.auth()` on every request (the harness app with `readSessionInHook`: a `sequence` after
 // kitgate's handle that awaits `event.locals.auth()`).
 //

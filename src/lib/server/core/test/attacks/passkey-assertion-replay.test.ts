@@ -1,4 +1,4 @@
-// Attack review: replay of a passkey assertion (accepted again and again before used challenges were recorded).
+// Attacks: replay of a passkey assertion (accepted again and again before used challenges were recorded).
 //
 // docs/security.md says passkey "challenges are single use"; in fact the challenge lives only in the
 // browser's cookie and the server keeps no record of used ones (docs/decisions.md). Synced passkeys

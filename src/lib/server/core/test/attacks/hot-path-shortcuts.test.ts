@@ -1,4 +1,4 @@
-// Attack review 9: the performance changes of issue 17 (random pool, the open AES-CBC context,
+// Attacks: the performance changes of issue 17 (random pool, the open AES-CBC context,
 // the verified-token memo, claimsJson, setSubject, CSRF `token.mac` and its fast route, cookie
 // line caches, null-prototype cookies, rate-limit caches, the lazy Request of `authorize`, the
 // publicUrl shortcut and the callback-URL fast path). Each test is named after an attack, written

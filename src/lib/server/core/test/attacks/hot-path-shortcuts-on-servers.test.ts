@@ -1,4 +1,4 @@
-// Attack review 9 (integration part): the same holes and defences as review9-hot-paths.test.ts on
+// Attacks (integration part): the same holes and defences as hot-path-shortcuts.test.ts on
 // real servers. A real Express app on 127.0.0.1 with AUTH_URL set, sent a raw dot-segment
 // request-target (what a browser never sends, but curl --path-as-is and any socket do); and
 // PostgreSQL's named session-check statements with two schemas on one pool connection.

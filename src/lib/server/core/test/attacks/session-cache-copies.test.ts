@@ -1,4 +1,4 @@
-// Review 8: attacks on `session.cache` (copies of database sessions in an encrypted cookie or a
+// Attacks on `session.cache` (copies of database sessions in an encrypted cookie or a
 // store). Each test is named after the attack, with what the attacker gains. Tests that pass are
 // defences that held. Written against 9664364, where 29 failed: fde77d2 fixed the anonymous flood
 // (made-up tokens), one account's sign-out loop, revokeSessions / deleteUser / end-other-sessions
@@ -150,7 +150,7 @@ function makeWorld(makeAdapter: () => Adapter, cache: SessionCacheOptions, overr
 	return { clock, raw, adapter, reads, holdNextRead, config, browser, replay, anonymousSignOuts, accountSignOuts, revocationStore };
 }
 
-describe.each(memoryAndSqliteAdapters('review8-session-cache'))('session.cache attacks on the %s adapter', (_name, makeAdapter) => {
+describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache attacks on the %s adapter', (_name, makeAdapter) => {
 	const world = (cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}, shared?: Parameters<typeof makeWorld>[3]) => makeWorld(makeAdapter, cache, overrides, shared);
 
 	describe('cookie copies: eviction of the records that end them', () => {

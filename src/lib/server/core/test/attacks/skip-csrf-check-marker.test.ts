@@ -1,4 +1,4 @@
-// Attack review: configuration values that switch protections off by accident. (Failed before the fix: login CSRF.)
+// Attacks: configuration values that switch protections off by accident. (Failed before the fix: login CSRF.)
 //
 // `skipCSRFCheck` is resolved as `config.skipCSRFCheck !== undefined`: any value turns every CSRF
 // check off, including `false` and `null` (a JavaScript config, a value read from the environment,

@@ -1,9 +1,9 @@
-// Attack review 7, the newest two-factor features (issue 19): twoFactor.required, trusted browsers,
+// Attacks: twoFactor.required, trusted browsers,
 // a passkey as the second step and step-up after a skipped second step. The attacks that worked,
 // each failing before its fix: a passkey sign-up without user verification skipping the required
 // second factor, two racing confirmations of an enrolment each showing codes (one list useless, or
 // a thief's key winning), a re-sign-in for a sensitive change skipped by trust and so never recent.
-// Memory adapter and a SQLite file, JWT and database sessions. Defences that held: review7-two-factor.test.ts.
+// Memory adapter and a SQLite file, JWT and database sessions. Defences that held: two-factor-policy-and-trust.test.ts.
 
 import { describe, expect, test } from 'vitest';
 import { isoCBOR } from '@simplewebauthn/server/helpers';
@@ -12,7 +12,7 @@ import type { Adapter } from '../../types.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
 import { adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from '../two-factor-fixture.js';
 
-const adapters = memoryAndSqliteAdapters('review7-fixes');
+const adapters = memoryAndSqliteAdapters('two-factor-policy-and-trust-fixes');
 const DAY = 24 * 60 * 60 * 1000;
 
 /** A registration response whose authenticator data says presence only (no user verification); "none" attestation is unsigned. */

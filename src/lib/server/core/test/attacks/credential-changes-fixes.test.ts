@@ -1,4 +1,4 @@
-// Attack review 6 (credential changes, e189223 d180ca7 4d25e8c): the attacks that worked, each
+// Attacks (credential changes, e189223 d180ca7 4d25e8c): the attacks that worked, each
 // failing before its fix — the bounded memory store filled or flooded by one user's own records
 // (now fair between owners), database rows kept when the store refused, half-done changes without
 // a notice, the email-changed notice naming the old address, no notice for a new passkey, a
@@ -15,7 +15,7 @@ import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 import { totpCode, totpStep } from '../../two-factor/totp.js';
 import type { JWT } from '../../types.js';
 
-const adapters = memoryAndSqliteAdapters('review6-fixes');
+const adapters = memoryAndSqliteAdapters('credential-changes-fixes');
 const COOKIE = 'kitgate.session-token';
 
 describe.each(adapters)('%s adapter', (_name, makeAdapter) => {

@@ -1,4 +1,4 @@
-// Attack review 4, account routes (issue 18): what a signed-in attacker (their own account) or a
+// Attacks on the account routes (issue 18): what a signed-in attacker (their own account) or a
 // thief of a session can learn or change through Auth() on the memory adapter and a SQLite file,
 // under both session strategies. Tests named "(fails before the fix)" perform an attack that
 // works today; the others are defences that held.
@@ -11,7 +11,7 @@ import { accountWorld, outcomeOf } from '../account-fixture.js';
 import { TEST_SECRET } from '../client.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
 
-const adapters = memoryAndSqliteAdapters('review4-account');
+const adapters = memoryAndSqliteAdapters('account-routes-against-a-thief');
 const STRATEGIES = SESSION_STRATEGIES;
 
 describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdapter) => {

@@ -1,4 +1,4 @@
-// Attack review 3: the engine on an existing Auth.js database (`tables: authjsPgAdapterTables`), whose
+// Attacks: the engine on an existing Auth.js database (`tables: authjsPgAdapterTables`), whose
 // schema has no unique or foreign keys and numbers its users (SERIAL). Sign-ins of one identity in
 // separate server processes at once, credentials sign-ins with database sessions (whose user is looked
 // up by the id authorize() returned), addresses Auth.js stored twice; and cloned passkeys on Drizzle's

@@ -1,4 +1,4 @@
-// Attack review 5, JWT sessions listed and ended one by one (449aa12, jwt-sessions.ts): defences
+// Attacks on JWT sessions listed and ended one by one (jwt-session-list.ts): defences
 // that held, as real requests through Auth() on the memory adapter, a SQLite file and PostgreSQL.
 // Row tokens (`jwt:<id>`) as cookies under database sessions and Auth.js migration, other users'
 // ids, ids in answers, callbacks that set or drop `kitgate.sid`, sid-less tokens, a failing
@@ -35,7 +35,7 @@ function postgresAdapter(): Adapter {
 	return adapter;
 }
 
-const adapters: [string, () => Adapter][] = [...memoryAndSqliteAdapters('review5-jwt-session-list'), ['postgres', postgresAdapter]];
+const adapters: [string, () => Adapter][] = [...memoryAndSqliteAdapters('jwt-session-list'), ['postgres', postgresAdapter]];
 
 type World = ReturnType<typeof accountWorld>;
 

@@ -1,4 +1,4 @@
-// Attack review 2: what SvelteKit's `signIn` / `signOut` actions answer when the sign-in fails,
+// Attacks: what SvelteKit's `signIn` / `signOut` actions answer when the sign-in fails,
 // is rate-limited, or cannot run at all (real app over HTTP, same-origin posts).
 //
 // HOLDS: a refused password is SvelteKit's 401 error with no cookie of any kind and nothing typed

@@ -1,4 +1,4 @@
-// Attack review 5, JWT sessions listed and ended one by one (449aa12): the attacks that worked, each
+// Attacks on JWT sessions listed and ended one by one (jwt-session-list.ts): the attacks that worked, each
 // failing before its fix. A credentials session whose `sub` is authorize()'s id escaped its stored
 // user's revocations (now the kitgate.user claim); an ended session still used the passkey routes
 // (signedInSession checks revocations now); a flood of self-ended sessions pushed a victim's
@@ -16,7 +16,7 @@ import { accountWorld, outcomeOf, UA_FIREFOX, UA_SAFARI } from '../account-fixtu
 import { confirmationForm } from '../email-fixtures.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 
-const adapters = memoryAndSqliteAdapters('review5-fixes');
+const adapters = memoryAndSqliteAdapters('jwt-session-list-fixes');
 const COOKIE = 'kitgate.session-token';
 
 type World = ReturnType<typeof accountWorld>;

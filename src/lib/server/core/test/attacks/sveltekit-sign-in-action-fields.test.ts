@@ -1,4 +1,4 @@
-// Attack review 2: what the fields of a form post (and the page's own query) can make SvelteKit's
+// Attacks: what the fields of a form post (and the page's own query) can make SvelteKit's
 // `signIn` action do, now that it hands the post to the route code (signInFromForm). Real app,
 // real identity provider (oidc-provider), a same-origin post each time (what SvelteKit lets in).
 //
