@@ -1,6 +1,6 @@
 // An adapter that keeps everything in process memory, for tests and quick experiments; it follows the
 // SQL adapters' rules (unique keys, cascading deletes, single-use tokens). Export path: `kitgate/adapters/memory`.
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../core/crypto/random.js';
 import { AdapterError } from '../core/errors.js';
 import type {
 	Adapter,
@@ -47,7 +47,7 @@ export function MemoryAdapter(): Required<Adapter> {
 	// Methods are async but never await before writing, so check-then-insert cannot interleave.
 	return {
 		async createUser(user) {
-			const stored = normalizeUser({ ...user, id: user.id || randomUUID() });
+			const stored = normalizeUser({ ...user, id: user.id || randomUuid() });
 			if (users.has(stored.id)) throw new UniqueViolationError('users_pkey', 'A user with this id already exists');
 			requireFreeEmail(stored.email);
 			users.set(stored.id, stored);

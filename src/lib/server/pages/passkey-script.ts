@@ -2,7 +2,7 @@
 // autofill beside it. It uses the browser's own WebAuthn JSON methods; its SHA-256 goes into the
 // page's Content-Security-Policy.
 
-import { createHash } from 'node:crypto';
+import { scriptHashSource } from './script-hash.js';
 
 /**
  * Enables each `form[data-kitgate-passkey]`: its button fetches request options, asks the browser
@@ -116,7 +116,7 @@ startAutofill();
 `;
 
 /** The CSP source that allows exactly `PASSKEY_SCRIPT`. */
-export const PASSKEY_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(PASSKEY_SCRIPT).digest('base64')}'`;
+export const PASSKEY_SCRIPT_SOURCE = scriptHashSource(PASSKEY_SCRIPT);
 
 /**
  * Enables the "Add a passkey" button of the account page (`button[data-kitgate-passkey-add]`, from
@@ -179,4 +179,4 @@ for (const button of document.querySelectorAll('button[data-kitgate-passkey-add]
 `;
 
 /** The CSP source that allows exactly `PASSKEY_REGISTER_SCRIPT`. */
-export const PASSKEY_REGISTER_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(PASSKEY_REGISTER_SCRIPT).digest('base64')}'`;
+export const PASSKEY_REGISTER_SCRIPT_SOURCE = scriptHashSource(PASSKEY_REGISTER_SCRIPT);

@@ -2,7 +2,7 @@
 // ("Use a passkey"). It uses the browser's own WebAuthn JSON methods; its SHA-256 goes into the
 // page's Content-Security-Policy, as the sign-in page's passkey script does.
 
-import { createHash } from 'node:crypto';
+import { scriptHashSource } from './script-hash.js';
 
 /**
  * Enables each `form[data-kitgate-second-factor-passkey]` (SecondFactorPasskey.svelte): its button
@@ -66,4 +66,4 @@ for (const form of document.querySelectorAll('form[data-kitgate-second-factor-pa
 `;
 
 /** The CSP source that allows exactly `SECOND_FACTOR_PASSKEY_SCRIPT`. */
-export const SECOND_FACTOR_PASSKEY_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(SECOND_FACTOR_PASSKEY_SCRIPT).digest('base64')}'`;
+export const SECOND_FACTOR_PASSKEY_SCRIPT_SOURCE = scriptHashSource(SECOND_FACTOR_PASSKEY_SCRIPT);

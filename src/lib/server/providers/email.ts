@@ -1,9 +1,9 @@
 // The email provider: sign in with a one-time link, sent over SMTP with nodemailer (an optional
 // peer, loaded on first use) or by your own sender (an HTTP mail API). Export path: `kitgate/providers/email`.
 
-import { createRequire } from 'node:module';
 import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/config/env.js';
 import { InvalidConfiguration } from '../core/errors.js';
+import { nodeRequire, runtimeName } from '../core/util/runtime.js';
 import { DEFAULT_EMAIL_MAX_AGE } from '../core/flows/email/email-provider.js';
 import { normalizeEmailIdentifier } from '../core/flows/email/email-identifier.js';
 import { randomVerificationToken } from '../core/flows/email/email-token.js';
@@ -167,7 +167,13 @@ function smtpSenders(
  * install), and returns a loader that requires it on first send.
  */
 function nodemailerLoader(providerId: string): () => { createTransport: (options: unknown) => unknown } {
-	const require = createRequire(import.meta.url);
+	const require = nodeRequire(import.meta.url);
+	if (!require) {
+		throw new InvalidConfiguration(
+			`Email provider "${providerId}" sends mail over SMTP with nodemailer, which needs Node.js; this is ${runtimeName()}. ` +
+				'Give `sendVerificationRequest` (and `sendAccountEmail` for account mails) that call your mail service\'s HTTP API instead of `server` (docs/deploying.md).'
+		);
+	}
 	try {
 		require.resolve('nodemailer');
 	} catch (error) {

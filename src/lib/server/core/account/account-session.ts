@@ -1,7 +1,8 @@
 // The signed-in user of an account route: the session read as every read does it (expiry,
 // extension), its revocation always checked, the stored user and when they signed in.
 
-import { createHmac } from 'node:crypto';
+import { base64url } from '../crypto/bytes.js';
+import { hmac } from '../crypto/hash.js';
 import type { RequestContext } from '../request/context.js';
 import { userOfSessionToken } from '../flows/complete-sign-in.js';
 import { FreshSignInRequired, SessionRequired } from '../errors.js';
@@ -95,5 +96,5 @@ export async function requireFreshSignInOf(ctx: RequestContext, userId: string, 
  * publicSessionId(ctx, '3f8a…'); // 'kY3…' (22 characters)
  */
 export function publicSessionId(ctx: RequestContext, sessionToken: string): string {
-	return createHmac('sha256', ctx.config.secrets[0]).update(`kitgate session id\u0000${sessionToken}`).digest('base64url').slice(0, 22);
+	return base64url(hmac('sha256', ctx.config.secrets[0], `kitgate session id\u0000${sessionToken}`)).slice(0, 22);
 }

@@ -39,7 +39,7 @@ export async function startTwoFactor(ctx: RequestContext, session: AccountSessio
 }
 
 /** The payload of a posted `pending` when it is this user's and this browser's, else null. */
-function openAccountEnrolment(ctx: RequestContext, session: AccountSession, body: RequestBody): { totp: string } | null {
+function openAccountEnrolment(ctx: RequestContext, session: AccountSession, body: RequestBody): Promise<{ totp: string } | null> {
 	return openEnrolment(ctx, session.user.id, stringField(body, 'pending'), ENROLMENT_SALT);
 }
 
@@ -48,10 +48,10 @@ function openAccountEnrolment(ctx: RequestContext, session: AccountSession, body
  * browser), so the page can ask for the code again without a new QR code; null otherwise.
  *
  * @example
- * const again = reopenEnrolment(ctx, session, body); // { secret, qrCodeSvg, pending, … } | null
+ * const again = await reopenEnrolment(ctx, session, body); // { secret, qrCodeSvg, pending, … } | null
  */
-export function reopenEnrolment(ctx: RequestContext, session: AccountSession, body: RequestBody): TwoFactorEnrolment | null {
-	const opened = openAccountEnrolment(ctx, session, body);
+export async function reopenEnrolment(ctx: RequestContext, session: AccountSession, body: RequestBody): Promise<TwoFactorEnrolment | null> {
+	const opened = await openAccountEnrolment(ctx, session, body);
 	return opened ? enrolmentView(ctx, session.user, opened.totp, stringField(body, 'pending')!) : null;
 }
 
@@ -65,7 +65,7 @@ export function reopenEnrolment(ctx: RequestContext, session: AccountSession, bo
  */
 export async function confirmTwoFactor(ctx: RequestContext, session: AccountSession, body: RequestBody): Promise<{ result: 'two-factor-enabled'; recoveryCodes: string[] }> {
 	const { user } = session;
-	const payload = openAccountEnrolment(ctx, session, body);
+	const payload = await openAccountEnrolment(ctx, session, body);
 	if (!payload) throw new InvalidRequest('`pending` is missing, expired, or was made for another user or browser: start the enrolment again.');
 	const attempt = await countCodeAttempt(ctx, user.id);
 	if (await twoFactorOf(ctx, user.id)) throw new TwoFactorAlreadyEnabled('The user already has a second factor.');

@@ -161,7 +161,7 @@ async function confirmAnswer(ctx: RequestContext, session: AccountSession, body:
 		return await twoFactorStepPage(ctx, session, returnTo, { recoveryCodes: confirmed.recoveryCodes, result: confirmed.result });
 	} catch (error) {
 		const failure = asAuthError(error);
-		const again = failure.type === 'InvalidSecondFactor' || failure.type === 'RateLimited' ? isBrowserForm(ctx.request) && reopenEnrolment(ctx, session, body) : null;
+		const again = failure.type === 'InvalidSecondFactor' || failure.type === 'RateLimited' ? isBrowserForm(ctx.request) && (await reopenEnrolment(ctx, session, body)) : null;
 		if (!again) throw error;
 		logFailure(ctx.config.logger, failure);
 		return twoFactorStepPage(ctx, session, returnTo, { enrolment: again, error: failure.type });

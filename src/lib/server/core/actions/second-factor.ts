@@ -45,7 +45,7 @@ export async function showSecondFactor(ctx: RequestContext): Promise<Outcome> {
 	const pending = await readPendingSignIn(ctx);
 	if (!pending) return failureAnswer(ctx, new SecondFactorExpired('No sign-in is waiting for its second step.'));
 	try {
-		if (await mustEnrol(ctx, pending)) return enrolmentPage(ctx, pending, newEnrolment(ctx, enrollingUser(pending), SIGN_IN_ENROLMENT_SALT, pending.signInId));
+		if (await mustEnrol(ctx, pending)) return enrolmentPage(ctx, pending, await newEnrolment(ctx, enrollingUser(pending), SIGN_IN_ENROLMENT_SALT, pending.signInId));
 	} catch (error) {
 		return failureAnswer(ctx, error);
 	}
@@ -137,7 +137,7 @@ export async function verifySecondFactor(ctx: RequestContext, body: RequestBody)
  */
 async function confirmEnrolment(ctx: RequestContext, pending: PendingSignIn, body: RequestBody, attempt: Attempt | LimitedAttempt, json: boolean): Promise<Outcome> {
 	const sealed = stringField(body, 'pending');
-	const opened = openEnrolment(ctx, pending.userId, sealed, SIGN_IN_ENROLMENT_SALT, pending.signInId);
+	const opened = await openEnrolment(ctx, pending.userId, sealed, SIGN_IN_ENROLMENT_SALT, pending.signInId);
 	if (!opened) return failureAnswer(ctx, new InvalidRequest('`pending` is missing, expired, or was made for another sign-in or browser: sign in again.'), { json });
 	const again = (error: 'InvalidSecondFactor' | 'RateLimited') => enrolmentPage(ctx, pending, enrolmentView(ctx, enrollingUser(pending), opened.totp, sealed!), error);
 	if (attempt.limited) return json ? rateLimitedOutcome(ctx, attempt, undefined, { json }) : again('RateLimited');

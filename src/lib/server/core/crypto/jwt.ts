@@ -1,8 +1,11 @@
 // Session JWTs: encrypted JWE (`dir` + `A256CBC-HS512`, compact, interoperable with jose), keyed by
 // HKDF from the secret and the cookie name. Keys are derived once per secret and cached.
 
-import { hkdfSync, createHash } from 'node:crypto';
-import { decryptJweSync, encryptJweSync, readJweHeader } from './jwe-sync.js';
+import { isThenable } from '../util/awaitable.js';
+import { base64url } from './bytes.js';
+import { digest, hkdfSha256 } from './hash.js';
+import { decryptJwe, encryptJwe, readJweHeader, type JwePayload } from './jwe.js';
+import { randomUuid } from './random.js';
 import type { JWT, JWTDecodeParams, JWTEncodeParams } from '../types.js';
 import { rememberVerifiedToken, verifiedTokenPayload } from './verified-tokens.js';
 
@@ -48,8 +51,8 @@ export function deriveKey(secret: string, salt: string, family: KeyFamily = kitg
 	if (!bySecret) family.cache.set(salt, (bySecret = new Map()));
 	let derived = bySecret.get(secret);
 	if (!derived) {
-		const key = new Uint8Array(hkdfSync('sha256', secret, salt, `${family.label} (${salt})`, 64));
-		const kid = createHash('sha256').update(key).digest('base64url').slice(0, 22);
+		const key = hkdfSha256(secret, salt, `${family.label} (${salt})`, 64);
+		const kid = base64url(digest('sha256', key)).slice(0, 22);
 		derived = { key, kid };
 		bySecret.set(secret, derived);
 	}
@@ -77,7 +80,7 @@ function keysOf(secret: string | string[], salt: string, family: KeyFamily): { k
 
 /**
  * Encrypts a token for the session cookie with the first secret (standard compact JWE, readable
- * by jose; made synchronously on node:crypto, see jwe-sync.ts).
+ * by jose; see jwe.ts).
  *
  * @example
  * const cookie = await encodeJwt({ token: { sub: "1" }, secret, salt: "kitgate.session-token", maxAge: 3600 });
@@ -86,7 +89,7 @@ export async function encodeJwt(params: JWTEncodeParams): Promise<string> {
 	const secret = Array.isArray(params.secret) ? params.secret[0] : params.secret;
 	const { key, kid } = deriveKey(secret, params.salt);
 	const now = Math.floor((params.now ?? Date.now()) / 1000);
-	return encryptJweSync(claimsJson(params.token, now, now + params.maxAge, crypto.randomUUID()), key, { kid });
+	return encryptJwe(claimsJson(params.token, now, now + params.maxAge, randomUuid()), key, { kid });
 }
 
 /**
@@ -116,21 +119,23 @@ function claimsValid(payload: Record<string, unknown>, nowSeconds: number): bool
 
 /**
  * Decrypts a session token with whichever secret made it. Returns `null` for a missing,
- * tampered, expired or foreign token; never throws for bad input. Decryption runs synchronously
- * on node:crypto (see jwe-sync.ts): the session check is the hot path.
+ * tampered, expired or foreign token; never throws for bad input.
  */
 export async function decodeJwt(params: JWTDecodeParams): Promise<JWT | null> {
-	return decodeJwtSync(params);
+	return decodeJwtAtOnce(params);
 }
 
 /**
- * The synchronous body of `decodeJwt`; `family` says whose keys to try (kitgate's by default,
- * Auth.js's for its cookies).
+ * The body of `decodeJwt`, answering at once (no promise) when it can: a token this process
+ * authenticated before, or any token on runtimes whose crypto is synchronous (node:crypto);
+ * else a promise (Web Crypto). `family` says whose keys to try (kitgate's by default, Auth.js's
+ * for its cookies). The session check is the hot path: it awaits only what is pending.
  *
  * @example
- * const token = decodeJwtSync({ token: cookie, secret: secrets, salt: 'kitgate.session-token' });
+ * const decoding = decodeJwtAtOnce({ token: cookie, secret: secrets, salt: 'kitgate.session-token' });
+ * const token = isThenable(decoding) ? await decoding : decoding;
  */
-export function decodeJwtSync(params: JWTDecodeParams, family: KeyFamily = kitgateKeys): JWT | null {
+export function decodeJwtAtOnce(params: JWTDecodeParams, family: KeyFamily = kitgateKeys): JWT | null | Promise<JWT | null> {
 	const { token } = params;
 	if (!token || typeof token !== 'string') return null;
 	const { keys, rawKeys } = keysOf(params.secret, params.salt, family);
@@ -142,11 +147,23 @@ export function decodeJwtSync(params: JWTDecodeParams, family: KeyFamily = kitga
 	if (!header) return null;
 	// try the key the header names first; older tokens may carry no kid
 	const tried = header.kid ? [...keys].sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid)) : keys;
-	for (const { key } of tried) {
-		const payload = decryptJweSync(token, key);
-		if (!payload) continue;
-		rememberVerifiedToken(token, key, payload);
-		return claimsValid(payload, nowSeconds) ? (payload as JWT) : null;
+	return firstDecrypting(token, tried, 0, nowSeconds);
+}
+
+/** Tries `keys` from `index` on, at once while the decryptions answer at once. */
+function firstDecrypting(token: string, keys: DerivedKey[], index: number, nowSeconds: number): JWT | null | Promise<JWT | null> {
+	for (let at = index; at < keys.length; at++) {
+		const { key } = keys[at];
+		const decrypting = decryptJwe(token, key);
+		if (isThenable(decrypting)) {
+			return decrypting.then((payload) => (payload ? accepted(token, key, payload, nowSeconds) : firstDecrypting(token, keys, at + 1, nowSeconds)));
+		}
+		if (decrypting) return accepted(token, key, decrypting, nowSeconds);
 	}
 	return null;
+}
+
+function accepted(token: string, key: Uint8Array, payload: JwePayload, nowSeconds: number): JWT | null {
+	rememberVerifiedToken(token, key, payload);
+	return claimsValid(payload, nowSeconds) ? (payload as JWT) : null;
 }

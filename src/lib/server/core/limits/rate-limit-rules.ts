@@ -2,7 +2,8 @@
 // keys the counting uses. Config-time and pure; counting an attempt is \`rate-limit.ts\`.
 
 import { BoundedCache } from './bounded-cache.js';
-import { secretHmac } from '../crypto/hmac.js';
+import { base64url } from '../crypto/bytes.js';
+import { hmac } from '../crypto/hash.js';
 import { InvalidConfiguration } from '../errors.js';
 import { processRateLimitStore } from './memory-rate-limit-store.js';
 import type { RateLimitCount, RateLimitOptions, RateLimitStore } from '../types.js';
@@ -143,7 +144,7 @@ export function limitKey(kind: AttemptKind, scope: 'id' | 'ip', value: string, s
 	const cacheKey = `${secret}\u0000${message}`;
 	const known = limitKeys.get(cacheKey);
 	if (known !== undefined) return known;
-	const digest = secretHmac(secret).update(message).digest('base64url');
+	const digest = base64url(hmac('sha256', secret, message));
 	return limitKeys.set(cacheKey, `kitgate:${kind}:${scope}:${digest.slice(0, 32)}`);
 }
 

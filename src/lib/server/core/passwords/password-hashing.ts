@@ -1,7 +1,11 @@
-// Password hashing for a credentials provider's `authorize`: scrypt from node:crypto, and a check
-// that costs the same whether or not the user exists. Re-exported from the root entry `kitgate`.
+// Password hashing for a credentials provider's `authorize`: scrypt (node:crypto's where the runtime
+// has it, else `@noble/hashes`', which gives the same bytes), and a check that costs the same whether
+// or not the user exists. Re-exported from the root entry `kitgate`.
 
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { scryptAsync } from '@noble/hashes/scrypt.js';
+import { base64url, bytesEqual, fromBase64url, utf8Bytes } from '../crypto/bytes.js';
+import { nodeParts } from '../crypto/node-crypto.js';
+import { randomBytes } from '../crypto/random.js';
 
 /** scrypt cost: 2^15 × 8 × 1 (about 32 MB and tens of milliseconds per hash). */
 const PARAMS = { logN: 15, r: 8, p: 1 };
@@ -12,10 +16,13 @@ const MAX_LOG_N = 20;
 const MAX_R = 16;
 const MAX_P = 4;
 
-function derive(password: string, salt: Buffer, logN: number, r: number, p: number): Promise<Buffer> {
-	const options: ScryptOptions = { N: 2 ** logN, r, p, maxmem: 256 * 2 ** logN * r + 1024 * 1024 };
+function derive(password: string, salt: Uint8Array, logN: number, r: number, p: number): Promise<Uint8Array> {
+	const normalized = password.normalize('NFKC');
+	const maxmem = 256 * 2 ** logN * r + 1024 * 1024;
+	const node = nodeParts();
+	if (!node) return scryptAsync(utf8Bytes(normalized), salt, { N: 2 ** logN, r, p, dkLen: KEY_BYTES, maxmem });
 	return new Promise((resolve, reject) => {
-		scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (error, key) => (error ? reject(error) : resolve(key)));
+		node.crypto.scrypt(normalized, salt, KEY_BYTES, { N: 2 ** logN, r, p, maxmem }, (error, key) => (error ? reject(error) : resolve(key)));
 	});
 }
 
@@ -30,22 +37,22 @@ export async function hashPassword(password: string): Promise<string> {
 	if (typeof password !== 'string') throw new TypeError('hashPassword needs the password as a string.');
 	const salt = randomBytes(SALT_BYTES);
 	const key = await derive(password, salt, PARAMS.logN, PARAMS.r, PARAMS.p);
-	return ['scrypt', PARAMS.logN, PARAMS.r, PARAMS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+	return ['scrypt', PARAMS.logN, PARAMS.r, PARAMS.p, base64url(salt), base64url(key)].join('$');
 }
 
 /** A stored hash read back, or undefined when it is not one `hashPassword` makes. */
-function parseHash(stored: string): { logN: number; r: number; p: number; salt: Buffer; key: Buffer } | undefined {
+function parseHash(stored: string): { logN: number; r: number; p: number; salt: Uint8Array; key: Uint8Array } | undefined {
 	const parts = stored.split('$');
 	if (parts.length !== 6 || parts[0] !== 'scrypt') return undefined;
 	const [logN, r, p] = parts.slice(1, 4).map(Number);
 	if (![logN, r, p].every(Number.isInteger) || logN < 1 || logN > MAX_LOG_N || r < 1 || r > MAX_R || p < 1 || p > MAX_P) return undefined;
-	const salt = Buffer.from(parts[4], 'base64url');
-	const key = Buffer.from(parts[5], 'base64url');
-	return salt.length >= 8 && key.length === KEY_BYTES ? { logN, r, p, salt, key } : undefined;
+	const salt = fromBase64url(parts[4]);
+	const key = fromBase64url(parts[5]);
+	return salt && key && salt.length >= 8 && key.length === KEY_BYTES ? { logN, r, p, salt, key } : undefined;
 }
 
-/** Stands in for the hash of an unknown user: same cost, matches nothing (its key is random). */
-const decoy = { ...PARAMS, salt: randomBytes(SALT_BYTES) };
+/** Stands in for the hash of an unknown user: same cost, matches nothing. Its salt is made on first use (a Worker forbids randomness at load). */
+let decoySalt: Uint8Array | undefined;
 
 /**
  * True when `password` matches `stored` (from `hashPassword`). With no stored hash (unknown user)
@@ -63,9 +70,9 @@ export async function verifyPassword(password: string, stored: string | null | u
 	const parsed = typeof stored === 'string' ? parseHash(stored) : undefined;
 	const typed = typeof password === 'string' ? password : '';
 	if (!parsed) {
-		await derive(typed, decoy.salt, decoy.logN, decoy.r, decoy.p);
+		await derive(typed, (decoySalt ??= randomBytes(SALT_BYTES)), PARAMS.logN, PARAMS.r, PARAMS.p);
 		return false;
 	}
 	const key = await derive(typed, parsed.salt, parsed.logN, parsed.r, parsed.p);
-	return timingSafeEqual(key, parsed.key) && typeof password === 'string';
+	return bytesEqual(key, parsed.key) && typeof password === 'string';
 }

@@ -1,8 +1,9 @@
 // Asks Have I Been Pwned's Pwned Passwords range API whether a password is in a known breach, by
 // k-anonymity: only 5 hex characters of its SHA-1 leave the process. Internal (checkPassword uses it).
 
-import { createHash } from 'node:crypto';
-import { safeEqual } from '../request/csrf.js';
+import { hex } from '../crypto/bytes.js';
+import { digest } from '../crypto/hash.js';
+import { stringsEqual } from '../crypto/bytes.js';
 
 /** Where and how to ask. Every field has a default: `pwnedPasswords: true` is enough. */
 export interface PwnedPasswordsOptions {
@@ -29,7 +30,7 @@ const LINE = /^([0-9A-F]{35}):(\d+)$/;
  * pwnedHashParts("password"); // { prefix: "5BAA6", suffix: "1E4C9B93F3F0682250B6CF8331B7EE68FD8" }
  */
 export function pwnedHashParts(password: string): { prefix: string; suffix: string } {
-	const hash = createHash('sha1').update(password, 'utf8').digest('hex').toUpperCase();
+	const hash = hex(digest('sha1', password)).toUpperCase();
 	return { prefix: hash.slice(0, 5), suffix: hash.slice(5) };
 }
 
@@ -45,7 +46,7 @@ export function breachCount(body: string, suffix: string): number {
 	for (const line of body.split('\n')) {
 		const match = LINE.exec(line.trim().toUpperCase());
 		// every line is compared, so the time does not say where (or whether) the suffix was
-		if (match && safeEqual(match[1], suffix) && count === 0) count = Number(match[2]);
+		if (match && stringsEqual(match[1], suffix) && count === 0) count = Number(match[2]);
 	}
 	return count;
 }

@@ -1,5 +1,5 @@
 import { describe, test, expect } from 'vitest';
-import { csrfState, isCsrfValid, safeEqual, tokenFromCsrfCookie } from './csrf.js';
+import { csrfState, isCsrfValid, tokenFromCsrfCookie } from './csrf.js';
 
 const SECRET = 'csrf-test-secret-0123456789abcdefghij';
 const OTHER_SECRET = 'another-secret-0123456789abcdefghijkl';
@@ -129,26 +129,5 @@ describe('isCsrfValid', () => {
 		]) {
 			expect(isCsrfValid(state, submitted)).toBe(false);
 		}
-	});
-});
-
-describe('safeEqual', () => {
-	test('equal strings are equal', () => {
-		expect(safeEqual('abc', 'abc')).toBe(true);
-		expect(safeEqual('', '')).toBe(true);
-	});
-
-	test('different strings of the same length are not', () => {
-		expect(safeEqual('abc', 'abd')).toBe(false);
-	});
-
-	test('strings of different lengths are not equal, and it does not throw', () => {
-		expect(safeEqual('abc', 'abcd')).toBe(false);
-		expect(safeEqual('abcd', 'abc')).toBe(false);
-		expect(safeEqual('', 'a')).toBe(false);
-	});
-
-	test('compares bytes, so multi-byte characters of the same length in chars differ', () => {
-		expect(safeEqual('é', 'e')).toBe(false);
 	});
 });

@@ -2,7 +2,8 @@
 // does not declare the request, still gets one on every sign-in (building one with its body costs
 // more than the rest of a sign-in's bookkeeping).
 
-import { inspect, type InspectOptions } from 'node:util';
+/** Node's `util.inspect.custom`, by its registered name (no `node:util` import: the engine runs on Workers too). */
+const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 
 /**
  * A stand-in for the Request `build()` returns, built on first use: `instanceof Request` holds,
@@ -17,7 +18,8 @@ export function lazyRequest(build: () => Request): Request {
 	let built: Request | undefined;
 	const real = () => (built ??= build());
 	// util.inspect with showProxy (`console.log('%o', request)`) looks at the target itself: it shows the real one
-	const target = Object.create(Request.prototype, { [inspect.custom]: { value: (...args: unknown[]) => inspect(real(), ...(args.slice(1) as [InspectOptions?])) } }) as Request;
+	const show = (_depth: unknown, options: unknown, inspect?: (value: unknown, options: unknown) => string) => (typeof inspect === 'function' ? inspect(real(), options) : real());
+	const target = Object.create(Request.prototype, { [INSPECT]: { value: show } }) as Request;
 	return new Proxy(target, {
 		get(_target, property) {
 			const request = real();

@@ -4,6 +4,7 @@
 import type { ResolvedConfig } from '../config/resolve-config.js';
 import type { RequestContext } from '../request/context.js';
 import type { Outcome } from './outcome.js';
+import { randomToken } from '../crypto/random.js';
 import { resolveMessages, type MessageTable } from '../../pages/messages.js';
 import { pageSecurityHeaders, renderPage } from '../../pages/render.js';
 import type { PageCommon, PageKind, PagePropsByKind, PageProvider } from '../../pages/types.js';
@@ -48,8 +49,9 @@ export function pageOutcome<K extends PageKind>(
 
 /** Per-request values of the sign-in and sign-out pages, filled into a cached render. */
 const SLOTS = ['csrfToken', 'callbackUrl'] as const;
-/** Markers rendered in place of the slots: plain letters, so escaping leaves them intact. */
-const MARKERS = SLOTS.map((slot) => `kgslot${slot}${crypto.randomUUID().replaceAll('-', '')}`);
+/** Markers rendered in place of the slots: plain letters, so escaping leaves them intact; random, made on first use (a Worker forbids randomness at load). */
+let markers: string[] | undefined;
+const markersOf = () => (markers ??= SLOTS.map((slot) => `kgslot${slot}${randomToken(16, 'hex')}`));
 const MAX_TEMPLATES = 64;
 
 interface PageTemplate {
@@ -77,13 +79,14 @@ function cachedRender(
 	if (!byKey) templates.set(ctx.config, (byKey = new Map()));
 	let template = byKey.get(key);
 	if (!template) {
-		const marked = { ...values, ...Object.fromEntries(SLOTS.map((slot, index) => [slot, MARKERS[index]])) };
+		const marks = markersOf();
+		const marked = { ...values, ...Object.fromEntries(SLOTS.map((slot, index) => [slot, marks[index]])) };
 		const html = renderPage(kind, marked as unknown as PagePropsByKind[typeof kind]);
-		const pattern = new RegExp(MARKERS.join('|'), 'g');
+		const pattern = new RegExp(marks.join('|'), 'g');
 		const parts: (string | number)[] = [];
 		let last = 0;
 		for (const match of html.matchAll(pattern)) {
-			parts.push(html.slice(last, match.index), MARKERS.indexOf(match[0]));
+			parts.push(html.slice(last, match.index), marks.indexOf(match[0]));
 			last = match.index + match[0].length;
 		}
 		parts.push(html.slice(last));

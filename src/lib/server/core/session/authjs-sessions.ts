@@ -3,7 +3,7 @@
 
 import type { RequestContext } from '../request/context.js';
 import { authjsSessionCookieName, chunkNames, expiredCookie, readChunkedCookie } from '../request/cookies.js';
-import { decodeJwt, decodeJwtSync, keyFamily } from '../crypto/jwt.js';
+import { decodeJwt, decodeJwtAtOnce, keyFamily } from '../crypto/jwt.js';
 import type { JWT } from '../types.js';
 
 /** Auth.js's session keys: HKDF-SHA256(secret, salt = cookie name, info = `Auth.js Generated Encryption Key (<salt>)`). */
@@ -62,7 +62,7 @@ export function clearAuthjsSessionCookie(ctx: RequestContext): void {
 export async function decodeAuthjsSessionToken(ctx: RequestContext, value: string | undefined): Promise<JWT | null> {
 	const { jwt, secrets } = ctx.config;
 	const params = { token: value, secret: secrets, salt: authjsSessionCookieName(ctx.secure), now: ctx.now };
-	const token = decodeJwtSync(params, authjsKeys);
+	const token = await decodeJwtAtOnce(params, authjsKeys);
 	if (token || jwt.decode === decodeJwt) return token;
 	try {
 		return await jwt.decode(params);

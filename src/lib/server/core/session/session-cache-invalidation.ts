@@ -6,7 +6,8 @@
 
 import type { AfterWrite } from '../store/adapter-guard.js';
 import type { ResolvedSessionCache } from '../config/session-cache-option.js';
-import { secretHmac } from '../crypto/hmac.js';
+import { base64url } from '../crypto/bytes.js';
+import { hmac } from '../crypto/hash.js';
 import { AdapterError } from '../errors.js';
 import { isInProcessStore } from '../limits/memory-rate-limit-store.js';
 import type { RevocationStore, SessionCacheStore } from '../types.js';
@@ -67,7 +68,7 @@ export class CopyEnds {
  * sessionCacheKey(secret, sessionToken); // 'kq3…' (32 characters)
  */
 export function sessionCacheKey(secret: string, sessionToken: string): string {
-	return secretHmac(secret).update(`kitgate session cache\u0000${sessionToken}`).digest('base64url').slice(0, 32);
+	return base64url(hmac('sha256', secret, `kitgate session cache\u0000${sessionToken}`)).slice(0, 32);
 }
 
 /** Keys of the records that make cookie copies stale: one session's, all of a user's (prefixes). */

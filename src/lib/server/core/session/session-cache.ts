@@ -2,15 +2,15 @@
 // cookie, or in a store the servers share. A session read finds the session's user, expiry and
 // sign-in time there instead of asking the database; a miss asks it and keeps a new copy.
 
-import { isThenable } from '../util/awaitable.js';
+import { andThen, isThenable } from '../util/awaitable.js';
 import type { RequestContext } from '../request/context.js';
 import { expiredCookie, CHUNK_SIZE } from '../request/cookies.js';
 import { AdapterError } from '../errors.js';
 import { COPIES_OF_USER, COPY_OF_SESSION, copyEnds, sessionCacheKey } from './session-cache-invalidation.js';
 import type { ResolvedSessionCache } from '../config/session-cache-option.js';
 import { isInProcessStore } from '../limits/memory-rate-limit-store.js';
-import { decodeJwtSync, encodeJwt } from '../crypto/jwt.js';
-import type { AdapterUser, Awaitable, SessionCacheStore } from '../types.js';
+import { decodeJwtAtOnce, encodeJwt } from '../crypto/jwt.js';
+import type { AdapterUser, Awaitable, JWT, SessionCacheStore } from '../types.js';
 
 /** What a copy holds: the session's user, when it expires and when its user signed in (ms). */
 export interface CachedSession {
@@ -34,8 +34,8 @@ export function readCachedSession(ctx: RequestContext, cache: ResolvedSessionCac
 	const key = sessionCacheKey(ctx.config.secrets[0], sessionToken);
 	if (cache.store === 'cookie') return cookieCopy(ctx, key);
 	const { store } = cache;
-	const fromLookup = (lookup: Awaited<ReturnType<SessionCacheStore['get']>>): SessionCacheRead =>
-		lookup.value === null ? { hit: null, missedAt: lookup.missedAt } : { hit: unsealStored(ctx, key, lookup.value) };
+	const fromLookup = (lookup: Awaited<ReturnType<SessionCacheStore['get']>>): Awaitable<SessionCacheRead> =>
+		lookup.value === null ? { hit: null, missedAt: lookup.missedAt } : andThen(unsealStored(ctx, key, lookup.value), (hit) => ({ hit }));
 	try {
 		const lookup = store.get(key);
 		if (!isThenable(lookup)) return fromLookup(lookup);
@@ -52,10 +52,11 @@ const STORE_SEAL = 'kitgate.session-cache-store';
  * The copy a store kept, when it is sealed by this app for this key and still fresh: whoever can
  * write to the store (another app on the same Redis) cannot put a user of its choosing under a key.
  */
-function unsealStored(ctx: RequestContext, key: string, value: string): CachedSession | null {
-	const payload = decodeJwtSync({ token: value, secret: ctx.config.secrets, salt: STORE_SEAL, now: ctx.now });
-	if (!payload || payload.k !== key || typeof payload.until !== 'number' || payload.until <= ctx.now || typeof payload.copy !== 'string') return null;
-	return parseCopy(payload.copy);
+function unsealStored(ctx: RequestContext, key: string, value: string): Awaitable<CachedSession | null> {
+	return andThen(decodeJwtAtOnce({ token: value, secret: ctx.config.secrets, salt: STORE_SEAL, now: ctx.now }), (payload) => {
+			if (!payload || payload.k !== key || typeof payload.until !== 'number' || payload.until <= ctx.now || typeof payload.copy !== 'string') return null;
+		return parseCopy(payload.copy);
+	});
 }
 
 function storeFailed(ctx: RequestContext, doing: 'read' | 'write', error: unknown): SessionCacheRead {
@@ -116,7 +117,11 @@ function cookieCopy(ctx: RequestContext, key: string): Awaitable<SessionCacheRea
 	const { name } = ctx.cookieNames.sessionCache;
 	const raw = ctx.cookies[name];
 	if (!raw) return MISS;
-	const payload = decodeJwtSync({ token: raw, secret: ctx.config.secrets, salt: name, now: ctx.now });
+	return andThen(decodeJwtAtOnce({ token: raw, secret: ctx.config.secrets, salt: name, now: ctx.now }), (payload) => copyOfPayload(ctx, key, payload));
+}
+
+/** The copy a decoded cache cookie holds, when it is still true (see `cookieCopy`). */
+function copyOfPayload(ctx: RequestContext, key: string, payload: JWT | null): Awaitable<SessionCacheRead> {
 	// bound to one session token; `until` is checked to the millisecond (exp allows clock skew)
 	if (!payload || payload.k !== key || typeof payload.until !== 'number' || payload.until <= ctx.now || typeof payload.from !== 'number' || typeof payload.copy !== 'string') return MISS;
 	const copy = parseCopy(payload.copy);

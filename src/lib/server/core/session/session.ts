@@ -3,7 +3,7 @@
 
 import type { RequestContext } from '../request/context.js';
 import { isThenable } from '../util/awaitable.js';
-import { decodeJwt, decodeJwtSync } from '../crypto/jwt.js';
+import { decodeJwt, decodeJwtAtOnce } from '../crypto/jwt.js';
 import { keepToken } from '../config/default-callbacks.js';
 import { authjsSessionCookieValue, clearAuthjsSessionCookie, decodeAuthjsSessionToken } from './authjs-sessions.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../request/cookies.js';
@@ -162,7 +162,7 @@ export async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | nu
 function decodeSessionToken(ctx: RequestContext, raw: string, fromAuthjs: boolean): JWT | null | Promise<JWT | null> {
 	if (fromAuthjs) return decodeAuthjsSessionToken(ctx, raw);
 	const params = { token: raw, secret: ctx.config.secrets, salt: ctx.cookieNames.sessionToken.name, now: ctx.now };
-	if (ctx.config.jwt.decode === decodeJwt) return decodeJwtSync(params);
+	if (ctx.config.jwt.decode === decodeJwt) return decodeJwtAtOnce(params);
 	return decodeWithAppDecoder(ctx, params);
 }
 

@@ -10,7 +10,7 @@ import { CompactEncrypt, EncryptJWT, SignJWT } from 'jose';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Credentials from '../../providers/credentials.js';
-import { encryptJweSync } from '../crypto/jwe-sync.js';
+import { encryptJwe } from '../crypto/jwe.js';
 import { deriveKey, encodeJwt } from '../crypto/jwt.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { purposeKey } from '../two-factor/purpose-seal.js';
@@ -74,7 +74,7 @@ afterEach(() => {
 
 describe('control', () => {
 	test('the claims below, encrypted as kitgate does (dir, A256CBC-HS512, its key and kid), are a session', async () => {
-		const { session } = await sessionFrom(encryptJweSync(CLAIMS, key, { kid }));
+		const { session } = await sessionFrom((await encryptJwe(CLAIMS, key, { kid })));
 		expect(session?.user?.name).toBe('Ada');
 		// and so are they when jose makes the JWE with the same key
 		const byJose = await new EncryptJWT(CLAIMS).setProtectedHeader({ alg: 'dir', enc: 'A256CBC-HS512' }).encrypt(key);
@@ -85,7 +85,7 @@ describe('control', () => {
 describe('algorithms: only dir + A256CBC-HS512 (9.1.2)', () => {
 	test('an unsecured token (alg none), as a JWT or with a valid token’s parts under a none header, is no session', async () => {
 		await expectNoSession(`${json({ alg: 'none', typ: 'JWT' })}.${json(CLAIMS)}.`);
-		const [, encryptedKey, iv, ciphertext, tag] = encryptJweSync(CLAIMS, key, { kid }).split('.');
+		const [, encryptedKey, iv, ciphertext, tag] = (await encryptJwe(CLAIMS, key, { kid })).split('.');
 		await expectNoSession([json({ alg: 'none', enc: 'A256CBC-HS512', kid }), encryptedKey, iv, ciphertext, tag].join('.'));
 		await expectNoSession([json({ alg: 'none' }), encryptedKey, iv, ciphertext, tag].join('.'));
 	});
@@ -141,7 +141,7 @@ describe('keys: only the one derived from AUTH_SECRET and the cookie name (9.1.1
 	});
 
 	test('a bit flipped in the header, IV, ciphertext or tag of a valid session token: no session', async () => {
-		const token = encryptJweSync(CLAIMS, key, { kid });
+		const token = (await encryptJwe(CLAIMS, key, { kid }));
 		expect((await sessionFrom(token)).session?.user?.name).toBe('Ada');
 		for (const segment of [0, 2, 3, 4]) {
 			const parts = token.split('.');
@@ -155,11 +155,11 @@ describe('keys: only the one derived from AUTH_SECRET and the cookie name (9.1.1
 
 describe('validity period: exp and nbf (9.2.1)', () => {
 	test('an expired token and a token not valid before an hour from now are no session; a past nbf is', async () => {
-		await expectNoSession(encryptJweSync({ ...CLAIMS, iat: SECONDS - 7200, exp: SECONDS - 3600 }, key, { kid }));
-		await expectNoSession(encryptJweSync({ ...CLAIMS, nbf: SECONDS + 3600 }, key, { kid }));
-		await expectNoSession(encryptJweSync({ ...CLAIMS, exp: String(SECONDS + 3600) }, key, { kid }));
-		await expectNoSession(encryptJweSync({ ...CLAIMS, nbf: 'now' }, key, { kid }));
-		expect((await sessionFrom(encryptJweSync({ ...CLAIMS, nbf: SECONDS - 60 }, key, { kid }))).session?.user?.name).toBe('Ada');
+		await expectNoSession((await encryptJwe({ ...CLAIMS, iat: SECONDS - 7200, exp: SECONDS - 3600 }, key, { kid })));
+		await expectNoSession((await encryptJwe({ ...CLAIMS, nbf: SECONDS + 3600 }, key, { kid })));
+		await expectNoSession((await encryptJwe({ ...CLAIMS, exp: String(SECONDS + 3600) }, key, { kid })));
+		await expectNoSession((await encryptJwe({ ...CLAIMS, nbf: 'now' }, key, { kid })));
+		expect((await sessionFrom((await encryptJwe({ ...CLAIMS, nbf: SECONDS - 60 }, key, { kid })))).session?.user?.name).toBe('Ada');
 	});
 });
 
@@ -179,7 +179,7 @@ describe('purpose: only a session token is a session (9.2.2)', () => {
 		}
 		for (const salt of ['kitgate.second-factor', 'kitgate.trusted-browser', COOKIE]) {
 			const sealed = purposeKey(TEST_SECRET, salt);
-			await expectNoSession(encryptJweSync(CLAIMS, sealed.key, { kid: sealed.kid }));
+			await expectNoSession((await encryptJwe(CLAIMS, sealed.key, { kid: sealed.kid })));
 		}
 	});
 

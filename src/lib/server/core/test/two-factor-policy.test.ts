@@ -283,7 +283,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 			// a value that opens, but sealed for the pending sign-in's purpose with the same claims
 			const ctx = createContext(new Request('http://localhost:3000/'), resolveConfig(w.config));
-			const otherPurpose = sealFor(ctx, 'kitgate.second-factor', { sub: await w.userId(), iat: w.clock.now }, 3600);
+			const otherPurpose = await sealFor(ctx, 'kitgate.second-factor', { sub: await w.userId(), iat: w.clock.now }, 3600);
 			const forged = w.browser();
 			forged.client.jar.set(TRUST_COOKIE, otherPurpose);
 			expect((await forged.signInWithPassword()).headers.get('location')).toBe('http://localhost:3000/auth/second-factor');

@@ -3,7 +3,8 @@
 // purpose and bound to the user and this browser; then, with the app's first code, the key stored
 // sealed with ten recovery codes' hashes. Internal.
 
-import { createHash } from 'node:crypto';
+import { base64url } from '../crypto/bytes.js';
+import { digest } from '../crypto/hash.js';
 import { requestCsrf, type RequestContext } from '../request/context.js';
 import { TwoFactorAlreadyEnabled } from '../errors.js';
 import type { AdapterTwoFactor } from '../types.js';
@@ -39,7 +40,7 @@ export interface EnrollingUser {
 
 /** The browser an enrolment belongs to: a hash of its CSRF token (cookie-bound). */
 function browserBinding(ctx: RequestContext): string {
-	return createHash('sha256').update(`kitgate enrolment\u0000${requestCsrf(ctx).token}`).digest('base64url');
+	return base64url(digest('sha256', `kitgate enrolment\u0000${requestCsrf(ctx).token}`));
 }
 
 /**
@@ -47,11 +48,11 @@ function browserBinding(ctx: RequestContext): string {
  * browser and the user id.
  *
  * @example
- * const enrolment = newEnrolment(ctx, user, 'kitgate.two-factor-enrolment');
+ * const enrolment = await newEnrolment(ctx, user, 'kitgate.two-factor-enrolment');
  */
-export function newEnrolment(ctx: RequestContext, user: EnrollingUser, purpose: string, bind = ''): TwoFactorEnrolment {
+export async function newEnrolment(ctx: RequestContext, user: EnrollingUser, purpose: string, bind = ''): Promise<TwoFactorEnrolment> {
 	const secret = generateTotpSecret();
-	const pending = sealFor(ctx, purpose, { sub: user.id, totp: secret, browser: browserBinding(ctx), bind }, ENROLMENT_SECONDS);
+	const pending = await sealFor(ctx, purpose, { sub: user.id, totp: secret, browser: browserBinding(ctx), bind }, ENROLMENT_SECONDS);
 	return enrolmentView(ctx, user, secret, pending);
 }
 
@@ -73,10 +74,10 @@ export function enrolmentView(ctx: RequestContext, user: EnrollingUser, secret: 
  * `bind`; null otherwise (expired, tampered, another user's or browser's).
  *
  * @example
- * const opened = openEnrolment(ctx, user.id, body.pending, 'kitgate.two-factor-enrolment');
+ * const opened = await openEnrolment(ctx, user.id, body.pending, 'kitgate.two-factor-enrolment');
  */
-export function openEnrolment(ctx: RequestContext, userId: string, sealed: unknown, purpose: string, bind = ''): { totp: string } | null {
-	const payload = openFor(ctx, purpose, sealed);
+export async function openEnrolment(ctx: RequestContext, userId: string, sealed: unknown, purpose: string, bind = ''): Promise<{ totp: string } | null> {
+	const payload = await openFor(ctx, purpose, sealed);
 	if (!payload || payload.sub !== userId || payload.browser !== browserBinding(ctx) || payload.bind !== bind || typeof payload.totp !== 'string') return null;
 	return { totp: payload.totp };
 }
@@ -97,7 +98,7 @@ export async function storeTwoFactor(ctx: RequestContext, userId: string, totp: 
 		const { codes, hashes } = generateRecoveryCodes({ secret: ctx.config.secrets });
 		const record = await ctx.config.adapter!.setTwoFactor({
 			userId,
-			totpSecret: sealTotpSecret(totp, { secret: ctx.config.secrets, userId }),
+			totpSecret: await sealTotpSecret(totp, { secret: ctx.config.secrets, userId }),
 			lastUsedStep,
 			recoveryCodes: hashes,
 			createdAt: new Date(ctx.now)

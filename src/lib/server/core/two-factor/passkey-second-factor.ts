@@ -7,7 +7,7 @@
 
 import { hasAdapterMethod } from '../store/adapter-guard.js';
 import type { RequestContext } from '../request/context.js';
-import { safeEqual } from '../request/csrf.js';
+import { stringsEqual } from '../crypto/bytes.js';
 import { InvalidRequest, WebAuthnVerificationError } from '../errors.js';
 import { authenticationOptions, verifyAssertion, type VerifiedAssertion } from '../flows/passkey/webauthn-authenticate.js';
 import { clientDataChallenge, storeChallenge, takeChallenge } from '../flows/passkey/webauthn-challenge.js';
@@ -80,7 +80,7 @@ export async function verifyPasskeyStep(ctx: RequestContext, pending: PendingSig
 	const state = await takeChallenge(ctx, clientDataChallenge(data));
 	if (!state) throw new WebAuthnVerificationError('No passkey challenge: it expired, was used already, or was never issued.');
 	// constant time: the sign-in id is a secret of the sealed pending cookie
-	if (state.secondFactor === undefined || !safeEqual(state.secondFactor, pending.signInId) || state.userId !== pending.userId || state.action !== 'authenticate') {
+	if (state.secondFactor === undefined || !stringsEqual(state.secondFactor, pending.signInId) || state.userId !== pending.userId || state.action !== 'authenticate') {
 		throw new WebAuthnVerificationError('The challenge was not issued for this sign-in’s second step.');
 	}
 	const provider = secondFactorPasskeyProvider(ctx);

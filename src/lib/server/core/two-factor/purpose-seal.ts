@@ -2,9 +2,10 @@
 // (its salt), so a value sealed for one (a pending sign-in, an enrolment, a trusted browser) never
 // opens as another. Internal.
 
-import { createHash, hkdfSync } from 'node:crypto';
 import type { RequestContext } from '../request/context.js';
-import { decryptJweSync, encryptJweSync, readJweHeader } from '../crypto/jwe-sync.js';
+import { base64url } from '../crypto/bytes.js';
+import { digest, hkdfSha256 } from '../crypto/hash.js';
+import { decryptJwe, encryptJwe, readJweHeader } from '../crypto/jwe.js';
 
 interface SealKey {
 	key: Uint8Array;
@@ -18,8 +19,8 @@ export function purposeKey(secret: string, salt: string): SealKey {
 	const cacheKey = `${salt}\u0000${secret}`;
 	let derived = keyCache.get(cacheKey);
 	if (!derived) {
-		const key = new Uint8Array(hkdfSync('sha256', secret, salt, `kitgate ${salt} key`, 64));
-		derived = { key, kid: createHash('sha256').update(key).digest('base64url').slice(0, 22) };
+		const key = hkdfSha256(secret, salt, `kitgate ${salt} key`, 64);
+		derived = { key, kid: base64url(digest('sha256', key)).slice(0, 22) };
 		keyCache.set(cacheKey, derived);
 	}
 	return derived;
@@ -29,11 +30,11 @@ export function purposeKey(secret: string, salt: string): SealKey {
  * Seals `payload` (with an expiry `exp`, seconds) under the first app secret for `salt`.
  *
  * @example
- * const value = sealFor(ctx, 'kitgate.second-factor', { sub: user.id }, 300);
+ * const value = await sealFor(ctx, 'kitgate.second-factor', { sub: user.id }, 300);
  */
-export function sealFor(ctx: RequestContext, salt: string, payload: Record<string, unknown>, maxAgeSeconds: number): string {
+export async function sealFor(ctx: RequestContext, salt: string, payload: Record<string, unknown>, maxAgeSeconds: number): Promise<string> {
 	const { key, kid } = purposeKey(ctx.config.secrets[0], salt);
-	return encryptJweSync({ ...payload, exp: Math.floor(ctx.now / 1000) + maxAgeSeconds }, key, { kid });
+	return encryptJwe({ ...payload, exp: Math.floor(ctx.now / 1000) + maxAgeSeconds }, key, { kid });
 }
 
 /**
@@ -41,16 +42,16 @@ export function sealFor(ctx: RequestContext, salt: string, payload: Record<strin
  * another purpose's).
  *
  * @example
- * const payload = openFor(ctx, 'kitgate.second-factor', value);
+ * const payload = await openFor(ctx, 'kitgate.second-factor', value);
  */
-export function openFor(ctx: RequestContext, salt: string, sealed: unknown): Record<string, unknown> | null {
+export async function openFor(ctx: RequestContext, salt: string, sealed: unknown): Promise<Record<string, unknown> | null> {
 	if (typeof sealed !== 'string' || sealed.length > 40_000) return null;
 	const header = readJweHeader(sealed);
 	if (!header) return null;
 	const keys = ctx.config.secrets.map((secret) => purposeKey(secret, salt));
 	keys.sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid));
 	for (const { key } of keys) {
-		const payload = decryptJweSync(sealed, key);
+		const payload = await decryptJwe(sealed, key);
 		if (!payload) continue;
 		if (typeof payload.exp !== 'number' || payload.exp * 1000 <= ctx.now) return null;
 		return payload;

@@ -1,8 +1,9 @@
 // Recovery codes for a lost second factor: ten random codes shown once, stored only as keyed
 // hashes (HMAC-SHA256 under a key HKDF derives from the app secret), each usable once. Internal.
 
-import { createHmac, hkdfSync, randomInt } from 'node:crypto';
-import { safeEqual } from '../request/csrf.js';
+import { base64url, stringsEqual } from '../crypto/bytes.js';
+import { hkdfSha256, hmac } from '../crypto/hash.js';
+import { randomInt } from '../crypto/random.js';
 
 /** Codes made at enrolment and on regeneration. */
 export const RECOVERY_CODE_COUNT = 10;
@@ -15,7 +16,7 @@ const NORMALISED = new RegExp(`^[${ALPHABET}]{${CODE_CHARACTERS}}$`);
 /** HKDF salt and info: this key hashes recovery codes and nothing else. */
 const SALT = 'kitgate.recovery-code';
 const INFO = 'kitgate recovery code hash key';
-const keyCache = new Map<string, Buffer>();
+const keyCache = new Map<string, Uint8Array>();
 
 /** Recovery codes to show once (`codes`) and the hashes to store in their place (`hashes`, same order). */
 export interface RecoveryCodeSet {
@@ -28,10 +29,10 @@ export type RecoveryCodeVerification =
 	| { valid: true; index: number; remainingHashes: string[]; remaining: number }
 	| { valid: false; reason: 'malformed' | 'no-match'; remaining: number };
 
-function hashKey(secret: string): Buffer {
+function hashKey(secret: string): Uint8Array {
 	let key = keyCache.get(secret);
 	if (!key) {
-		key = Buffer.from(hkdfSync('sha256', secret, SALT, INFO, 32));
+		key = hkdfSha256(secret, SALT, INFO, 32);
 		keyCache.set(secret, key);
 	}
 	return key;
@@ -44,7 +45,7 @@ function secretsOf(secret: string | string[]): string[] {
 }
 
 function hashWith(secret: string, normalised: string): string {
-	return createHmac('sha256', hashKey(secret)).update(normalised).digest('base64url');
+	return base64url(hmac('sha256', hashKey(secret), normalised));
 }
 
 /**
@@ -102,7 +103,7 @@ export function verifyRecoveryCode(input: string, storedHashes: readonly string[
 	let index = -1;
 	for (let i = 0; i < hashes.length; i++) {
 		const stored = hashes[i];
-		for (const candidate of candidates) if (typeof stored === 'string' && safeEqual(candidate, stored) && index === -1) index = i;
+		for (const candidate of candidates) if (typeof stored === 'string' && stringsEqual(candidate, stored) && index === -1) index = i;
 	}
 	if (index === -1) return { valid: false, reason: 'no-match', remaining: usable };
 	const remainingHashes = hashes.filter((hash, i): hash is string => i !== index && typeof hash === 'string');

@@ -7,7 +7,7 @@
 // A passkey sign-in is both factors (something you have, unlocked by something you know or are)
 // and is never asked for a second one. Internal.
 
-import { randomBytes } from 'node:crypto';
+import { randomToken } from '../crypto/random.js';
 import { assertAdapterMethods, hasAdapterMethod } from '../store/adapter-guard.js';
 import type { RequestContext } from '../request/context.js';
 import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../request/cookies.js';
@@ -104,11 +104,11 @@ export async function secondFactorGate(
 	}
 	const pending: PendingSignIn = {
 		...signIn,
-		signInId: randomBytes(16).toString('base64url'),
+		signInId: randomToken(16, 'base64url'),
 		signedInAt: ctx.now,
 		datedAt: await timeAfterRevocations(ctx, signIn.userId)
 	};
-	const value = sealFor(ctx, PENDING_SALT, { sub: signIn.userId, pending }, PENDING_SECOND_FACTOR_SECONDS);
+	const value = await sealFor(ctx, PENDING_SALT, { sub: signIn.userId, pending }, PENDING_SECOND_FACTOR_SECONDS);
 	const option = pendingCookie(ctx);
 	ctx.setCookies.push(...writeChunkedCookie(ctx.cookies, { name: option.name, options: { ...option.options, expires: new Date(ctx.now + PENDING_SECOND_FACTOR_SECONDS * 1000) } }, value));
 	return { type: 'redirect', url: `${ctx.authUrl}/second-factor` };
@@ -122,7 +122,7 @@ export async function secondFactorGate(
  * const pending = await readPendingSignIn(ctx);
  */
 export async function readPendingSignIn(ctx: RequestContext): Promise<PendingSignIn | null> {
-	const payload = openFor(ctx, PENDING_SALT, readChunkedCookie(ctx.cookies, pendingCookie(ctx).name));
+	const payload = await openFor(ctx, PENDING_SALT, readChunkedCookie(ctx.cookies, pendingCookie(ctx).name));
 	const pending = payload?.pending as PendingSignIn | undefined;
 	if (!pending || typeof pending !== 'object' || typeof pending.userId !== 'string' || pending.userId !== payload?.sub) return null;
 	// a primary sign-in made before "sign out everywhere" or a password change does not become a session after it
@@ -158,7 +158,7 @@ export async function useSecondFactor(ctx: RequestContext, userId: string, recor
 	if (typed === '' || typed.length > 64) return null;
 	if (/^\d{6}$/.test(typed.replace(/\s+/g, ''))) {
 		assertAdapterMethods(adapter, ['useTotpStep']);
-		const secret = openTotpSecret(record.totpSecret, { secret: ctx.config.secrets, userId });
+		const secret = await openTotpSecret(record.totpSecret, { secret: ctx.config.secrets, userId });
 		if (!secret) {
 			ctx.config.logger.error(new AdapterError(`The TOTP secret of user ${userId} does not open with the configured secrets (another user's, or a secret no longer configured).`));
 			return null;

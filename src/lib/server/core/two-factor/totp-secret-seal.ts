@@ -1,8 +1,9 @@
 // Seals a TOTP secret for the database: a compact JWE (dir, A256CBC-HS512) under a key that HKDF
 // derives from the app secret for this purpose alone, bound to the user it belongs to. Internal.
 
-import { createHash, hkdfSync } from 'node:crypto';
-import { decryptJweSync, encryptJweSync, readJweHeader } from '../crypto/jwe-sync.js';
+import { base64url } from '../crypto/bytes.js';
+import { digest, hkdfSha256 } from '../crypto/hash.js';
+import { decryptJwe, encryptJwe, readJweHeader } from '../crypto/jwe.js';
 
 /** The sealing options: the app's secret (or rotation list, newest first) and the owner's user id. */
 export interface TotpSealOptions {
@@ -24,8 +25,8 @@ const keyCache = new Map<string, SealKey>();
 function sealKey(secret: string): SealKey {
 	let derived = keyCache.get(secret);
 	if (!derived) {
-		const key = new Uint8Array(hkdfSync('sha256', secret, SALT, INFO, 64));
-		derived = { key, kid: createHash('sha256').update(key).digest('base64url').slice(0, 22) };
+		const key = hkdfSha256(secret, SALT, INFO, 64);
+		derived = { key, kid: base64url(digest('sha256', key)).slice(0, 22) };
 		keyCache.set(secret, derived);
 	}
 	return derived;
@@ -42,13 +43,13 @@ function secretsOf(secret: string | string[]): string[] {
  * sealed value copied to another user's row does not open there.
  *
  * @example
- * await db.users.update(user.id, { totpSecret: sealTotpSecret(secret, { secret: env.AUTH_SECRET, userId: user.id }) });
+ * await db.users.update(user.id, { totpSecret: await sealTotpSecret(secret, { secret: env.AUTH_SECRET, userId: user.id }) });
  */
-export function sealTotpSecret(totpSecret: string, options: TotpSealOptions): string {
+export async function sealTotpSecret(totpSecret: string, options: TotpSealOptions): Promise<string> {
 	if (typeof totpSecret !== 'string' || totpSecret === '') throw new TypeError('sealTotpSecret needs the TOTP secret as a string.');
 	if (typeof options.userId !== 'string' || options.userId === '') throw new TypeError('sealTotpSecret needs the user id.');
 	const { key, kid } = sealKey(secretsOf(options.secret)[0]);
-	return encryptJweSync({ totp: totpSecret, sub: options.userId }, key, { kid });
+	return encryptJwe({ totp: totpSecret, sub: options.userId }, key, { kid });
 }
 
 /**
@@ -57,9 +58,9 @@ export function sealTotpSecret(totpSecret: string, options: TotpSealOptions): st
  * names first), so sealed secrets survive a rotation while the old secret stays in the list.
  *
  * @example
- * const secret = openTotpSecret(user.totpSecret, { secret: env.AUTH_SECRET, userId: user.id });
+ * const secret = await openTotpSecret(user.totpSecret, { secret: env.AUTH_SECRET, userId: user.id });
  */
-export function openTotpSecret(sealed: string, options: TotpSealOptions): string | null {
+export async function openTotpSecret(sealed: string, options: TotpSealOptions): Promise<string | null> {
 	if (typeof sealed !== 'string') return null;
 	const header = readJweHeader(sealed);
 	if (!header) return null;
@@ -67,7 +68,7 @@ export function openTotpSecret(sealed: string, options: TotpSealOptions): string
 	// try the key the header names first
 	keys.sort((a, b) => Number(b.kid === header.kid) - Number(a.kid === header.kid));
 	for (const { key } of keys) {
-		const payload = decryptJweSync(sealed, key);
+		const payload = await decryptJwe(sealed, key);
 		if (!payload) continue;
 		return payload.sub === options.userId && typeof payload.totp === 'string' ? payload.totp : null;
 	}

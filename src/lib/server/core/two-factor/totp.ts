@@ -2,7 +2,7 @@
 // authenticator apps, and a pure check of a code that says which time step it matched. Internal.
 
 import { Secret, TOTP } from 'otpauth';
-import { safeEqual } from '../request/csrf.js';
+import { stringsEqual } from '../crypto/bytes.js';
 
 /** Seconds per time step: the RFC's default, and the only period every authenticator app honours. */
 export const TOTP_PERIOD_SECONDS = 30;
@@ -111,7 +111,7 @@ export function verifyTotp(code: string, secret: string, options: VerifyTotpOpti
 	let replayed = false;
 	// no early exit: every candidate is computed and compared, whatever matched before
 	for (let step = current - WINDOW; step <= current + WINDOW; step++) {
-		const matches = safeEqual(typed, totp.generate({ timestamp: step * TOTP_PERIOD_SECONDS * 1000 }));
+		const matches = stringsEqual(typed, totp.generate({ timestamp: step * TOTP_PERIOD_SECONDS * 1000 }));
 		if (matches && step > latestUsed) fresh ??= step;
 		else if (matches) replayed = true;
 	}

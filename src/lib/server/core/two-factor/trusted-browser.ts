@@ -5,7 +5,8 @@
 // everywhere" time the revocation store records for the user: either change revokes it.
 // docs/decisions.md, "Trusted browsers".
 
-import { createHash } from 'node:crypto';
+import { base64url } from '../crypto/bytes.js';
+import { digest } from '../crypto/hash.js';
 import type { RequestContext } from '../request/context.js';
 import { timeAfterRevocations } from '../session/revocation.js';
 import type { AdapterTwoFactor, CookieOption } from '../types.js';
@@ -59,7 +60,7 @@ export function trustedBrowserCookie(ctx: RequestContext): CookieOption {
 export function factorFingerprint(record: AdapterTwoFactor): string {
 	const createdAt = record.createdAt instanceof Date ? record.createdAt.getTime() : String(record.createdAt);
 	const parts = [record.userId, String(createdAt), record.totpSecret, ...record.recoveryCodes];
-	return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
+	return base64url(digest('sha256', parts.join('\u0000')));
 }
 
 
@@ -73,7 +74,7 @@ export function factorFingerprint(record: AdapterTwoFactor): string {
 export async function trustThisBrowser(ctx: RequestContext, userId: string, record: AdapterTwoFactor): Promise<void> {
 	const lifetime = trustMilliseconds(ctx.config.twoFactor);
 	if (lifetime <= 0) return;
-	const value = sealFor(ctx, TRUST_SALT, { sub: userId, factor: factorFingerprint(record), iat: await timeAfterRevocations(ctx, userId) }, Math.floor(lifetime / 1000));
+	const value = await sealFor(ctx, TRUST_SALT, { sub: userId, factor: factorFingerprint(record), iat: await timeAfterRevocations(ctx, userId) }, Math.floor(lifetime / 1000));
 	const option = trustedBrowserCookie(ctx);
 	ctx.setCookies.push({ name: option.name, value, options: { ...option.options, expires: new Date(ctx.now + lifetime) } });
 }
@@ -89,7 +90,7 @@ export async function trustThisBrowser(ctx: RequestContext, userId: string, reco
  */
 export async function isTrustedBrowser(ctx: RequestContext, userId: string, record: AdapterTwoFactor): Promise<boolean> {
 	if (trustMilliseconds(ctx.config.twoFactor) <= 0) return false;
-	const payload = openFor(ctx, TRUST_SALT, ctx.cookies[trustedBrowserCookie(ctx).name]);
+	const payload = await openFor(ctx, TRUST_SALT, ctx.cookies[trustedBrowserCookie(ctx).name]);
 	if (!payload || payload.sub !== userId || payload.factor !== factorFingerprint(record)) return false;
 	const issuedAt = payload.iat;
 	// a cookie sealed longer ago than trust lasts now (the option was lowered) is not honoured either

@@ -4,7 +4,7 @@
 // account. A user is never left without its account, and two first sign-ins of one identity end
 // with one user (docs/security.md, row C1).
 
-import { randomUUID } from 'node:crypto';
+import { randomUuid } from '../../crypto/random.js';
 import { isUniqueViolation } from '../../store/unique-violation.js';
 import type { GuardedAdapter } from '../../store/adapter-guard.js';
 import { oneAtATime } from '../complete-sign-in.js';
@@ -85,7 +85,7 @@ async function createWithAccount(
 		created = await adapter.createUser({
 			...user,
 			// authorize()'s id where no stored user has it (the database may number users instead)
-			id: idTaken ? randomUUID() : id,
+			id: idTaken ? randomUuid() : id,
 			email: user.email ?? '',
 			// the app may vouch for the address it returned; otherwise a password proves none
 			emailVerified: user.emailVerified instanceof Date ? user.emailVerified : null

@@ -1,7 +1,9 @@
 // The one-time tokens of email sign-in: how they are made, and the keyed hash under which they are
 // stored (the adapter never sees a token that works in a link).
 
-import { createHmac, randomBytes } from 'node:crypto';
+import { hex } from '../../crypto/bytes.js';
+import { hmac } from '../../crypto/hash.js';
+import { randomToken } from '../../crypto/random.js';
 
 /**
  * Longest token a link may carry; longer values are refused before any adapter call.
@@ -18,7 +20,7 @@ export const MAX_TOKEN_LENGTH = 512;
  * randomVerificationToken(); // 'b1946ac92492d2347c6235b4d2611184…'
  */
 export function randomVerificationToken(): string {
-	return randomBytes(32).toString('hex');
+	return randomToken(32, 'hex');
 }
 
 /**
@@ -37,5 +39,5 @@ export type TokenPurpose = 'sign-in' | 'email-change';
  * await adapter.createVerificationToken({ identifier, token: hashVerificationToken(token, secrets[0], 'sign-in'), expires });
  */
 export function hashVerificationToken(token: string, secret: string, purpose: TokenPurpose, binding: readonly string[] = []): string {
-	return createHmac('sha256', secret).update(JSON.stringify(['kitgate one-time token', purpose, ...binding, token])).digest('hex');
+	return hex(hmac('sha256', secret, JSON.stringify(['kitgate one-time token', purpose, ...binding, token])));
 }

@@ -1,9 +1,9 @@
 // How an OAuth client proves itself at the token endpoint: HTTP Basic credentials that servers
 // which percent-decode them and servers which do not both accept, and the private_key_jwt key.
 
-import { createPrivateKey } from 'node:crypto';
-import { importJWK, type CryptoKey, type JWK } from 'jose';
+import { importJWK, importPKCS8, type CryptoKey, type JWK } from 'jose';
 import * as oauth from 'oauth4webapi';
+import { pkcs8Pem, readPrivateKeyPem } from './private-key-der.js';
 import { isCryptoKey, privateKeySigningAlgorithm } from './signing-key-algorithm.js';
 
 export { privateKeySigningAlgorithm, type PrivateKeyInput } from './signing-key-algorithm.js';
@@ -86,7 +86,13 @@ export function privateKeyJwt(client: { private_key?: unknown; private_key_kid?:
 async function importPrivateKey(value: unknown, kid: string | undefined): Promise<SigningKey> {
 	const alg = privateKeySigningAlgorithm(value);
 	if (isCryptoKey(value)) return { key: value, kid, alg };
-	const jwk = (typeof value === 'string' ? createPrivateKey(value).export({ format: 'jwk' }) : value) as JWK;
+	if (typeof value === 'string') {
+		// PKCS#1 and SEC1 re-wrapped as PKCS#8: the one PEM format Web Crypto imports
+		const { pkcs8 } = readPrivateKeyPem(value);
+		if (!pkcs8) throw new Error('unreachable: privateKeySigningAlgorithm accepts only keys that come as PKCS#8');
+		return { key: await importPKCS8(pkcs8Pem(pkcs8), alg, { extractable: false }), kid, alg };
+	}
+	const jwk = value as JWK;
 	// only the key material: a JWK's use, key_ops or ext must not stop a signing import
 	const material = Object.fromEntries(KEY_MEMBERS.filter((name) => jwk[name] !== undefined).map((name) => [name, jwk[name]]));
 	const key = (await importJWK(material as JWK, alg, { extractable: false })) as CryptoKey;
@@ -94,8 +100,6 @@ async function importPrivateKey(value: unknown, kid: string | undefined): Promis
 }
 
 const KEY_MEMBERS = ['kty', 'crv', 'n', 'e', 'd', 'p', 'q', 'dp', 'dq', 'qi', 'x', 'y'] as const;
-
-
 
 function percentEncode(char: string): string {
 	return Array.from(new TextEncoder().encode(char), (byte) => `%${byte.toString(16).toUpperCase().padStart(2, '0')}`).join('');

@@ -1,7 +1,8 @@
 // OAuth 1.0a request signing (RFC 5849 §3): percent-encoding, the signature base string,
 // HMAC-SHA1 with `node:crypto`, and the `Authorization: OAuth …` header. Pure functions.
 
-import { createHmac, randomBytes } from 'node:crypto';
+import { hmac } from '../../crypto/hash.js';
+import { randomToken } from '../../crypto/random.js';
 
 /** One request parameter; names may repeat, so parameters are pairs, not a map. */
 export type ParameterPair = readonly [name: string, value: string];
@@ -68,7 +69,7 @@ export function signatureBaseString(method: string, url: string | URL, params: r
  */
 export function hmacSha1Signature(baseString: string, consumerSecret: string, tokenSecret = ''): string {
 	const key = `${percentEncode(consumerSecret)}&${percentEncode(tokenSecret)}`;
-	return createHmac('sha1', key).update(baseString).digest('base64');
+	return btoa(String.fromCharCode(...hmac('sha1', key, baseString)));
 }
 
 /**
@@ -116,7 +117,7 @@ export interface OAuth1SigningInput {
 export function signOAuth1Request(input: OAuth1SigningInput): { authorization: string; protocolParams: Record<string, string> } {
 	const protocolParams: Record<string, string> = {
 		oauth_consumer_key: input.consumerKey,
-		oauth_nonce: input.nonce ?? randomBytes(16).toString('hex'),
+		oauth_nonce: input.nonce ?? randomToken(16, 'hex'),
 		oauth_signature_method: 'HMAC-SHA1',
 		oauth_timestamp: String(input.timestamp ?? Math.floor(Date.now() / 1000)),
 		oauth_version: '1.0',

@@ -1,10 +1,10 @@
 // OAuth 1.0a sign-in (RFC 5849 with the 1.0a verifier): request token → authorize redirect →
 // access token → signed profile request; check cookie, errors, user and account as in OAuth 2.
 
-import { randomBytes } from 'node:crypto';
+import { randomToken } from '../../crypto/random.js';
 import { completeSignIn } from '../complete-sign-in.js';
 import type { RequestContext } from '../../request/context.js';
-import { safeEqual } from '../../request/csrf.js';
+import { stringsEqual } from '../../crypto/bytes.js';
 import { InvalidCheck, OAuthCallbackError } from '../../errors.js';
 import type { Outcome } from '../../response/outcome.js';
 import type { Account, CookieOption, EndpointOption, OAuthConfig, Profile, TokenSet, User } from '../../types.js';
@@ -121,7 +121,7 @@ async function signedInIdentity(
 		);
 	}
 	const returnedToken = query.get('oauth_token');
-	if (!returnedToken || !safeEqual(returnedToken, pending.token)) {
+	if (!returnedToken || !stringsEqual(returnedToken, pending.token)) {
 		throw new InvalidCheck(`${provider.name}: the oauth_token in the callback is not the one this sign-in requested.`);
 	}
 	const verifier = query.get('oauth_verifier');
@@ -159,7 +159,7 @@ async function oauthCallback(ctx: RequestContext, provider: OAuthConfig): Promis
 		return target;
 	}
 	const url = new URL(target);
-	url.searchParams.set('state', await proxyState(ctx, provider, randomBytes(16).toString('base64url')));
+	url.searchParams.set('state', await proxyState(ctx, provider, randomToken(16, 'base64url')));
 	return url.href;
 }
 

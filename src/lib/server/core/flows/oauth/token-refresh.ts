@@ -1,7 +1,8 @@
 // Upstream token refresh (`refresh: true` on an OAuth provider): keeps the provider's access token
 // fresh with its refresh token while a session is read, single-flight per refresh token.
 
-import { createHash } from 'node:crypto';
+import { base64url } from '../../crypto/bytes.js';
+import { digest } from '../../crypto/hash.js';
 import { assertAdapterMethods, type GuardedAdapter } from '../../store/adapter-guard.js';
 import type { RequestContext } from '../../request/context.js';
 import { expiredCookie } from '../../request/cookies.js';
@@ -188,7 +189,7 @@ function refreshOnce(
 	refreshToken: string,
 	persist?: (tokens: TokenSet) => Promise<void>
 ): Promise<RefreshResult> {
-	const key = `${provider.id}\u0000${createHash('sha256').update(refreshToken).digest('base64url')}`;
+	const key = `${provider.id}\u0000${base64url(digest('sha256', refreshToken))}`;
 	const running = refreshes.get(key);
 	if (running) return running;
 	const promise = refreshRequest().then(

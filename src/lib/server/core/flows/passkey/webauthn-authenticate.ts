@@ -14,6 +14,7 @@ import { secondFactorGate } from '../../two-factor/second-factor.js';
 import type { ChallengeState } from './webauthn-challenge.js';
 import { loadWebAuthnServer } from './webauthn-library.js';
 import type { RelyingParty } from './webauthn-relying-party.js';
+import { base64url, fromAnyBase64 } from '../../crypto/bytes.js';
 import { splitTransports } from './webauthn-register.js';
 import { userHandleOf } from './webauthn-user.js';
 
@@ -88,7 +89,7 @@ export async function verifyAssertion(
 			// 0: the library's own counter check would run before the signature check; ours runs after it
 			credential: {
 				id: authenticator.credentialID,
-				publicKey: new Uint8Array(Buffer.from(authenticator.credentialPublicKey, 'base64url')),
+				publicKey: decodeStoredKey(authenticator.credentialPublicKey),
 				counter: 0,
 				transports: splitTransports(authenticator.transports)
 			},
@@ -154,7 +155,7 @@ function assertUserHandle(data: Record<string, unknown>, authenticator: AdapterA
 	const response = data.response as { userHandle?: unknown } | undefined;
 	const handle = response?.userHandle;
 	if (handle === undefined || handle === null || handle === '') return;
-	const expected = Buffer.from(userHandleOf(authenticator.userId)).toString('base64url');
+	const expected = base64url(userHandleOf(authenticator.userId));
 	if (handle !== expected) throw new WebAuthnVerificationError('The passkey response names another user than its owner.');
 }
 
@@ -166,4 +167,9 @@ async function recordUse(ctx: RequestContext, adapter: GuardedAdapter, credentia
 	} catch (error) {
 		ctx.config.logger.error(new CallbackRouteError('Could not record when the passkey was used.', { cause: { err: error } }));
 	}
+}
+
+/** A stored public key: base64url as kitgate writes it, or base64 as Auth.js does; an unreadable one matches nothing. */
+function decodeStoredKey(stored: string): Uint8Array<ArrayBuffer> {
+	return fromAnyBase64(stored) ?? new Uint8Array(0);
 }

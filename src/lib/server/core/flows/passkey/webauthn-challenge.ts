@@ -3,10 +3,10 @@
 // provider and whom each is for). Several are outstanding at once when a page runs passkey
 // autofill beside its button, or two tabs sign in; the callback takes the one its response signed.
 
-import { createHash } from 'node:crypto';
+import { base64url, fromAnyBase64, stringsEqual, utf8Text } from '../../crypto/bytes.js';
+import { digest } from '../../crypto/hash.js';
 import type { RequestContext } from '../../request/context.js';
 import { expiredCookie } from '../../request/cookies.js';
-import { safeEqual } from '../../request/csrf.js';
 import { decodeJwt, encodeJwt } from '../../crypto/jwt.js';
 import type { PasskeyAction } from '../../types.js';
 
@@ -68,7 +68,7 @@ export async function takeChallenge(ctx: RequestContext, challenge: string | und
 	ctx.setCookies.push(expiredCookie(option.name, option.options));
 	if (challenge === undefined) return null;
 	// constant time: the stored challenges are compared with what a client sent
-	const found = states.find((state) => safeEqual(state.challenge, challenge));
+	const found = states.find((state) => stringsEqual(state.challenge, challenge));
 	if (!found || !(await isFirstUse(ctx, found.challenge, option.options.maxAge ?? DEFAULT_MAX_AGE))) return null;
 	const { expiresAt: _expiresAt, ...state } = found;
 	return state;
@@ -85,7 +85,8 @@ export function clientDataChallenge(data: unknown): string | undefined {
 	const encoded = (data as { response?: { clientDataJSON?: unknown } } | null | undefined)?.response?.clientDataJSON;
 	if (typeof encoded !== 'string' || !encoded) return undefined;
 	try {
-		const clientData: unknown = JSON.parse(Buffer.from(encoded, 'base64url').toString('utf8'));
+		const bytes = fromAnyBase64(encoded);
+		const clientData: unknown = bytes ? JSON.parse(utf8Text(bytes)) : undefined;
 		const challenge = (clientData as { challenge?: unknown } | null)?.challenge;
 		return typeof challenge === 'string' && challenge ? challenge : undefined;
 	} catch {
@@ -107,7 +108,7 @@ async function readStates(ctx: RequestContext): Promise<StoredState[]> {
 
 /** Records the use of `challenge` for `seconds`; true only for its first use (a store that cannot say refuses). */
 async function isFirstUse(ctx: RequestContext, challenge: string, seconds: number): Promise<boolean> {
-	const key = `kitgate:passkey-challenge:${createHash('sha256').update(challenge).digest('base64url').slice(0, 32)}`;
+	const key = `kitgate:passkey-challenge:${base64url(digest('sha256', challenge)).slice(0, 32)}`;
 	try {
 		const counted = await ctx.config.rateLimit.store.increment(key, seconds, ctx.now);
 		return counted.count === 1 && !counted.refused;

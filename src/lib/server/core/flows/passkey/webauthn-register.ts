@@ -16,6 +16,7 @@ import type { ChallengeState } from './webauthn-challenge.js';
 import { loadWebAuthnServer } from './webauthn-library.js';
 import type { RelyingParty } from './webauthn-relying-party.js';
 import { userHandleOf } from './webauthn-user.js';
+import { base64url } from '../../crypto/bytes.js';
 import { sendSecurityNotice } from '../../account/security-notice.js';
 import { endEmailChangeLinks } from '../../account/email-change-links.js';
 import { secondFactorGate } from '../../two-factor/second-factor.js';
@@ -111,7 +112,7 @@ export async function verifyRegistration(
 
 	const authenticator: AdapterAuthenticator = {
 		credentialID: credential.id,
-		credentialPublicKey: Buffer.from(credential.publicKey).toString('base64url'),
+		credentialPublicKey: base64url(credential.publicKey),
 		counter: credential.counter,
 		credentialDeviceType,
 		credentialBackedUp,

@@ -1,7 +1,7 @@
 // Whom a passkey ceremony is for: the submitted email (normalised), the provider's `getUserInfo`
 // hook (or its default), and the WebAuthn user handle that ties a credential to a user id.
 
-import { createHash } from 'node:crypto';
+import { digest } from '../../crypto/hash.js';
 import type { RequestContext } from '../../request/context.js';
 import { AuthError, CallbackRouteError, InvalidConfiguration, InvalidRequest } from '../../errors.js';
 import type { AdapterUser, PasskeyUserInfo, PasskeyUserInfoParams, WebAuthnConfig } from '../../types.js';
@@ -80,5 +80,5 @@ export async function passkeyUserInfo(
  */
 export function userHandleOf(userId: string): Uint8Array<ArrayBuffer> {
 	const bytes = new TextEncoder().encode(userId);
-	return bytes.byteLength <= MAX_USER_HANDLE_BYTES ? bytes : new Uint8Array(createHash('sha256').update(bytes).digest());
+	return bytes.byteLength <= MAX_USER_HANDLE_BYTES ? bytes : new Uint8Array(digest('sha256', bytes));
 }

@@ -22,8 +22,8 @@ import { parseCookies, serializeCookie } from '../../request/cookies.js';
 import { csrfState, tokenFromCsrfCookie } from '../../request/csrf.js';
 import { csrfRouteAnswer } from '../../csrf-route.js';
 import { resolveConfig } from '../../config/resolve-config.js';
-import { decryptJweSync, encryptJweSync } from '../../crypto/jwe-sync.js';
-import { decodeJwtSync, deriveKey, encodeJwt } from '../../crypto/jwt.js';
+import { decryptJwe, encryptJwe, type JwePayload } from '../../crypto/jwe.js';
+import { decodeJwtAtOnce, deriveKey, encodeJwt } from '../../crypto/jwt.js';
 import { lazyRequest } from '../../request/lazy-request.js';
 import { publicUrl } from '../../request/public-url.js';
 import { randomToken } from '../../crypto/random.js';
@@ -285,7 +285,7 @@ describe('setSubject: kitgate writing into the token the jwt callback handed bac
 		const client = testClient(config);
 		await client.request('/auth/callback/credentials', { form: { csrfToken: await client.csrfToken(), username: 'ada' } });
 		const value = client.jar.get('kitgate.session-token') ?? '';
-		const decoded = decodeJwtSync({ token: value, secret: TEST_SECRET, salt: 'kitgate.session-token' });
+		const decoded = (decodeJwtAtOnce({ token: value, secret: TEST_SECRET, salt: 'kitgate.session-token' }) as JWT | null);
 		expect(decoded?.['kitgate.subject']).toMatchObject({ credentials: 'credentials' });
 	});
 });
@@ -350,13 +350,13 @@ describe('the AES-CBC context kept open across tokens', () => {
 	// Held: tokens made one after another are each standard A256CBC-HS512 (jose decrypts every padding length, in any order).
 	test('held: jose decrypts 64 consecutive tokens of every padding length, out of order', async () => {
 		const payloads = Array.from({ length: 64 }, (_, i) => ({ i, pad: 'x'.repeat(i) }));
-		const tokens = payloads.map((payload) => encryptJweSync(payload, key));
+		const tokens = payloads.map((payload) => (encryptJwe(payload, key) as string));
 		for (let i = tokens.length - 1; i >= 0; i -= 3) expect((await jwtDecrypt(tokens[i], key)).payload).toEqual(payloads[i]);
 	});
 
 	// Held: equal plaintexts never give equal ciphertexts, and the IV of a token is not the chaining block of the token before it.
 	test('held: the same claims twice give unrelated IVs and ciphertexts (no equality leak, no predictable IV)', () => {
-		const tokens = Array.from({ length: 200 }, () => encryptJweSync({ sub: 'same', role: 'user' }, key));
+		const tokens = Array.from({ length: 200 }, () => (encryptJwe({ sub: 'same', role: 'user' }, key) as string));
 		const ivs = new Set<string>();
 		const firstBlocks = new Set<string>();
 		for (let i = 0; i < tokens.length; i++) {
@@ -374,7 +374,7 @@ describe('the AES-CBC context kept open across tokens', () => {
 
 	// Held: flipping any bit (padding-oracle / malleability probe) is refused before the padding is looked at.
 	test('held: every single-bit flip of IV, ciphertext or tag is refused', () => {
-		const token = encryptJweSync({ sub: '1' }, key);
+		const token = (encryptJwe({ sub: '1' }, key) as string);
 		const parts = token.split('.');
 		for (const index of [2, 3, 4]) {
 			const bytes = Buffer.from(parts[index], 'base64url');
@@ -383,7 +383,7 @@ describe('the AES-CBC context kept open across tokens', () => {
 				copy[bit >> 3] ^= 1 << (bit & 7);
 				const forged = [...parts];
 				forged[index] = copy.toString('base64url');
-				expect(decryptJweSync(forged.join('.'), key)).toBeNull();
+				expect((decryptJwe(forged.join('.'), key) as JwePayload | null)).toBeNull();
 			}
 		}
 	});
@@ -398,36 +398,36 @@ describe('the memo of verified tokens (by last segment)', () => {
 	test('held: the victim\'s tag glued to another token is refused, and the victim\'s entry still answers the victim', async () => {
 		const victim = await encodeJwt({ token: { sub: 'victim', role: 'admin' }, secret: TEST_SECRET, salt, maxAge: 3600 });
 		const attacker = await encodeJwt({ token: { sub: 'attacker' }, secret: TEST_SECRET, salt, maxAge: 3600 });
-		expect(decodeJwtSync({ token: victim, secret: TEST_SECRET, salt })?.sub).toBe('victim');
+		expect((decodeJwtAtOnce({ token: victim, secret: TEST_SECRET, salt }) as JWT | null)?.sub).toBe('victim');
 		const glued = `${attacker.slice(0, attacker.lastIndexOf('.'))}.${victim.slice(victim.lastIndexOf('.') + 1)}`;
-		expect(decodeJwtSync({ token: glued, secret: TEST_SECRET, salt })).toBeNull();
-		expect(decodeJwtSync({ token: victim, secret: TEST_SECRET, salt })?.sub).toBe('victim');
+		expect((decodeJwtAtOnce({ token: glued, secret: TEST_SECRET, salt }) as JWT | null)).toBeNull();
+		expect((decodeJwtAtOnce({ token: victim, secret: TEST_SECRET, salt }) as JWT | null)?.sub).toBe('victim');
 	});
 
 	// Held: a caller that mutates the payload it got (a jwt callback writing role) cannot change what the next request reads.
 	test('held: a mutated payload of one read never reaches the next read of the same token', async () => {
 		const token = await encodeJwt({ token: { sub: 'u', role: 'user' }, secret: TEST_SECRET, salt, maxAge: 3600 });
-		const first = decodeJwtSync({ token, secret: TEST_SECRET, salt }) as JWT;
+		const first = (decodeJwtAtOnce({ token, secret: TEST_SECRET, salt }) as JWT | null) as JWT;
 		first.role = 'admin';
-		const second = decodeJwtSync({ token, secret: TEST_SECRET, salt }) as JWT;
+		const second = (decodeJwtAtOnce({ token, secret: TEST_SECRET, salt }) as JWT | null) as JWT;
 		second.role = 'root';
-		expect(decodeJwtSync({ token, secret: TEST_SECRET, salt })?.role).toBe('user');
+		expect((decodeJwtAtOnce({ token, secret: TEST_SECRET, salt }) as JWT | null)?.role).toBe('user');
 	});
 
 	// Held: a token remembered under one cookie name (salt) or secret is not answered for another.
 	test('held: the memo does not cross salts or secrets', async () => {
 		const token = await encodeJwt({ token: { sub: 'u' }, secret: TEST_SECRET, salt, maxAge: 3600 });
-		expect(decodeJwtSync({ token, secret: TEST_SECRET, salt })?.sub).toBe('u');
-		expect(decodeJwtSync({ token, secret: TEST_SECRET, salt: '__Secure-kitgate.session-token' })).toBeNull();
-		expect(decodeJwtSync({ token, secret: ['another-secret-another-secret-another-0123'], salt })).toBeNull();
+		expect((decodeJwtAtOnce({ token, secret: TEST_SECRET, salt }) as JWT | null)?.sub).toBe('u');
+		expect((decodeJwtAtOnce({ token, secret: TEST_SECRET, salt: '__Secure-kitgate.session-token' }) as JWT | null)).toBeNull();
+		expect((decodeJwtAtOnce({ token, secret: ['another-secret-another-secret-another-0123'], salt }) as JWT | null)).toBeNull();
 	});
 
 	// Held: an expired token answered from the memo is still refused once exp passes.
 	test('held: a remembered token expires on time', async () => {
 		const now = Date.now();
 		const token = await encodeJwt({ token: { sub: 'u' }, secret: TEST_SECRET, salt, maxAge: 60, now });
-		expect(decodeJwtSync({ token, secret: TEST_SECRET, salt, now })?.sub).toBe('u');
-		expect(decodeJwtSync({ token, secret: TEST_SECRET, salt, now: now + 120_000 })).toBeNull();
+		expect((decodeJwtAtOnce({ token, secret: TEST_SECRET, salt, now }) as JWT | null)?.sub).toBe('u');
+		expect((decodeJwtAtOnce({ token, secret: TEST_SECRET, salt, now: now + 120_000 }) as JWT | null)).toBeNull();
 	});
 });
 
