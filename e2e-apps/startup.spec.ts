@@ -136,6 +136,8 @@ test('SvelteKit: under paths.base, the build with a prerendered page needs no AU
 		const action = /<form method="POST" action="([^"]+)"/.exec(prerendered)?.[1] as string;
 		expect(new URL(action, 'http://app.test/app/about').pathname).toBe('/app/signin');
 		expect(prerendered).not.toContain('ada@example.com');
+		// the provider's name comes from the config, listed by kitgateData while prerendering
+		expect(prerendered).toContain('Sign in with Company SSO');
 
 		const port = await freePort();
 		const origin = `http://127.0.0.1:${port}`;

@@ -6,7 +6,7 @@ import { expect, type Locator, type Page } from '@playwright/test';
 
 /** Box measurements of the whole sign-in (`<SignIn />`): what the tests assert, also reported. */
 export interface SignInBoxes {
-	card: { width: number; left: number; right: number };
+	card: { width: number; left: number; right: number; bottom: number };
 	/** The widest input or button, and how far any sticks out of the card's padding box. */
 	widestControl: number;
 	overflow: number;
@@ -25,7 +25,7 @@ export async function expectSignInBoxes(card: Locator): Promise<SignInBoxes> {
 		const blocks = [...element.children].map((child) => child.getBoundingClientRect()).filter((box) => box.height > 0);
 		const gaps = blocks.slice(1).map((box, i) => box.top - blocks[i].bottom);
 		return {
-			card: { width: cardBox.width, left: cardBox.left, right: cardBox.right },
+			card: { width: cardBox.width, left: cardBox.left, right: cardBox.right, bottom: cardBox.bottom },
 			widestControl: Math.max(...controls.map((box) => box.width)),
 			overflow: Math.max(0, ...controls.map((box) => Math.max(inner.left - box.left, box.right - inner.right))),
 			smallestGap: Math.min(...gaps),
