@@ -25,7 +25,7 @@ export interface PasskeyFormOptions {
  * @example const stop = takeOver(form, { provider: 'passkey', basePath: '/auth', redirectTo: '/', messages: {} });
  */
 export function takeOver(form: HTMLFormElement, options: PasskeyFormOptions): () => void {
-	const texts = { ...enPasskey, ...options.messages };
+	const texts: Readonly<Record<string, string>> = { ...enPasskey, ...options.messages };
 	const button = form.querySelector('button');
 	const common = { basePath: options.basePath ?? '/auth', redirectTo: options.redirectTo };
 	let autofill: AbortController | undefined;
