@@ -77,11 +77,25 @@ for (const { app, name } of hosts) {
 					expect(font).toBe(appFont);
 					expect(font).not.toMatch(/^(serif|"?Times)/i);
 					if (app === 'sveltekit') expect(font).toMatch(/^system-ui/);
-					// dark where the app is dark: the card's text colour follows the page's color-scheme
-					const cardColors = await card.evaluate((element) => getComputedStyle(element).colorScheme + ' ' + getComputedStyle(element).backgroundColor);
-					record(`${name}/${scheme}/${size}/signin`, { ...boxes, font, cardColors });
+					// light or dark with the app (each follows the system): a card of the scheme's lightness, its text the other way
+					const lightness = await card.evaluate((element) => {
+						const style = getComputedStyle(element);
+						const of = (color: string) => {
+							const probe = document.createElement('canvas').getContext('2d')!;
+							probe.fillStyle = color;
+							probe.fillRect(0, 0, 1, 1);
+							const [r, g, b, a] = probe.getImageData(0, 0, 1, 1).data;
+							return a === 0 ? -1 : (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+						};
+						return { card: of(style.backgroundColor), text: of(style.color), background: style.backgroundColor };
+					});
+					if (scheme === 'light') expect(lightness.card, 'a light card').toBeGreaterThan(0.85);
+					else expect(lightness.card, 'a dark card').toBeLessThan(0.2);
+					expect(lightness.card >= 0 && Math.abs(lightness.card - lightness.text), 'text that stands out from the card').toBeGreaterThan(0.6);
+					record(`${name}/${scheme}/${size}/signin`, { ...boxes, font, lightness });
 					const bottom = Math.min(viewport.height, Math.ceil(boxes.card.bottom + 24));
-					await picture(page, `${name}-signin-${scheme}-${size}`, { x: 0, y: 0, width: Math.min(viewport.width, 560), height: bottom });
+					const left = Math.max(0, Math.floor(boxes.card.left - 24));
+					await picture(page, `${name}-signin-${scheme}-${size}`, { x: left, y: 0, width: Math.min(viewport.width - left, Math.ceil(boxes.card.width + 48)), height: bottom });
 				} finally {
 					await context.close();
 				}

@@ -178,7 +178,8 @@ function svelteKitApp(dir: string, tarball: string, env: Record<string, string>)
  */
 function hostApp(dir: string, tarball: string, env: Record<string, string>, recipe: string, seed: string): void {
 	createSvelteKitApp(dir, ['--add', 'tailwindcss=plugins:none']);
-	cpSync(join(seed, 'node_modules'), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true });
+	// timestamps kept: npm trusts the copied node_modules/.package-lock.json only when no package folder is newer than it
+	cpSync(join(seed, 'node_modules'), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
 	followGuide(dir, join(ROOT, 'docs/getting-started-sveltekit.md'), { tarball, env, commandEnv: buildEnv() });
 	followGuide(dir, join(ROOT, recipe), { tarball, env, commandEnv: buildEnv() });
 	if (!existsSync(join(dir, 'build/index.js'))) throw new Error(`The app of ${recipe} was not built`);

@@ -114,8 +114,14 @@ export function embeddedTokenCss() {
 		return `${tokenName(field)}:${a === b ? a : `light-dark(${a},${b})`}`;
 	});
 	const kitgate = ":where([class^='kg-'],[class*=' kg-'])";
+	// Vite's CSS minifier (Lightning CSS) rewrites light-dark(a,b) for older browsers as
+	// `var(--lightningcss-light,a) var(--lightningcss-dark,b)`, whose switches it sets only where it
+	// sees a color-scheme declaration: without one in the app, both would be unset and every token
+	// invalid. These defaults make such a page light, as the browser would; any color-scheme the
+	// minifier sees sets them again, and without the rewrite they mean nothing.
+	const lightningDefaults = ['--lightningcss-light:initial', '--lightningcss-dark: '];
 	return (
-		`:where(:root){${[...colors, `--kg-radius:${shapeTokens.radius}`, `--kg-font:${shapeTokens.font}`].join(';')}}` +
+		`:where(:root){${[...lightningDefaults, ...colors, `--kg-radius:${shapeTokens.radius}`, `--kg-font:${shapeTokens.font}`].join(';')}}` +
 		`:where([data-kg-theme=light]){color-scheme:light}` +
 		`:where([data-kg-theme=dark]){color-scheme:dark}` +
 		`:where(.dark,[data-mode=dark],[data-theme=dark]) ${kitgate}{color-scheme:dark}`
