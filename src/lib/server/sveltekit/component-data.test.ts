@@ -15,7 +15,7 @@ import Passkey from '../providers/passkey.js';
 import SignIn from '../../components/SignIn.svelte';
 import UserButton from '../../components/UserButton.svelte';
 import type { KitgateData } from '../../components/types.js';
-import { publicProviders } from './component-data.js';
+import { publicProviders } from '../core/response/component-data.js';
 import { kitgateData, SvelteKitAuth, type SvelteKitAuthConfig } from './index.js';
 
 const SECRET = 'component-data-secret-component-data-secret';

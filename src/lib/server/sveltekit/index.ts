@@ -283,7 +283,7 @@ function setEventCookie(event: RequestEvent, cookie: OutgoingCookie): void {
 }
 
 export { CredentialsSignin, kitgateData };
-export type { CredentialField, KitgateData, Messages, ProviderButtonStyle, SignInProvider } from '../../components/types.js';
+export type { KitgateData, SignInProvider } from '../core/response/component-data.js';
 // the types an app augments or annotates, also here (as `@auth/sveltekit` has them): `declare module 'kitgate/sveltekit' { interface Session { … } }`
 // from the package root, so that an augmentation of 'kitgate' (Auth.js's of '@auth/core/jwt', renamed) applies wherever these are used
 export type { Account, AuthConfig, DefaultSession, JWT, Profile, Session, User } from '../../index.js';
