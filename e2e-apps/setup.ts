@@ -86,12 +86,10 @@ export default async function setup(): Promise<() => Promise<void>> {
 	});
 	const apps = Promise.all([
 		stopMigration,
-		inBackground(() => {
-			svelteKitApp(dirs.sveltekit, tarball, providerEnv);
-			// the host apps of the component tests start from the guide's installed packages
-			hostApp(dirs.tailwind, tarball, providerEnv, 'docs/with-tailwind.md', dirs.sveltekit);
-			hostApp(dirs.skeleton, tarball, providerEnv, 'docs/with-skeleton.md', dirs.sveltekit);
-		}),
+		inBackground(() => svelteKitApp(dirs.sveltekit, tarball, providerEnv)),
+		// the host apps of the component tests: the same guide in an app with Tailwind, and with Skeleton
+		inBackground(() => hostApp(dirs.tailwind, tarball, providerEnv, 'docs/with-tailwind.md')),
+		inBackground(() => hostApp(dirs.skeleton, tarball, providerEnv, 'docs/with-skeleton.md')),
 		inBackground(() => expressApp(dirs.express, tarball, { ...providerEnv, AUTH_URL: origins.express })),
 		inBackground(() =>
 			authjsStyleApp(dirs.authjs, tarball, {
@@ -172,14 +170,11 @@ function svelteKitApp(dir: string, tarball: string, env: Record<string, string>)
 
 /**
  * The guide's app made by `sv create` with the Tailwind add-on, then the recipe `recipe` on top
- * (its stylesheet, layout and, for Skeleton, the theme). `node_modules` starts as a copy of the
- * guide's app's (`seed`): the guide's `npm install` then only adds what this app has more, instead
- * of compiling better-sqlite3 once more (2 minutes on two cores); the packages are the same ones.
+ * (its stylesheet, layout and, for Skeleton, the theme package). Each installs like a user's app:
+ * better-sqlite3 is compiled once per app (about two minutes on two cores).
  */
-function hostApp(dir: string, tarball: string, env: Record<string, string>, recipe: string, seed: string): void {
+function hostApp(dir: string, tarball: string, env: Record<string, string>, recipe: string): void {
 	createSvelteKitApp(dir, ['--add', 'tailwindcss=plugins:none']);
-	// timestamps kept: npm trusts the copied node_modules/.package-lock.json only when no package folder is newer than it
-	cpSync(join(seed, 'node_modules'), join(dir, 'node_modules'), { recursive: true, verbatimSymlinks: true, preserveTimestamps: true });
 	followGuide(dir, join(ROOT, 'docs/getting-started-sveltekit.md'), { tarball, env, commandEnv: buildEnv() });
 	followGuide(dir, join(ROOT, recipe), { tarball, env, commandEnv: buildEnv() });
 	if (!existsSync(join(dir, 'build/index.js'))) throw new Error(`The app of ${recipe} was not built`);
