@@ -117,11 +117,13 @@ export function embeddedTokenCss() {
 	// Vite's CSS minifier (Lightning CSS) rewrites light-dark(a,b) for older browsers as
 	// `var(--lightningcss-light,a) var(--lightningcss-dark,b)`, whose switches it sets only where it
 	// sees a color-scheme declaration: without one in the app, both would be unset and every token
-	// invalid. These defaults make such a page light, as the browser would; any color-scheme the
-	// minifier sees sets them again, and without the rewrite they mean nothing.
-	const lightningDefaults = ['--lightningcss-light:initial', '--lightningcss-dark: '];
+	// invalid. These defaults make such a page light, as the browser would. They sit in the `base`
+	// layer at zero specificity: any color-scheme the minifier sees sets the switches again, also in
+	// a theme's own base layer (Skeleton's); without the rewrite they mean nothing.
+	const lightningDefaults = '@layer base{:where(:root){--lightningcss-light:initial;--lightningcss-dark: }}';
 	return (
-		`:where(:root){${[...lightningDefaults, ...colors, `--kg-radius:${shapeTokens.radius}`, `--kg-font:${shapeTokens.font}`].join(';')}}` +
+		`:where(:root){${[...colors, `--kg-radius:${shapeTokens.radius}`, `--kg-font:${shapeTokens.font}`].join(';')}}` +
+		lightningDefaults +
 		`:where([data-kg-theme=light]){color-scheme:light}` +
 		`:where([data-kg-theme=dark]){color-scheme:dark}` +
 		`:where(.dark,[data-mode=dark],[data-theme=dark]) ${kitgate}{color-scheme:dark}`
