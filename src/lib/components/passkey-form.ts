@@ -3,37 +3,31 @@
 // ceremony on submit and offers saved passkeys in the page's `… webauthn` fields (autofill), as
 // PasskeySignIn does. Internal to SignIn.
 
+import { base } from '$app/paths';
 import { passkeySignIn } from '../client/passkey.js';
 import { enPasskey } from '../messages/en-passkey.js';
 import { passkeyErrorId } from './passkey-errors.js';
 
-/** What the form needs besides itself. */
-export interface PasskeyFormOptions {
-	provider: string;
-	/** Where kitgate's routes are (default `/auth`). */
-	basePath?: string;
-	/** Where to go after signing in. */
-	redirectTo: string;
-	/** The component's message table (`passkey.error.*` over English). */
-	messages: Readonly<Record<string, string>>;
-}
-
 /**
- * Makes the server-rendered passkey `form` work: its button starts the sign-in ceremony, and
- * autofill waits for a passkey picked in a `webauthn` field. Returns what stops it (the form leaves the page).
+ * Makes the server-rendered passkey `form` work: its button starts the sign-in ceremony with
+ * `provider`, and autofill waits for a passkey picked in a `webauthn` field. `basePath`: where
+ * kitgate's routes are (default `/auth`); `redirectTo`: where to go after signing in (default: the
+ * app's home page); `messages`: the component's message table (`passkey.error.*` over English).
+ * Positional, as SignIn's call ships to every page with the component. Returns what stops it
+ * (the form leaves the page).
  *
- * @example const stop = takeOver(form, { provider: 'passkey', basePath: '/auth', redirectTo: '/', messages: {} });
+ * @example const stop = takeOver(form, 'passkey', '/auth', '/', {});
  */
-export function takeOver(form: HTMLFormElement, options: PasskeyFormOptions): () => void {
-	const texts: Readonly<Record<string, string>> = { ...enPasskey, ...options.messages };
+export function takeOver(form: HTMLFormElement, provider: string, basePath: string | undefined, redirectTo: string | undefined, messages: Readonly<Record<string, string>>): () => void {
+	const texts: Readonly<Record<string, string>> = { ...enPasskey, ...messages };
 	const button = form.querySelector('button');
-	const common = { basePath: options.basePath ?? '/auth', redirectTo: options.redirectTo };
+	const common = { basePath: basePath ?? '/auth', redirectTo: redirectTo ?? `${base}/` };
 	let autofill: AbortController | undefined;
 	let alert: HTMLElement | undefined;
 
 	async function startAutofill() {
 		const controller = (autofill = new AbortController());
-		const result = await passkeySignIn(options.provider, { autofill: true }, { ...common, signal: controller.signal });
+		const result = await passkeySignIn(provider, { autofill: true }, { ...common, signal: controller.signal });
 		if (controller.signal.aborted) return;
 		autofill = undefined;
 		// ended before a passkey was picked (no conditional mediation, no field, no options): nothing to say
@@ -56,7 +50,7 @@ export function takeOver(form: HTMLFormElement, options: PasskeyFormOptions): ()
 		alert = undefined;
 		// one WebAuthn request at a time: autofill's ends before the button's starts
 		autofill?.abort();
-		const result = await passkeySignIn(options.provider, { action: 'authenticate' }, common);
+		const result = await passkeySignIn(provider, { action: 'authenticate' }, common);
 		if (result.ok) return;
 		show(result.error);
 		if (button) button.disabled = false;
