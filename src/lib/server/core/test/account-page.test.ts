@@ -46,8 +46,7 @@ describe('prefersAccountPage', () => {
 describe.each(STRATEGIES)('%s sessions', (strategy) => {
 	test('a browser gets the page: the user, every section, forms with this browser’s CSRF token coming back to the page', async () => {
 		const w = accountWorld(MemoryAdapter(), strategy);
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		const credentialID = await ada.addPasskey();
 		const response = await ada.request('/auth/account', { headers: { accept: BROWSER } });
 		expect(response.status).toBe(200);
@@ -74,8 +73,7 @@ describe.each(STRATEGIES)('%s sessions', (strategy) => {
 
 	test('the page’s rename form works and comes back to the page with the notice and the new name', async () => {
 		const w = accountWorld(MemoryAdapter(), strategy);
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		await ada.addPasskey();
 		const page = await (await ada.request('/auth/account', { headers: { accept: BROWSER } })).text();
 		const rename = pageForms(page).find((form) => form.action.endsWith('/account/rename-passkey'))!;
@@ -92,8 +90,7 @@ describe.each(STRATEGIES)('%s sessions', (strategy) => {
 
 	test('scripts keep the JSON overview, with where the routes are and the passkey provider', async () => {
 		const w = accountWorld(MemoryAdapter(), strategy);
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		for (const accept of ['*/*', 'application/json']) {
 			const response = await ada.request('/auth/account', { headers: { accept } });
 			expect(response.headers.get('content-type')).toContain('application/json');
@@ -110,8 +107,7 @@ describe.each(STRATEGIES)('%s sessions', (strategy) => {
 		expect(response.status).toBe(302);
 		expect(response.headers.get('location')).toBe(`${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/auth/account`)}`);
 
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		const page = await (await ada.request('/auth/account', { headers: { accept: BROWSER } })).text();
 		const deletion = pageForms(page).find((form) => form.action.endsWith('/account/delete'))!;
 		const deleted = await ada.request(deletion.action, { form: deletion.fields });
@@ -128,8 +124,7 @@ describe.each(STRATEGIES)('%s sessions', (strategy) => {
 
 test('pages.account replaces the page: browsers go there with the result; JSON stays', async () => {
 	const w = accountWorld(MemoryAdapter(), 'database', { pages: { account: '/settings' } });
-	const ada = w.browser();
-	await ada.signInByEmail('ada@example.com');
+	const ada = await w.signedIn();
 	const response = await ada.request('/auth/account?account=unlinked&accountError=<x>', { headers: { accept: BROWSER } });
 	expect(response.status).toBe(302);
 	expect(response.headers.get('location')).toBe(`${ORIGIN}/settings?account=unlinked`);
@@ -147,8 +142,7 @@ test('account: false: a browser goes to the "page not found" error page, a scrip
 
 test('the French page, and no script without a passkey provider', async () => {
 	const w = accountWorld(MemoryAdapter(), 'database', { locale: 'fr' });
-	const ada = w.browser();
-	await ada.signInByEmail('ada@example.com');
+	const ada = await w.signedIn();
 	const html = await (await ada.request('/auth/account', { headers: { accept: BROWSER } })).text();
 	expect(html).toContain('<html lang="fr">');
 	expect(html).toContain('<title>Votre compte</title>');

@@ -23,7 +23,7 @@ import { OWNER_CLAIM } from '../../session/jwt-session-list.js';
 import { revokeSessions } from '../../session/revocation.js';
 import { totpCode, totpStep } from '../../two-factor/totp.js';
 import type { JWT } from '../../types.js';
-import { accountWorld, endOwnSessionsInALoop, ORIGIN, outcomeOf, START, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';
+import { accountWorld, endOwnSessionsInALoop, ORIGIN, outcomeOf, START, UA_SAFARI } from '../account-fixture.js';
 import { confirmationForm } from '../email-fixtures.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 
@@ -53,15 +53,12 @@ describe('attacks that worked, each failing before its fix', () => {
 		test('a full revocation store does not leave a passkey removal half-done (removed, but the thief\'s session lives and no notice is mailed)', async () => {
 			const store = MemoryRateLimitStore({ maxRevocations: 5 });
 			const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const thief = w.browser(UA_SAFARI);
-			await thief.signInByEmail('ada@example.com');
+			const { laptop, phone: thief } = await w.laptopAndPhone();
 			const credentialID = await laptop.addPasskey();
 			await endOwnSessionsInALoop(w, 5);
 			const mailsBefore = w.mails.length;
 			await laptop.change('remove-passkey', { credentialID });
-			const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const ada = await w.userOf('ada@example.com');
 			const removed = (await w.adapter.listAuthenticatorsByUserId(ada.id)).length === 0;
 			const thiefAlive = (await thief.session()) !== null;
 			const noticed = w.mails.slice(mailsBefore).some((m) => m.kind === 'security-notice');
@@ -71,8 +68,7 @@ describe('attacks that worked, each failing before its fix', () => {
 		test('a full revocation store: a confirmed address change still tells the old address and does not answer a 500', async () => {
 			const store = MemoryRateLimitStore({ maxRevocations: 5 });
 			const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			await laptop.change('change-email', { email: 'thief@example.com' });
 			const link = w.mails.find((m) => m.kind === 'confirm-email-change')!.url;
 			const form = confirmationForm(await (await laptop.request(link)).text());
@@ -89,8 +85,7 @@ describe('attacks that worked, each failing before its fix', () => {
 	describe('notices', () => {
 		test('a new passkey added to the account (a new way in, a thief\'s persistence) mails a security notice', async () => {
 			const w = accountWorld(adapters[0]![1](), 'jwt');
-			const thief = w.browser(UA_SAFARI);
-			await thief.signInByEmail('ada@example.com');
+			const thief = await w.signedIn('ada@example.com', UA_SAFARI);
 			const mailsBefore = w.mails.length;
 			await thief.addPasskey();
 			expect(w.mails.slice(mailsBefore).map((m) => m.kind), 'no notice of the new passkey').toContain('security-notice');
@@ -98,11 +93,8 @@ describe('attacks that worked, each failing before its fix', () => {
 
 		test('unlinking the user\'s OIDC account (a way in removed, as a passkey) ends the other sessions and mails a notice', async () => {
 			const w = accountWorld(adapters[0]![1](), 'jwt');
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
-			const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const { laptop, phone } = await w.laptopAndPhone();
+			const ada = await w.userOf('ada@example.com');
 			await w.adapter.linkAccount({ userId: ada.id, provider: 'idp', type: 'oidc', providerAccountId: 'ada-at-idp' });
 			const mailsBefore = w.mails.length;
 			w.clock.now += 1000;
@@ -113,8 +105,7 @@ describe('attacks that worked, each failing before its fix', () => {
 
 		test('the email-changed notice to the old address names the new address (the thief\'s), not the old one', async () => {
 			const w = accountWorld(adapters[0]![1](), 'jwt');
-			const thief = w.browser(UA_SAFARI);
-			await thief.signInByEmail('ada@example.com');
+			const thief = await w.signedIn('ada@example.com', UA_SAFARI);
 			await thief.change('change-email', { email: 'thief@evil.example' });
 			const link = w.mails.find((m) => m.kind === 'confirm-email-change')!.url;
 			const form = confirmationForm(await (await thief.request(link)).text());
@@ -131,7 +122,7 @@ describe('attacks that worked, each failing before its fix', () => {
 			expect(w.clock.now % 1000).toBe(0);
 			await thief.signInByEmail('ada@example.com');
 			expect(w.clock.now).toBe(START);
-			const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const ada = await w.userOf('ada@example.com');
 			await credentialChanged(ada.id, w.config, { request: 'http://localhost:3000/settings' });
 			w.clock.now += 10;
 			expect(await thief.session(), 'the session issued in the very second of the password change lives on').toBeNull();
@@ -142,8 +133,7 @@ describe('attacks that worked, each failing before its fix', () => {
 		test('eve ending her own other sessions (one deliberate record each) cannot stop ada ending hers or removing a passkey', async () => {
 			const store = MemoryRateLimitStore({ maxRevocations: 5 });
 			const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			const credentialID = await laptop.addPasskey();
 			await laptop.addPasskey();
 			await endOwnSessionsInALoop(w, 5);
@@ -154,10 +144,7 @@ describe('attacks that worked, each failing before its fix', () => {
 		test('database sessions: eve\'s accounts ending their other sessions fill the store, and ada\'s end-other-sessions then deletes no row (the thief stays)', async () => {
 			const store = MemoryRateLimitStore({ maxRevocations: 5 });
 			const w = accountWorld(makeAdapter(), 'database', { session: { strategy: 'database', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const thief = w.browser(UA_SAFARI);
-			await thief.signInByEmail('ada@example.com');
+			const { laptop, phone: thief } = await w.laptopAndPhone();
 			for (let i = 0; i < 5; i++) {
 				const eve = w.browser();
 				await eve.addPasskey(`eve${i}@example.com`);
@@ -170,13 +157,12 @@ describe('attacks that worked, each failing before its fix', () => {
 		test('new recovery codes with a full store: the old codes are not replaced by codes the user never sees', async () => {
 			const store = MemoryRateLimitStore({ maxRevocations: 5 });
 			const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			const started = (await (await laptop.changeJson('two-factor-start')).json()) as { secret: string; pending: string };
 			// kept: ada has no revocation record yet
 			const confirmed = await laptop.changeJson('two-factor-confirm', { pending: started.pending, code: totpCode(started.secret, totpStep(w.clock.now)), keepOtherSessions: 'yes' });
 			const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
-			const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const ada = await w.userOf('ada@example.com');
 			const before = (await w.adapter.getTwoFactor(ada.id))!.recoveryCodes;
 			await endOwnSessionsInALoop(w, 5);
 			w.clock.now += 31_000;
@@ -191,12 +177,10 @@ describe('attacks that worked, each failing before its fix', () => {
 		test('a copied cookie of a signed-out session does not come back after another user signs in over her own session maxRevocations times', async () => {
 			const store = MemoryRateLimitStore({ maxRevocations: 5 });
 			const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
+			const phone = await w.signedIn('ada@example.com', UA_SAFARI);
 			const stolen = phone.client.jar.get(COOKIE)!;
-			expect((await phone.request('/auth/signout', { form: { csrfToken: await phone.client.csrfToken() } })).status).toBe(302);
-			const thief = w.browser(UA_SAFARI);
-			thief.client.jar.set(COOKIE, stolen);
+			expect((await phone.signOut()).status).toBe(302);
+			const thief = w.browserWithCookie(stolen, UA_SAFARI);
 			expect(await thief.session(), 'the copy dies with the sign-out').toBeNull();
 			const eve = w.browser();
 			await eve.addPasskey('eve@example.com');
@@ -204,8 +188,7 @@ describe('attacks that worked, each failing before its fix', () => {
 				w.clock.now += 1000;
 				await eve.signInWithPasskey();
 			}
-			const again = w.browser(UA_SAFARI);
-			again.client.jar.set(COOKIE, stolen);
+			const again = w.browserWithCookie(stolen, UA_SAFARI);
 			expect(await again.session(), 'the signed-out copy works again').toBeNull();
 		});
 	});
@@ -216,11 +199,8 @@ describe('attacks that worked, each failing before its fix', () => {
 
 		test.each(['end-other-sessions', 'end-session'] as const)('a stolen session that dropped its sub through an update survives %s', async (how) => {
 			const w = accountWorld(makeAdapter(), 'jwt', { callbacks: { jwt: mergingJwt } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const thief = w.browser(UA_SAFARI);
-			await thief.signInByEmail('ada@example.com');
-			const thiefId = (await laptop.overview()).sessions.find((s) => !s.current)!.id;
+			const { laptop, phone: thief } = await w.laptopAndPhone();
+			const thiefId = await laptop.otherSessionId();
 			await thief.request('/auth/session', { json: { csrfToken: await thief.client.csrfToken(), data: { sub: null } } });
 			w.clock.now += 1000;
 			if (how === 'end-session') expect(outcomeOf(await laptop.change('end-session', { sessionId: thiefId })).account).toBe('session-ended');
@@ -235,8 +215,7 @@ describe('defences that held', () => {
 	describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		test.each(HOSTILE_RETURN_TO)('returnTo %s: a stale deletion\'s sign-in and a refusal both stay on the site', async (returnTo) => {
 			const w = accountWorld(makeAdapter(), 'jwt', { account: { deleteAccount: true } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			w.clock.now += 2 * 3600_000;
 			const stale = await laptop.change('delete', { callbackUrl: '/', returnTo });
 			const signIn = new URL(stale.headers.get('location')!);
@@ -250,8 +229,7 @@ describe('defences that held', () => {
 
 		test('a forged remove-passkey with keepOtherSessions=yes and no CSRF token (form or JSON) removes nothing and mails nothing', async () => {
 			const w = accountWorld(makeAdapter(), 'jwt');
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			const credentialID = await laptop.addPasskey();
 			await laptop.addPasskey();
 			const mailsBefore = w.mails.length;
@@ -259,17 +237,14 @@ describe('defences that held', () => {
 			expect(outcomeOf(form).accountError).toBe('MissingCSRF');
 			const json = await laptop.request('/auth/account/remove-passkey', { json: { credentialID, keepOtherSessions: true }, headers: { origin: 'https://evil.example' } });
 			expect(json.status).toBe(403);
-			const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const ada = await w.userOf('ada@example.com');
 			expect(await w.adapter.listAuthenticatorsByUserId(ada.id)).toHaveLength(2);
 			expect(w.mails.length).toBe(mailsBefore);
 		});
 
 		test('a thief\'s session re-issued in the very second of end-other-sessions, before and after it, is ended', async () => {
 			const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', updateAge: 0 } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const thief = w.browser(UA_SAFARI);
-			await thief.signInByEmail('ada@example.com');
+			const { laptop, phone: thief } = await w.laptopAndPhone();
 			w.clock.now += 1400;
 			expect(await thief.session()).not.toBeNull();
 			w.clock.now += 100;
@@ -285,17 +260,15 @@ describe('defences that held', () => {
 			let owner: string | undefined;
 			const w = accountWorld(makeAdapter(), 'jwt', { callbacks: { jwt: mergingJwt(() => owner) } });
 			w.config.providers = [...w.config.providers, memberCredentials()];
-			const bobBrowser = w.browser(UA_FIREFOX);
-			await bobBrowser.signInByEmail('bob@example.com');
-			const bob = (await w.adapter.getUserByEmail('bob@example.com'))!;
+			await w.signedIn('bob@example.com');
+			const bob = await w.userOf('bob@example.com');
 			owner = bob.id;
 			// eve signs in by email with a callback that names bob as her session's owner
-			const eve = w.browser(UA_SAFARI);
-			await eve.signInByEmail('eve@example.com');
+			const eve = await w.signedIn('eve@example.com', UA_SAFARI);
 			await eve.request('/auth/session', { json: { csrfToken: await eve.client.csrfToken(), data: { [OWNER_CLAIM]: bob.id } } });
 			// ada's credentials session (sub = member-ada) tries to drop its owner
 			await w.browser().signInByEmail('ada@example.com');
-			const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const ada = await w.userOf('ada@example.com');
 			await w.adapter.linkAccount({ userId: ada.id, provider: 'credentials', type: 'credentials', providerAccountId: 'member-ada' });
 			owner = undefined;
 			const thief = w.browser(UA_SAFARI);
@@ -313,12 +286,10 @@ describe('defences that held', () => {
 
 		test('a stale stolen session can remove no passkey (any removal needs a recent sign-in), delete nothing, change no second factor; the owner stays signed in', async () => {
 			const w = accountWorld(makeAdapter(), 'jwt', { account: { deleteAccount: true } });
-			const owner = w.browser(UA_FIREFOX);
-			await owner.signInByEmail('ada@example.com');
+			const owner = await w.signedIn();
 			const credentialID = await owner.addPasskey();
 			await owner.addPasskey();
-			const thief = w.browser(UA_SAFARI);
-			await thief.signInByEmail('ada@example.com');
+			const thief = await w.signedIn('ada@example.com', UA_SAFARI);
 			w.clock.now += 2 * 3600_000;
 			const mails = w.mails.length;
 			expect(outcomeOf(await thief.change('remove-passkey', { credentialID })).error).toBe('FreshSignInRequired');
@@ -335,8 +306,7 @@ describe('defences that held', () => {
 		test('a revocation store full of other users\' revocations answers a removal 503 AdapterError (JSON), never a 500', async () => {
 			const store = MemoryRateLimitStore({ maxRevocations: 5 });
 			const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			const credentialID = await laptop.addPasskey();
 			// five other users' live revocations (one user's own ended sessions only push out each other)
 			for (let i = 0; i < 5; i++) store.revoke(`other-user-${i}`, w.clock.now, 86_400);
@@ -353,8 +323,7 @@ describe('defences that held', () => {
 		test('one user ending their own sessions over and over fills nothing: pushed out are their own records, another user\'s change goes through', async () => {
 			const store = MemoryRateLimitStore({ maxRevocations: 5 });
 			const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			const credentialID = await laptop.addPasskey();
 			expect(await endOwnSessionsInALoop(w, 8)).toBe(8);
 			expect((await laptop.changeJson('remove-passkey', { credentialID })).status).toBe(200);
@@ -362,13 +331,12 @@ describe('defences that held', () => {
 
 		test('with a configured URL, the notice links to it, never to a forwarded host (a thief\'s request, or the app\'s for credentialChanged)', async () => {
 			const w = accountWorld(makeAdapter(), 'jwt', { url: ORIGIN });
-			const thief = w.browser(UA_SAFARI);
-			await thief.signInByEmail('ada@example.com');
+			const thief = await w.signedIn('ada@example.com', UA_SAFARI);
 			const credentialID = await thief.addPasskey();
 			await thief.addPasskey();
 			await thief.request('/auth/account/remove-passkey', { form: { csrfToken: await thief.client.csrfToken(), credentialID, keepOtherSessions: 'yes', callbackUrl: '/settings' }, headers: { 'x-forwarded-host': 'evil.example', host: 'evil.example' } });
 			expect(w.mails.at(-1)).toMatchObject({ kind: 'security-notice', change: 'passkey-removed', url: ORIGIN });
-			const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const ada = await w.userOf('ada@example.com');
 			await credentialChanged(ada.id, w.config, { request: new Request(`${ORIGIN}/settings`, { headers: { 'x-forwarded-host': 'evil.example' } }) });
 			expect(w.mails.at(-1)).toMatchObject({ kind: 'security-notice', change: 'password-changed', url: ORIGIN });
 		});
@@ -382,8 +350,7 @@ describe('defences that held', () => {
 
 	test('credentialChanged with a user that does not exist ends nothing else and mails nobody', async () => {
 		const w = accountWorld(adapters[0]![1](), 'jwt');
-		const laptop = w.browser(UA_FIREFOX);
-		await laptop.signInByEmail('ada@example.com');
+		const laptop = await w.signedIn();
 		const mailsBefore = w.mails.length;
 		w.clock.now += 2000;
 		await credentialChanged('no-such-user', w.config, { request: `${ORIGIN}/settings` });

@@ -18,18 +18,15 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { PostgresAdapter } from '../../../adapters/postgres.js';
-import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import { SESSION_ID_CLAIM } from '../../session/jwt-session-list.js';
 import { revokeSessions } from '../../session/revocation.js';
-import { totpCode, totpStep } from '../../two-factor/totp.js';
-import type { Adapter, AdapterUser, JWT, RevocationStore } from '../../types.js';
-import { accountWorld, outcomeOf, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';
+import type { Adapter, JWT, RevocationStore } from '../../types.js';
+import { accountWorld, memberCredentials, outcomeOf, SESSION_COOKIE, signInAsMember, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';
 import { TEST_SECRET } from '../client.js';
-import { confirmationForm } from '../email-fixtures.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
+import { twoFactorWorld } from '../two-factor-fixture.js';
 
-const COOKIE = 'kitgate.session-token';
 
 // PostgreSQL: a schema of its own for every world, dropped after the file
 const connectionString = inject('databaseUrl');
@@ -53,28 +50,9 @@ const storedAdapters = memoryAndSqliteAdapters('jwt-session-list');
 const adapters: [string, () => Adapter][] = [...storedAdapters, ['postgres', postgresAdapter]];
 
 type World = ReturnType<typeof accountWorld>;
-type Browser = ReturnType<World['browser']>;
-
-/** A Credentials provider whose authorize() says member `member-<local part>` for password "pw" (the app's own member ids). */
-function memberCredentials() {
-	return Credentials({
-		minFailureMs: 0,
-		credentials: { email: {}, password: { type: 'password' } },
-		authorize: async (fields) => (fields.password === 'pw' ? { id: `member-${String(fields.email).split('@')[0]}`, email: String(fields.email) } : null)
-	});
-}
-
-async function signInWithPassword(browser: Browser, email: string): Promise<Response> {
-	const csrfToken = await browser.client.csrfToken();
-	return browser.request('/auth/callback/credentials', { form: { csrfToken, email, password: 'pw', callbackUrl: '/' } });
-}
-
-async function userOf(w: World, email: string): Promise<AdapterUser> {
-	return (await w.adapter.getUserByEmail(email))!;
-}
 
 async function jwtRows(w: World, email: string) {
-	return (await w.adapter.listSessionsByUserId((await userOf(w, email)).id)).filter((row) => row.sessionToken.startsWith('jwt:'));
+	return (await w.sessionRowsOf(email)).filter((row) => row.sessionToken.startsWith('jwt:'));
 }
 
 describe('attacks that worked, each failing before its fix', () => {
@@ -84,13 +62,12 @@ describe('attacks that worked, each failing before its fix', () => {
 		test('a credentials session (authorize() id linked to a stored user) is ended by end-other-sessions, not only unlisted', async () => {
 			const w = jwtWorld();
 			w.config.providers = [...w.config.providers, memberCredentials()];
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const ada = await userOf(w, 'ada@example.com');
+			const laptop = await w.signedIn();
+			const ada = await w.userOf('ada@example.com');
 			await w.adapter.linkAccount({ userId: ada.id, provider: 'credentials', type: 'credentials', providerAccountId: 'member-ada' });
 			const thief = w.browser(UA_SAFARI);
 			w.clock.now += 1000;
-			expect((await signInWithPassword(thief, 'ada@example.com')).status).toBe(302);
+			expect((await signInAsMember(thief, 'ada@example.com')).status).toBe(302);
 			expect((await thief.overview()).user.id).toBe(ada.id);
 			// the thief's session is listed on ada's page
 			expect((await laptop.overview()).sessions).toHaveLength(2);
@@ -105,10 +82,10 @@ describe('attacks that worked, each failing before its fix', () => {
 			const w = jwtWorld();
 			w.config.providers = [...w.config.providers, memberCredentials()];
 			await w.browser().signInByEmail('ada@example.com');
-			const ada = await userOf(w, 'ada@example.com');
+			const ada = await w.userOf('ada@example.com');
 			await w.adapter.linkAccount({ userId: ada.id, provider: 'credentials', type: 'credentials', providerAccountId: 'member-ada' });
 			const thief = w.browser(UA_SAFARI);
-			expect((await signInWithPassword(thief, 'ada@example.com')).status).toBe(302);
+			expect((await signInAsMember(thief, 'ada@example.com')).status).toBe(302);
 			w.clock.now += 2000;
 			await revokeSessions(ada.id, w.config);
 			w.clock.now += 1000;
@@ -116,27 +93,13 @@ describe('attacks that worked, each failing before its fix', () => {
 		});
 
 		test('a credentials sign-in finished with a second factor is listed on the account page', async () => {
-			const adapter = makeAdapter() as Required<Adapter>;
-			const w = accountWorld(adapter, 'jwt');
-			w.config.providers = [
-				...w.config.providers,
-				Credentials({
-					minFailureMs: 0,
-					credentials: { email: {}, password: { type: 'password' } },
-					authorize: async (fields) => {
-						const user = await adapter.getUserByEmail(String(fields.email));
-						return fields.password === 'pw' && user ? { id: user.id, email: user.email } : null;
-					}
-				})
-			];
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const started = (await (await laptop.changeJson('two-factor-start')).json()) as { secret: string; pending: string };
-			expect((await laptop.changeJson('two-factor-confirm', { pending: started.pending, code: totpCode(started.secret, totpStep(w.clock.now)) })).status).toBe(200);
-			w.clock.now += 31_000;
+			const w = twoFactorWorld(makeAdapter(), 'jwt');
+			const laptop = await w.signedIn();
+			const { secret } = await laptop.enrol();
+			w.clock.now += 30_000;
 			const phone = w.browser(UA_SAFARI);
-			await signInWithPassword(phone, 'ada@example.com');
-			const done = await phone.request('/auth/second-factor', { json: { csrfToken: await phone.client.csrfToken(), code: totpCode(started.secret, totpStep(w.clock.now)) } });
+			await phone.signInWithPassword();
+			const done = await phone.secondStepJson(w.code(secret));
 			expect(done.status).toBe(200);
 			expect((await phone.session())?.user?.email).toBe('ada@example.com');
 			expect((await laptop.overview()).sessions.map((s) => s.browser), 'the phone\'s session is missing from the list').toHaveLength(2);
@@ -144,19 +107,16 @@ describe('attacks that worked, each failing before its fix', () => {
 
 		test.each(['a sign-out', 'a new sign-in over it'] as const)('a copy of a JWT session\'s cookie taken before %s is refused, or at least still listed so it can be ended', async (how) => {
 			const w = jwtWorld();
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const copied = laptop.client.jar.get(COOKIE)!;
+			const laptop = await w.signedIn();
+			const copied = laptop.client.jar.get(SESSION_COOKIE)!;
 			if (how === 'a sign-out') {
-				expect((await laptop.request('/auth/signout', { form: { csrfToken: await laptop.client.csrfToken() } })).status).toBe(302);
+				expect((await laptop.signOut()).status).toBe(302);
 			} else {
 				w.clock.now += 60_000;
 				await laptop.signInByEmail('ada@example.com');
 			}
-			const thief = w.browser(UA_SAFARI);
-			thief.client.jar.set(COOKIE, copied);
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
+			const thief = w.browserWithCookie(copied, UA_SAFARI);
+			const phone = await w.signedIn('ada@example.com', UA_SAFARI);
 			const alive = (await thief.session()) !== null;
 			const listed = (await phone.overview()).sessions.length;
 			// the phone, and the laptop's new session after a new sign-in
@@ -170,15 +130,11 @@ describe('attacks that worked, each failing before its fix', () => {
 		test('an attacker signing in and ending their own session over and over cannot push a victim\'s ended session out of the revocation store', async () => {
 			const store = MemoryRateLimitStore({ maxRevocations: 10 });
 			const w = accountWorld(makeAdapter(), 'jwt', { session: { strategy: 'jwt', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
-			const stolen = phone.client.jar.get(COOKIE)!;
-			const phoneId = (await laptop.overview()).sessions.find((s) => !s.current)!.id;
+			const { laptop, phone } = await w.laptopAndPhone();
+			const stolen = phone.client.jar.get(SESSION_COOKIE)!;
+			const phoneId = await laptop.otherSessionId();
 			expect((await laptop.changeJson('end-session', { sessionId: phoneId })).status).toBe(200);
-			const thief = w.browser(UA_SAFARI);
-			thief.client.jar.set(COOKIE, stolen);
+			const thief = w.browserWithCookie(stolen, UA_SAFARI);
 			expect(await thief.session()).toBeNull();
 
 			// eve, any user, with a passkey: sign in, end "this session", again
@@ -189,26 +145,17 @@ describe('attacks that worked, each failing before its fix', () => {
 				await eve.signInWithPasskey();
 				expect((await eve.changeJson('end-session', { sessionId: 'current' })).status).toBe(200);
 			}
-			const again = w.browser(UA_SAFARI);
-			again.client.jar.set(COOKIE, stolen);
+			const again = w.browserWithCookie(stolen, UA_SAFARI);
 			expect(await again.session(), 'the ended session came back').toBeNull();
 		});
 
 		test('a sign-in that goes through the second step over an existing session replaces its row', async () => {
-			const adapter = makeAdapter() as Required<Adapter>;
-			const w = accountWorld(adapter, 'jwt');
-			const laptop = w.browser(UA_FIREFOX);
+			const w = twoFactorWorld(makeAdapter(), 'jwt');
+			const laptop = await w.signedIn();
+			const { secret } = await laptop.enrol();
+			w.clock.now += 30_000;
 			await laptop.signInByEmail('ada@example.com');
-			const started = (await (await laptop.changeJson('two-factor-start')).json()) as { secret: string; pending: string };
-			expect((await laptop.changeJson('two-factor-confirm', { pending: started.pending, code: totpCode(started.secret, totpStep(w.clock.now)) })).status).toBe(200);
-			w.clock.now += 31_000;
-			const csrfToken = await laptop.client.csrfToken();
-			await laptop.request('/auth/signin/email', { form: { csrfToken, email: 'ada@example.com', callbackUrl: '/' } });
-			const link = w.links.at(-1)!;
-			const page = await laptop.request(link.url);
-			const { action, fields } = confirmationForm(await page.text());
-			await laptop.request(action, { form: fields });
-			const done = await laptop.request('/auth/second-factor', { json: { csrfToken: await laptop.client.csrfToken(), code: totpCode(started.secret, totpStep(w.clock.now)) } });
+			const done = await laptop.secondStepJson(w.code(secret));
 			expect(done.status).toBe(200);
 			expect((await laptop.session())?.user?.email).toBe('ada@example.com');
 			expect(await jwtRows(w, 'ada@example.com'), 'the replaced session\'s row is still listed').toHaveLength(1);
@@ -218,14 +165,12 @@ describe('attacks that worked, each failing before its fix', () => {
 	describe.each(storedAdapters)('%s adapter, an ended session on the passkey routes', (_name, makeAdapter) => {
 		test.each(['end-session', 'end-other-sessions'] as const)('a thief\'s session ended by %s can neither list nor remove the victim\'s passkeys', async (how) => {
 			const w = accountWorld(makeAdapter(), 'jwt');
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			await laptop.addPasskey();
-			const thief = w.browser(UA_SAFARI);
-			await thief.signInByEmail('ada@example.com');
+			const thief = await w.signedIn('ada@example.com', UA_SAFARI);
 			w.clock.now += 1000;
 			if (how === 'end-session') {
-				const thiefId = (await laptop.overview()).sessions.find((s) => !s.current)!.id;
+				const thiefId = await laptop.otherSessionId();
 				expect((await laptop.changeJson('end-session', { sessionId: thiefId })).status).toBe(200);
 			} else {
 				expect(outcomeOf(await laptop.change('end-other-sessions')).account).toBe('other-sessions-ended');
@@ -233,9 +178,9 @@ describe('attacks that worked, each failing before its fix', () => {
 			w.clock.now += 1000;
 			const listed = await thief.request('/auth/webauthn-authenticators/passkey');
 			expect.soft(listed.status, 'the ended session lists ada\'s passkeys').toBe(401);
-			const id = (await w.adapter.listAuthenticatorsByUserId((await userOf(w, 'ada@example.com')).id))[0]!.credentialID;
+			const id = (await w.adapter.listAuthenticatorsByUserId((await w.userOf('ada@example.com')).id))[0]!.credentialID;
 			await thief.request('/auth/webauthn-authenticators/passkey', { json: { csrfToken: await thief.client.csrfToken(), credentialID: id } });
-			expect(await w.adapter.listAuthenticatorsByUserId((await userOf(w, 'ada@example.com')).id), 'the ended session removed ada\'s passkey').toHaveLength(1);
+			expect(await w.adapter.listAuthenticatorsByUserId((await w.userOf('ada@example.com')).id), 'the ended session removed ada\'s passkey').toHaveLength(1);
 		});
 	});
 });
@@ -255,11 +200,8 @@ describe('defences that held', () => {
 				}
 			};
 			const w = jwtWorld({ session: { strategy: 'jwt', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
-			const phoneId = (await laptop.overview()).sessions.find((s) => !s.current)!.id;
+			const { laptop, phone } = await w.laptopAndPhone();
+			const phoneId = await laptop.otherSessionId();
 			failRevoke = true;
 			const answer = await laptop.changeJson('end-session', { sessionId: phoneId });
 			expect(answer.status).not.toBe(500);
@@ -275,8 +217,7 @@ describe('defences that held', () => {
 		test('the overview and end-session with an adapter whose session listing fails answer no 500', async () => {
 			const adapter = makeAdapter() as Required<Adapter>;
 			const w = accountWorld(adapter, 'jwt');
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			const realList = adapter.listSessionsByUserId.bind(adapter);
 			adapter.listSessionsByUserId = async () => {
 				throw new Error('db down');
@@ -290,24 +231,20 @@ describe('defences that held', () => {
 		test('a revocation store whose reads fail grants no account page and no extension', async () => {
 			const store: RevocationStore = { revokedAt: () => Promise.reject(new Error('down')), revoke: () => Promise.reject(new Error('down')) };
 			const w = jwtWorld({ session: { strategy: 'jwt', revocationStore: store } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			const account = await laptop.request('/auth/account', { headers: { accept: 'application/json' } });
 			expect(account.status).toBe(401);
-			const before = laptop.client.jar.get(COOKIE);
+			const before = laptop.client.jar.get(SESSION_COOKIE);
 			w.clock.now += 2 * 86400_000;
 			const answer = await laptop.request('/auth/session');
 			expect(answer.status).toBe(200);
-			expect(laptop.client.jar.get(COOKIE)).toBe(before);
+			expect(laptop.client.jar.get(SESSION_COOKIE)).toBe(before);
 		});
 
 		test('revocationCheck "refresh": a session ended from the account page stops at the latest on its next re-issue', async () => {
 			const w = jwtWorld({ session: { strategy: 'jwt', revocationCheck: 'refresh' } });
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
-			const phoneId = (await laptop.overview()).sessions.find((s) => !s.current)!.id;
+			const { laptop, phone } = await w.laptopAndPhone();
+			const phoneId = await laptop.otherSessionId();
 			expect((await laptop.changeJson('end-session', { sessionId: phoneId })).status).toBe(200);
 			// the account routes always check
 			expect((await phone.request('/auth/account', { headers: { accept: 'application/json' } })).status).toBe(401);
@@ -317,11 +254,8 @@ describe('defences that held', () => {
 
 		test('end-session racing a re-issue of that session: the session ends and its row does not come back', async () => {
 			const w = jwtWorld();
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
-			const phoneId = (await laptop.overview()).sessions.find((s) => !s.current)!.id;
+			const { laptop, phone } = await w.laptopAndPhone();
+			const phoneId = await laptop.otherSessionId();
 			w.clock.now += 2 * 86400_000;
 			// ending another session needs a recent sign-in: the laptop signs in again (the phone's is due for re-issue)
 			await laptop.signInByEmail('ada@example.com');
@@ -335,11 +269,8 @@ describe('defences that held', () => {
 			const w = jwtWorld({
 				callbacks: { jwt: ({ token, trigger, session }: { token: JWT; trigger?: string; session?: unknown }) => (trigger === 'update' && session && typeof session === 'object' ? { ...token, ...(session as JWT) } : token) }
 			});
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
-			const phoneId = (await laptop.overview()).sessions.find((s) => !s.current)!.id;
+			const { laptop, phone } = await w.laptopAndPhone();
+			const phoneId = await laptop.otherSessionId();
 			// the phone's session, ended, tries to take another id or none through update
 			expect((await laptop.changeJson('end-session', { sessionId: phoneId })).status).toBe(200);
 			for (const data of [{ [SESSION_ID_CLAIM]: 'AAAAAAAAAAAAAAAAAAAAAA' }, { [SESSION_ID_CLAIM]: null }]) {
@@ -357,12 +288,10 @@ describe('defences that held', () => {
 
 		test('a JWT without kitgate.sid (an older kitgate\'s) is ended by end-other-sessions', async () => {
 			const w = jwtWorld();
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const ada = await userOf(w, 'ada@example.com');
+			const laptop = await w.signedIn();
+			const ada = await w.userOf('ada@example.com');
 			const { encodeJwt } = await import('../../crypto/jwt.js');
-			const old = w.browser(UA_SAFARI);
-			old.client.jar.set(COOKIE, await encodeJwt({ token: { sub: ada.id, email: 'ada@example.com', 'kitgate.subject': 'user' }, secret: TEST_SECRET, salt: COOKIE, maxAge: 3600, now: w.clock.now }));
+			const old = w.browserWithCookie(await encodeJwt({ token: { sub: ada.id, email: 'ada@example.com', 'kitgate.subject': 'user' }, secret: TEST_SECRET, salt: SESSION_COOKIE, maxAge: 3600, now: w.clock.now }), UA_SAFARI);
 			expect((await old.overview()).sessions[0]!.id).toBe('current');
 			w.clock.now += 1000;
 			expect(outcomeOf(await laptop.change('end-other-sessions')).account).toBe('other-sessions-ended');
@@ -373,10 +302,7 @@ describe('defences that held', () => {
 
 		test('neither the overview nor the session answer carries a session id or a row token', async () => {
 			const w = jwtWorld();
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
+			const { laptop } = await w.laptopAndPhone();
 			const rows = await jwtRows(w, 'ada@example.com');
 			const page = await (await laptop.request('/auth/account')).text();
 			const html = await (await laptop.request('/auth/account', { headers: { accept: 'text/html' } })).text();
@@ -389,10 +315,8 @@ describe('defences that held', () => {
 
 		test('end-session with another user\'s listed id, the literal row token or the raw id is refused; the session goes on', async () => {
 			const w = jwtWorld();
-			const ada = w.browser(UA_FIREFOX);
-			await ada.signInByEmail('ada@example.com');
-			const eve = w.browser(UA_SAFARI);
-			await eve.signInByEmail('eve@example.com');
+			const ada = await w.signedIn();
+			const eve = await w.signedIn('eve@example.com', UA_SAFARI);
 			const [row] = await jwtRows(w, 'ada@example.com');
 			for (const sessionId of [row!.sessionToken, row!.sessionToken.slice(4), (await ada.overview()).sessions[0]!.id]) {
 				expect((await eve.changeJson('end-session', { sessionId })).status).toBe(400);
@@ -403,11 +327,8 @@ describe('defences that held', () => {
 
 		test('deleting the account leaves no JWT session rows, and the deleted user\'s other session ends', async () => {
 			const w = jwtWorld();
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
-			const id = (await userOf(w, 'ada@example.com')).id;
+			const { laptop, phone } = await w.laptopAndPhone();
+			const id = (await w.userOf('ada@example.com')).id;
 			expect(outcomeOf(await laptop.change('delete')).account).toBe('account-deleted');
 			expect(await w.adapter.listSessionsByUserId(id)).toEqual([]);
 			expect(await phone.session()).toBeNull();
@@ -437,10 +358,9 @@ describe('defences that held', () => {
 			expect((await forger.request('/auth/account', { headers: { accept: 'application/json' } })).status).toBe(401);
 			const forger2 = db.browser();
 			forger2.client.jar.set('authjs.session-token', row!.sessionToken);
-			await forger2.request('/auth/signout', { form: { csrfToken: await forger2.client.csrfToken() } });
-			const forger3 = db.browser();
-			forger3.client.jar.set(COOKIE, row!.sessionToken);
-			await forger3.request('/auth/signout', { form: { csrfToken: await forger3.client.csrfToken() } });
+			await forger2.signOut();
+			const forger3 = db.browserWithCookie(row!.sessionToken);
+			await forger3.signOut();
 			expect(await jwtRows(jwt, 'ada@example.com')).toHaveLength(1);
 		});
 
@@ -450,8 +370,7 @@ describe('defences that held', () => {
 			await jwt.browser().signInByEmail('ada@example.com');
 			const [row] = await jwtRows(jwt, 'ada@example.com');
 			const db = accountWorld(adapter, 'database');
-			const forger = db.browser();
-			forger.client.jar.set(COOKIE, row!.sessionToken);
+			const forger = db.browserWithCookie(row!.sessionToken);
 			await forger.signInByEmail('eve@example.com');
 			expect(await jwtRows(jwt, 'ada@example.com')).toHaveLength(1);
 			expect((await forger.session())?.user?.email).toBe('eve@example.com');

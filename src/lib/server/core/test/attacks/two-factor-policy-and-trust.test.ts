@@ -67,8 +67,7 @@ describe('attacks that worked, each failing before its fix', () => {
 			test('required: two confirmations of one forced enrolment racing: every recovery code list shown works', async () => {
 				const w = world({ required: true });
 				racingSetTwoFactor(w.adapter);
-				const ada = w.browser();
-				await ada.signInByEmail('ada@example.com');
+				const ada = await w.signedIn();
 				const page = await (await ada.request('/auth/second-factor')).text();
 				const { secret, pending } = enrolmentOf(page);
 				const csrfToken = await ada.client.csrfToken();
@@ -82,8 +81,7 @@ describe('attacks that worked, each failing before its fix', () => {
 				// each list the user was shown must be the one stored: sign in with its first code
 				for (const codes of shown) {
 					w.clock.now += 1000;
-					const b = w.browser();
-					await b.signInByEmail('ada@example.com');
+					const b = await w.signedIn();
 					const used = await b.secondStep(codes[0]);
 					expect(used.status, 'a shown recovery code signs in').toBe(200);
 				}
@@ -118,8 +116,7 @@ describe('attacks that worked, each failing before its fix', () => {
 				await w.adapter.updateUser({ id: adaId, email: 'ada@example.com', emailVerified: new Date(w.clock.now) });
 				w.clock.now += 1000;
 				// a thief of her mailbox (or password) reaches the forced set-up
-				const thief = w.browser();
-				await thief.signInByEmail('ada@example.com');
+				const thief = await w.signedIn();
 				const { secret: thiefSecret, pending: thiefPending } = enrolmentOf(await (await thief.request('/auth/second-factor')).text());
 				const started = await ada.changeJson('two-factor-start');
 				expect(started.status).toBe(200);
@@ -160,15 +157,13 @@ describe('defences that held', () => {
 
 				// new codes from a full sign-in (email link and a current code)
 				w.clock.now += 60_000;
-				const owner = w.browser();
-				await owner.signInByEmail('ada@example.com');
+				const owner = await w.signedIn();
 				expect((await owner.secondStep(w.code(secret))).status).toBe(302);
 				w.clock.now += 30_000;
 				const fresh = await owner.changeJson('two-factor-recovery-codes', { code: w.code(secret) });
 				expect(fresh.status).toBe(200);
 				w.clock.now += 1000;
-				const three = w.browser();
-				await three.signInByEmail('ada@example.com');
+				const three = await w.signedIn();
 				const old = await three.secondStep(recoveryCodes[1]);
 				expect(new URL(old.headers.get('location')!).searchParams.get('error')).toBe('InvalidSecondFactor');
 				expect(await three.session()).toBeNull();
@@ -217,8 +212,7 @@ describe('defences that held', () => {
 				const ada = w.browser();
 				await signInTrusting(w, ada, secret);
 				w.clock.now += 60_000;
-				const other = w.browser();
-				await other.signInByEmail('ada@example.com');
+				const other = await w.signedIn();
 				expect((await other.secondStep(recoveryCodes[3])).status).toBe(200);
 				w.clock.now += 60_000;
 				expect(await signInAgain(ada)).toBe('http://localhost:3000/auth/second-factor');
@@ -228,8 +222,7 @@ describe('defences that held', () => {
 				const w = world({ required: true });
 				const carol = w.browser();
 				await carol.addPasskey('carol@example.com');
-				const ada = w.browser();
-				await ada.signInByEmail('ada@example.com');
+				const ada = await w.signedIn();
 				const options = await ada.request('/auth/second-factor/passkey');
 				expect(options.status).toBe(400);
 				const post = await ada.request('/auth/second-factor/passkey', { json: { csrfToken: await ada.client.csrfToken(), data: { id: 'x', response: {} } } });
@@ -261,7 +254,7 @@ describe('defences that held', () => {
 				const ada = w.browser();
 				ada.device.credentials.push(...setup.device.credentials);
 				await signInTrusting(w, ada, secret);
-				await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+				await ada.signOut();
 				w.clock.now += 60_000;
 				const options = (await (await ada.request('/auth/webauthn-options/passkey?action=authenticate')).json()) as { options: PublicKeyCredentialRequestOptionsJSON };
 				const done = await ada.request('/auth/callback/passkey', { json: { csrfToken: await ada.client.csrfToken(), action: 'authenticate', data: ada.device.authenticate(options.options, { userVerified: false }) } });
@@ -274,8 +267,7 @@ describe('defences that held', () => {
 
 			test('malformed bodies on the second step and its passkey route answer 4xx, never 500', async () => {
 				const w = world({ required: true });
-				const ada = w.browser();
-				await ada.signInByEmail('ada@example.com');
+				const ada = await w.signedIn();
 				const csrfToken = await ada.client.csrfToken();
 				const bodies: Record<string, unknown>[] = [
 					{ csrfToken, code: ['123456', '654321'] },
@@ -303,8 +295,7 @@ describe('defences that held', () => {
 				const { setup } = await adaWithSecondFactor(v);
 				await setup.addPasskey();
 				v.clock.now += 60_000;
-				const b = v.browser();
-				await b.signInByEmail('ada@example.com');
+				const b = await v.signedIn();
 				const token = await b.client.csrfToken();
 				const datas: unknown[] = [
 					'string',
