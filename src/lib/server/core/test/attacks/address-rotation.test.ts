@@ -5,24 +5,21 @@
 // fresh per-address budget each time, but a locked identifier stays locked: the per-identifier
 // count never depends on the address, and new address keys cannot push it out of the store.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { AuthConfig, RateLimitOptions } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps, type AppOptions, type AppServer } from '../integrations.js';
+import { Browser, INTEGRATIONS, type AppOptions, type AppServer } from '../integrations.js';
 import { quietLogger } from '../oauth-fixtures.js';
+import { attackWorld } from './flows.js';
 
 // adapter-node reads these when its handler loads (in startApps): the client address is the
 // rightmost X-Forwarded-For entry, the one a single proxy in front appends
 process.env.ADDRESS_HEADER = 'x-forwarded-for';
 process.env.XFF_DEPTH = '1';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps.closeAll());
+const world = attackWorld();
 
 /** ada/lovelace is the only valid pair. */
 function serve(app: AppServer, credentials: NonNullable<RateLimitOptions['credentials']>, options: AppOptions, maxKeys?: number) {
@@ -62,7 +59,7 @@ let next = 0;
 const freshAddress = () => `198.18.${Math.floor(++next / 250)}.${next % 250}`;
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 
 	test('with the hop count, entries a client adds to X-Forwarded-For give it no fresh per-address budget', async () => {
 		const { calls } = serve(app(), { perIdentifier: 0, perAddress: 3 }, { trustProxy: 1 });

@@ -1,15 +1,15 @@
 // Whole flows as a browser does them, over HTTP against either integration: email links (with the
 // real SMTP sink), credentials, and reading who is signed in. Shared by the attack tests.
 
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startDemoIdp } from '../../../../../../scripts/demo-idp.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { confirmationForm, type MailSink } from '../email-fixtures.js';
+import { confirmationForm, startSink, type MailSink } from '../email-fixtures.js';
 import { loginAtIdp } from '../idp-browser.js';
 import { quietLogger } from '../oauth-fixtures.js';
-import type { AppServer, Browser } from '../integrations.js';
+import { startApps, type AppServer, type Browser } from '../integrations.js';
 
 /** The session strategies every storage-dependent attack runs under. */
 export const STRATEGIES = ['jwt', 'database'] as const;
@@ -111,6 +111,33 @@ export async function startIdpFor(origins: string[], providerIds: string[]) {
 			return { id, name: id, type: 'oidc', issuer: idp.issuer, clientId: client.client_id, clientSecret: client.client_secret, ...overrides };
 		}
 	};
+}
+
+/**
+ * The world of the attack tests over HTTP, started before the calling file's tests and closed after
+ * them: the apps of both integrations; with `sink`, the SMTP mail sink; with `idp`, the demo OpenID
+ * provider with a client whose redirect URIs are those providers' callbacks on both apps. Read the
+ * parts inside tests and hooks (they are there once the file's first `beforeAll` has run).
+ *
+ * @example
+ * const world = attackWorld({ sink: true, idp: ['idp'] });
+ * test('…', async () => {
+ * 	const app = world.apps.express;
+ * 	app.use(attackConfig(adapter, 'jwt', { providers: [sinkProvider(world.sink), world.idp.provider('idp')] }));
+ * });
+ */
+export function attackWorld(options: { sink?: boolean; idp?: string[] } = {}) {
+	const world = {} as { apps: Awaited<ReturnType<typeof startApps>>; sink: MailSink; idp: Awaited<ReturnType<typeof startIdpFor>> };
+	beforeAll(async () => {
+		const [apps, sink] = await Promise.all([startApps(), options.sink ? startSink() : undefined]);
+		world.apps = apps;
+		if (sink) world.sink = sink;
+		if (options.idp) world.idp = await startIdpFor([apps.express.origin, apps.sveltekit.origin], options.idp);
+	});
+	afterAll(async () => {
+		await Promise.all([world.apps?.closeAll(), world.sink?.close(), world.idp?.close()]);
+	});
+	return world;
 }
 
 /** Starts an OAuth sign-in in `browser` (CSRF token from its own cookie); returns the redirect to the IdP. */

@@ -5,19 +5,16 @@
 // The store is made small (maxKeys 20) so the flood takes 40 requests instead of 50,000: the same
 // code path as the default size.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { AuthConfig } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
 import { quietLogger } from '../oauth-fixtures.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps.closeAll());
+const world = attackWorld();
 
 const MAX_KEYS = 20;
 const WINDOW_SECONDS = 900;
@@ -70,7 +67,7 @@ async function lockAda(app: AppServer, browser: Browser) {
 }
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 
 	test('a flood of new usernames does not unlock a locked account', async () => {
 		const { calls } = serve(app());
