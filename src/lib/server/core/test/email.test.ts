@@ -2,17 +2,13 @@
 // the received message, opened (a confirmation page that spends nothing), confirmed, and gives a
 // session; JWT and database sessions, on the memory adapter and a real SQLite file.
 
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Email, { renderVerificationEmail } from '../../providers/email.js';
-import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import { hashVerificationToken } from '../flows/email/email-token.js';
-import type { Adapter, AdapterUser, SendVerificationRequestParams, Session } from '../types.js';
+import type { AdapterUser, SendVerificationRequestParams, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import {
 	ORIGIN,
@@ -30,22 +26,18 @@ import {
 	startSink,
 	type MailSink
 } from './email-fixtures.js';
+import { memoryAndSqliteAdapters } from './stored-adapters.js';
 
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-email-'));
 let sink: MailSink;
 beforeAll(async () => {
 	sink = await startSink();
 });
 afterAll(async () => {
 	await sink.close();
-	rmSync(tempDir, { recursive: true, force: true });
 });
 beforeEach(() => sink.clear());
 
-const adapters: [string, () => Required<Adapter>][] = [
-	['memory', () => MemoryAdapter()],
-	['sqlite', () => SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) })]
-];
+const adapters = memoryAndSqliteAdapters('email');
 const strategies = ['database', 'jwt'] as const;
 
 describe.each(adapters)('email sign-in (%s adapter)', (_name, makeAdapter) => {

@@ -2,12 +2,7 @@
 // rotation kept, one refresh for concurrent reads, `RefreshTokenError` when the IdP refuses.
 // JWT sessions keep the tokens in the cookie; database sessions on the adapter account.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { MemoryAdapter } from '../../adapters/memory.js';
-import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import { decodeJwt, encodeJwt } from '../crypto/jwt.js';
 import { UPSTREAM_TOKEN_KEY, isDue, type UpstreamTokens } from '../flows/oauth/token-refresh.js';
 import type { Adapter, Session } from '../types.js';
@@ -22,9 +17,9 @@ import {
 	startTestIdp,
 	type RecordedRequest
 } from './oauth-fixtures.js';
+import { memoryAndSqliteAdapters } from './stored-adapters.js';
 
 const HOUR = 3600 * 1000;
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-refresh-'));
 
 let idp: { issuer: string; close: () => Promise<void> };
 let proxy: { url: string; requests: RecordedRequest[]; close: () => Promise<void> };
@@ -35,7 +30,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
 	await Promise.all([idp.close(), proxy.close()]);
-	rmSync(tempDir, { recursive: true, force: true });
 });
 beforeEach(() => {
 	proxy.requests.length = 0;
@@ -142,10 +136,7 @@ describe('JWT sessions', () => {
 	});
 });
 
-const adapters: [string, () => Required<Adapter> & { close?: () => Promise<void> }][] = [
-	['memory', () => MemoryAdapter()],
-	['sqlite', () => SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) })]
-];
+const adapters = memoryAndSqliteAdapters('refresh');
 
 describe.each(adapters)('database sessions (%s)', (_name, makeAdapter) => {
 	let adapter: Required<Adapter> & { close?: () => Promise<void> };
