@@ -6,12 +6,10 @@
 // count never depends on the address, and new address keys cannot push it out of the store.
 
 import { describe, expect, test } from 'vitest';
-import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
-import type { AuthConfig, RateLimitOptions } from '../../types.js';
-import { TEST_SECRET } from '../client.js';
+import type { RateLimitOptions } from '../../types.js';
 import { Browser, INTEGRATIONS, type AppOptions, type AppServer } from '../integrations.js';
-import { quietLogger } from '../oauth-fixtures.js';
+import { adaCredentialsWorld } from '../credentials-fixture.js';
 import { attackWorld } from './flows.js';
 
 // adapter-node reads these when its handler loads (in startApps): the client address is the
@@ -21,27 +19,11 @@ process.env.XFF_DEPTH = '1';
 
 const world = attackWorld();
 
-/** ada/lovelace is the only valid pair. */
+/** ada/lovelace is the only valid pair (credentials-fixture.ts); real time, as the apps'. */
 function serve(app: AppServer, credentials: NonNullable<RateLimitOptions['credentials']>, options: AppOptions, maxKeys?: number) {
-	const calls: unknown[] = [];
-	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		logger: quietLogger().logger,
-		rateLimit: { store: MemoryRateLimitStore(maxKeys ? { maxKeys } : {}), credentials },
-		providers: [
-			Credentials({
-				minFailureMs: 0,
-				credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
-				authorize: ({ username, password }) => {
-					calls.push(username);
-					return username === 'ada' && password === 'lovelace' ? { id: 'u-ada', name: 'Ada' } : null;
-				}
-			})
-		]
-	};
-	app.use(config, options);
-	return { calls };
+	const world = adaCredentialsWorld({ store: MemoryRateLimitStore(maxKeys ? { maxKeys } : {}), credentials }, { now: undefined });
+	app.use(world.config, options);
+	return world;
 }
 
 /** One credentials POST carrying `forwardedFor`; the error type of the answer (null: signed in). */

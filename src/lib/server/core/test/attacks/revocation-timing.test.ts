@@ -23,10 +23,10 @@ import Credentials from '../../../providers/credentials.js';
 import { decodeJwt } from '../../crypto/jwt.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import { deleteUser, revokeSessions } from '../../session/revocation.js';
-import type { AuthConfig, JWT, Session } from '../../types.js';
+import type { AuthConfig, JWT } from '../../types.js';
 import { accountWorld, outcomeOf, UA_SAFARI } from '../account-fixture.js';
 import { TEST_SECRET, testClient } from '../client.js';
-import { quietLogger, setsSession } from '../oauth-fixtures.js';
+import { anyUserWorld } from '../credentials-fixture.js';
 import { adaWithSecondFactor, policyWorld, signInAgain, signInTrusting } from '../two-factor-fixture.js';
 
 const SECOND = 1000;
@@ -52,35 +52,16 @@ async function claimsOf(jar: Map<string, string>, now: number): Promise<JWT> {
 }
 
 /**
- * One server of a fleet: credentials sign-in (any username is the user of that id, no adapter),
- * its own clock, and `store` for revocations (a SqlRateLimitStore on a shared file).
+ * One server of a fleet: the any-username world (credentials-fixture.ts, no adapter) on `clock`,
+ * with `store` for revocations (a SqlRateLimitStore on a shared file).
  */
 function server(clock: { now: number }, store: ReturnType<typeof SqlRateLimitStore> | ReturnType<typeof MemoryRateLimitStore>, session: AuthConfig['session'] = {}) {
-	const log = quietLogger();
-	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => clock.now,
-		logger: log.logger,
-		session: { revocationStore: store, ...session },
-		rateLimit: { store: MemoryRateLimitStore() },
-		providers: [
-			Credentials({
-				minFailureMs: 0,
-				authorize: ({ username }) => (typeof username === 'string' && username ? { id: username, name: username, email: `${username}@example.com` } : null)
-			})
-		]
-	};
+	const world = anyUserWorld({ session: { revocationStore: store, ...session } }, clock);
 	/** A browser signing in as `username` on this server (`jar`: the same browser on another server). */
-	const signIn = async (username: string, jar = new Map<string, string>()) => {
-		const client = testClient(config, 'http://localhost:3000', jar);
-		const response = await client.request('/auth/callback/credentials', { form: { csrfToken: await client.csrfToken(), username } });
-		expect(setsSession(response), `${username} signed in`).toBe(true);
-		return jar;
-	};
+	const signIn = async (username: string, jar = new Map<string, string>()) => (await world.signedIn(username, jar)).jar;
 	/** The session `jar` reads on this server (the browser's cookies follow the answer). */
-	const sessionOf = async (jar: Map<string, string>) => (await (await testClient(config, 'http://localhost:3000', jar).request('/auth/session')).json()) as Session | null;
-	return { config, log, signIn, sessionOf };
+	const sessionOf = async (jar: Map<string, string>) => (await world.sessionOf(testClient(world.config, 'http://localhost:3000', jar))).session;
+	return { config: world.config, log: world.log, signIn, sessionOf };
 }
 
 /** Two servers (two connections to one SQLite file) sharing a SqlRateLimitStore, each with its own clock. */
