@@ -9,6 +9,11 @@ import type { AuthConfig, RateLimitOptions, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { quietLogger, setsSession } from './oauth-fixtures.js';
 
+/** What both worlds start from: the test secret, a trusted host, their clock and their logger. */
+function ownClockAndLog(clock: { now: number }, log: ReturnType<typeof quietLogger>) {
+	return { secret: TEST_SECRET, trustHost: true, now: () => clock.now, logger: log.logger };
+}
+
 /**
  * A credentials config whose `authorize` records every username it is called with; ada/lovelace is
  * the only valid pair, and "boom" makes it throw (the user database down). Rate limits in a memory
@@ -23,10 +28,7 @@ export function adaCredentialsWorld(rateLimit: RateLimitOptions | false = {}, ex
 	const calls: string[] = [];
 	const log = quietLogger();
 	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => clock.now,
-		logger: log.logger,
+		...ownClockAndLog(clock, log),
 		rateLimit: rateLimit === false ? false : { store: MemoryRateLimitStore(), ...rateLimit },
 		providers: [
 			Credentials({
@@ -56,10 +58,7 @@ export function adaCredentialsWorld(rateLimit: RateLimitOptions | false = {}, ex
 export function anyUserWorld(overrides: Partial<AuthConfig> = {}, clock = { now: Date.UTC(2030, 0, 1, 12) }) {
 	const log = quietLogger();
 	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => clock.now,
-		logger: log.logger,
+		...ownClockAndLog(clock, log),
 		session: { updateAge: 3600 },
 		rateLimit: { store: MemoryRateLimitStore() },
 		providers: [
