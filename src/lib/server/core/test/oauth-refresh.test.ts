@@ -14,22 +14,21 @@ import {
 	setsSession,
 	signInThroughIdp,
 	startRecordingProxy,
-	startTestIdp,
+	testIdpWorld,
 	type RecordedRequest
 } from './oauth-fixtures.js';
 import { memoryAndSqliteAdapters } from './stored-adapters.js';
 
 const HOUR = 3600 * 1000;
 
-let idp: { issuer: string; close: () => Promise<void> };
+const world = testIdpWorld();
 let proxy: { url: string; requests: RecordedRequest[]; close: () => Promise<void> };
 beforeAll(async () => {
-	idp = await startTestIdp();
 	// the token endpoint is reached through a recording pass-through, to count refresh requests
-	proxy = await startRecordingProxy(idp.issuer);
+	proxy = await startRecordingProxy(world.idp.issuer);
 });
 afterAll(async () => {
-	await Promise.all([idp.close(), proxy.close()]);
+	await proxy.close();
 });
 beforeEach(() => {
 	proxy.requests.length = 0;
@@ -38,7 +37,7 @@ beforeEach(() => {
 const refreshRequests = () => proxy.requests.filter((r) => new URLSearchParams(r.body).get('grant_type') === 'refresh_token');
 
 function refreshingProvider() {
-	return idpProvider(idp.issuer, { id: 'refresh', refresh: true, token: `${proxy.url}/token` });
+	return idpProvider(world.idp.issuer, { id: 'refresh', refresh: true, token: `${proxy.url}/token` });
 }
 
 async function readSession(client: ReturnType<typeof testClient>): Promise<{ session: Session | null; response: Response }> {
@@ -130,7 +129,7 @@ describe('JWT sessions', () => {
 
 	test('providers without `refresh` keep no upstream tokens in the cookie', async () => {
 		clock = { now: Date.now() };
-		const client = testClient(oauthConfig([idpProvider(idp.issuer, { id: 'refresh' })]));
+		const client = testClient(oauthConfig([idpProvider(world.idp.issuer, { id: 'refresh' })]));
 		await signInThroughIdp(client, 'refresh');
 		expect(await upstreamOf(client)).toBeUndefined();
 	});
