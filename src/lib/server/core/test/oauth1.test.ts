@@ -5,7 +5,6 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Twitter, { type TwitterOAuth1Options } from '../../providers/twitter.js';
-import { Auth } from '../auth.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { createContext } from '../request/context.js';
 import { parseCookies } from '../request/cookies.js';
@@ -24,7 +23,7 @@ import {
 	type ParameterPair
 } from '../flows/oauth/oauth1-signature.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../types.js';
-import { TEST_SECRET } from './client.js';
+import { TEST_SECRET, testClient } from './client.js';
 import { startOAuth1Server, type OAuth1TestServer } from './oauth1-server.js';
 
 /** RFC 5849 §1.2: the photo-printing example's client and token credentials. */
@@ -202,33 +201,11 @@ function makeConfig(provider: OAuthConfig, overrides: Partial<AuthConfig> = {}) 
 	return { config, errors, refused };
 }
 
-/** Sends a request through the router, as a browser would. */
-async function send(config: AuthConfig, request: Request): Promise<Response> {
-	return Auth(request, config);
-}
-
-/** A browser with a cookie jar for `config`. */
+/** A browser with a cookie jar for `config` (the test client; `useConfig` moves it to another config, cookies kept). */
 function browser(initial: AuthConfig, origin = 'http://localhost:3000') {
-	let config = initial;
-	const jar = new Map<string, string>();
-	async function request(path: string, init: { form?: Record<string, string> } = {}): Promise<Response> {
-		const headers = new Headers();
-		if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-		let body: string | undefined;
-		if (init.form) {
-			headers.set('content-type', 'application/x-www-form-urlencoded');
-			body = new URLSearchParams(init.form).toString();
-		}
-		const response = await send(config, new Request(new URL(path, origin), { method: body ? 'POST' : 'GET', headers, body }));
-		for (const line of response.headers.getSetCookie()) {
-			const [pair] = line.split(';');
-			const name = pair.slice(0, pair.indexOf('='));
-			const value = pair.slice(pair.indexOf('=') + 1);
-			if (/max-age=0/i.test(line) || value === '') jar.delete(name);
-			else jar.set(name, value);
-		}
-		return response;
-	}
+	let client = testClient(initial, origin);
+	const jar = client.jar;
+	const request = (path: string, init: { form?: Record<string, string> } = {}): Promise<Response> => client.request(path, init);
 	async function csrfToken(): Promise<string> {
 		return ((await (await request('/auth/csrf')).json()) as { csrfToken: string }).csrfToken;
 	}
@@ -251,7 +228,7 @@ function browser(initial: AuthConfig, origin = 'http://localhost:3000') {
 		startSignIn,
 		approve,
 		session,
-		useConfig: (next: AuthConfig) => void (config = next)
+		useConfig: (next: AuthConfig) => void (client = testClient(next, origin, jar))
 	};
 }
 
