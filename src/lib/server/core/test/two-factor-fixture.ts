@@ -104,3 +104,17 @@ export async function signInAgain(b: TwoFactorBrowser): Promise<string | null> {
 	await b.signOut();
 	return (await b.signInWithPassword()).headers.get('location');
 }
+
+/**
+ * Ada with a second factor, back a day after she ticked "Trust this browser" in `ada`: signed in
+ * again there with the password alone (the second step skipped, as trust allows). With both steps
+ * just now a sensitive change would go through; this skipped one does not count.
+ */
+export async function adaBackOnATrustedBrowser(w: TwoFactorWorld) {
+	const enrolled = await adaWithSecondFactor(w);
+	const ada = w.browser();
+	await signInTrusting(w, ada, enrolled.secret);
+	w.clock.now += 24 * 60 * 60 * 1000;
+	expect(await signInAgain(ada)).toBe('http://localhost:3000/dashboard');
+	return { ...enrolled, ada };
+}

@@ -15,7 +15,7 @@ import { trustedBrowserCookie } from '../two-factor/trusted-browser.js';
 import { createContext } from '../request/context.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
 import { TEST_SECRET } from './client.js';
-import { adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from './two-factor-fixture.js';
+import { adaBackOnATrustedBrowser, adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from './two-factor-fixture.js';
 
 const adapters = memoryAndSqliteAdapters('two-factor-policy');
 const DAY = 24 * 60 * 60 * 1000;
@@ -196,12 +196,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('step-up: a sign-in that skipped the second step on a trusted browser is not a recent one: sensitive changes ask for a full sign-in', async () => {
 			const w = world({ trustBrowserDays: 30 });
-			const { secret } = await adaWithSecondFactor(w);
-			const ada = w.browser();
-			await signInTrusting(w, ada, secret);
-			// with both steps just now, a sensitive change would go through; the skipped one below does not count
-			w.clock.now += DAY;
-			expect(await signInAgain(ada)).toBe('http://localhost:3000/dashboard');
+			const { secret, ada } = await adaBackOnATrustedBrowser(w);
 			const overview = (await (await ada.request('/auth/account')).json()) as { freshUntil: string | null };
 			expect(overview.freshUntil).toBeNull();
 			const removal = await ada.changeJson('two-factor-remove', { code: w.code(secret) });

@@ -16,13 +16,12 @@
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
-import Credentials from '../../../providers/credentials.js';
 import Email from '../../../providers/email.js';
 import Passkey from '../../../providers/passkey.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, RateLimitOptions } from '../../types.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
-import { attackConfig, attackWorld, type Strategy } from './flows.js';
+import { attackConfig, attackWorld, rightPasswordCredentials, type Strategy } from './flows.js';
 
 const world = attackWorld();
 
@@ -34,12 +33,7 @@ function config(options: { adapter?: Adapter; strategy?: Strategy; rateLimit?: R
 		rateLimit: options.rateLimit ?? { store: MemoryRateLimitStore() },
 		experimental: { enableWebAuthn: true },
 		providers: [
-			Credentials({
-				minFailureMs: 0,
-				credentials: { username: {}, password: { type: 'password' } },
-				authorize: ({ username, password }) =>
-					username === KNOWN && password === 'right' ? { id: `u-${KNOWN}`, name: KNOWN, email: `${KNOWN}@example.com` } : null
-			}),
+			rightPasswordCredentials(KNOWN),
 			Email({ sendVerificationRequest: ({ identifier }) => void mail.push(identifier) }),
 			Passkey()
 		]

@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startDemoIdp } from '../../../../../../scripts/demo-idp.js';
+import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
@@ -39,6 +40,22 @@ export function attackConfig(adapter: Adapter | undefined, strategy: Strategy, o
 		},
 		...overrides
 	};
+}
+
+/**
+ * A Credentials provider (no failure floor) whose password is "right": for any username, or, with
+ * `known`, for that username only. The user's id is `u-<username>`, its address `<username>@example.com`.
+ *
+ * @example
+ * attackConfig(MemoryAdapter(), 'jwt', { providers: [rightPasswordCredentials('known-user-4711')] });
+ */
+export function rightPasswordCredentials(known?: string) {
+	return Credentials({
+		minFailureMs: 0,
+		credentials: { username: {}, password: { type: 'password' } },
+		authorize: ({ username, password }) =>
+			password === 'right' && (known === undefined || username === known) ? { id: `u-${String(username)}`, name: String(username), email: `${String(username)}@example.com` } : null
+	});
 }
 
 /** A unique address for one test: `name+<random>@domain`. */

@@ -18,7 +18,7 @@ import { isoCBOR } from '@simplewebauthn/server/helpers';
 import type { PublicKeyCredentialCreationOptionsJSON, PublicKeyCredentialRequestOptionsJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { Adapter } from '../../types.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
-import { adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from '../two-factor-fixture.js';
+import { adaBackOnATrustedBrowser, adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from '../two-factor-fixture.js';
 
 const adapters = memoryAndSqliteAdapters('two-factor-policy-and-trust');
 const DAY = 24 * 60 * 60 * 1000;
@@ -89,11 +89,7 @@ describe('attacks that worked, each failing before its fix', () => {
 
 			test('step-up: after FreshSignInRequired, signing in again in the trusted browser gives a recent sign-in (the second step is asked, not skipped)', async () => {
 				const w = world({ trustBrowserDays: 30 });
-				const { secret } = await adaWithSecondFactor(w);
-				const ada = w.browser();
-				await signInTrusting(w, ada, secret);
-				w.clock.now += DAY;
-				expect(await signInAgain(ada)).toBe('http://localhost:3000/dashboard');
+				const { secret, ada } = await adaBackOnATrustedBrowser(w);
 				const refused = await ada.change('delete');
 				const to = new URL(refused.headers.get('location')!);
 				expect(to.searchParams.get('error') ?? to.searchParams.get('accountError')).toBe('FreshSignInRequired');
@@ -174,11 +170,7 @@ describe('defences that held', () => {
 				w.config.callbacks = {
 					jwt: ({ token, session }) => ({ ...token, auth_time: Math.floor(w.clock.now / 1000), ...(session as object | undefined) })
 				};
-				const { secret } = await adaWithSecondFactor(w);
-				const ada = w.browser();
-				await signInTrusting(w, ada, secret);
-				w.clock.now += DAY;
-				expect(await signInAgain(ada)).toBe('http://localhost:3000/dashboard');
+				const { ada } = await adaBackOnATrustedBrowser(w);
 				const csrfToken = await ada.client.csrfToken();
 				await ada.request('/auth/session', { json: { csrfToken, data: { auth_time: Math.floor(w.clock.now / 1000) } } });
 				const overview = (await (await ada.request('/auth/account')).json()) as { freshUntil: string | null };
@@ -192,11 +184,7 @@ describe('defences that held', () => {
 
 			test('step-up: a session started on a trusted browser and extended a day later is still not recent', async () => {
 				const w = world({ trustBrowserDays: 30 });
-				const { secret } = await adaWithSecondFactor(w);
-				const ada = w.browser();
-				await signInTrusting(w, ada, secret);
-				w.clock.now += DAY;
-				expect(await signInAgain(ada)).toBe('http://localhost:3000/dashboard');
+				const { ada } = await adaBackOnATrustedBrowser(w);
 				// past updateAge (a day): the read re-issues the JWT or extends the database row
 				w.clock.now += DAY + 1000;
 				expect((await ada.session())?.user?.email).toBe('ada@example.com');
