@@ -2,10 +2,10 @@
 // pages' shell, the same render on every integration) and scripts the JSON overview; no session
 // goes to sign in and back; `pages.account` replaces the page; the page's own forms work end to
 // end and come back to it with the notice; hostile values stay text; the CSP allows only its script.
+// Which requests get the page (prefersAccountPage alone): account/account-page.test.ts.
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import { prefersAccountPage } from '../account/account-page.js';
 import type { AccountOverview } from '../../../index.js';
 import { renderPage } from '../../pages/render.js';
 import { resolveMessages } from '../../pages/messages.js';
@@ -22,26 +22,6 @@ function pageForms(html: string): { action: string; fields: Record<string, strin
 		fields: Object.fromEntries([...inner.matchAll(/<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)].map(([, name, value]) => [name, value]))
 	}));
 }
-
-describe('prefersAccountPage', () => {
-	test.each([
-		[BROWSER, true],
-		['text/html', true],
-		['*/*', false],
-		['', false],
-		['application/json', false],
-		['application/json, text/html;q=0.5', false],
-		['text/html, application/json', false],
-		['text/html;q=0.9, application/json;q=0.5', true],
-		['text/html;q=0', false]
-	])('Accept %j → page %s', (accept, page) => {
-		expect(prefersAccountPage(new Headers(accept ? { accept } : {}))).toBe(page);
-	});
-
-	test('X-Auth-Return-Redirect asks for JSON whatever Accept says', () => {
-		expect(prefersAccountPage(new Headers({ accept: BROWSER, 'x-auth-return-redirect': '1' }))).toBe(false);
-	});
-});
 
 describe.each(STRATEGIES)('%s sessions', (strategy) => {
 	test('a browser gets the page: the user, every section, forms with this browser’s CSRF token coming back to the page', async () => {

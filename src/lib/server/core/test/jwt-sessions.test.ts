@@ -1,12 +1,13 @@
-// JWT sessions listed and ended one by one (jwt-sessions.ts): each sign-in records a `jwt:<id>` row,
-// sign-out and replacement remove it, re-issues move its "last seen", ending one revokes its id.
-// The rows are never database sessions, the jwt callback cannot move a session onto another's id,
-// and another user's id is refused. On the memory adapter and a SQLite file.
+// JWT sessions listed and ended one by one (session/jwt-session-list.ts), through Auth(): each
+// sign-in records a `jwt:<id>` row, sign-out and replacement remove it, re-issues move its "last
+// seen", ending one revokes its id. The rows are never database sessions, the jwt callback cannot
+// move a session onto another's id, and another user's id is refused. On the memory adapter and a
+// SQLite file. The ids and row tokens alone: session/jwt-session-list.test.ts.
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { resolveConfig } from '../config/resolve-config.js';
-import { isJwtSessionRow, rowToken, SESSION_ID_CLAIM, sessionIdOf } from '../session/jwt-session-list.js';
+import { isJwtSessionRow, rowToken, SESSION_ID_CLAIM } from '../session/jwt-session-list.js';
 import { revokeSessions } from '../session/revocation.js';
 import type { Adapter } from '../types.js';
 import { accountWorld, outcomeOf, START, UA_FIREFOX, UA_SAFARI } from './account-fixture.js';
@@ -14,21 +15,6 @@ import { TEST_SECRET } from './client.js';
 import { memoryAndSqliteAdapters } from './stored-adapters.js';
 
 const adapters = memoryAndSqliteAdapters('jwt-sessions');
-
-describe('session ids and row tokens (pure)', () => {
-	test('an id is read only when it looks like one kitgate wrote', () => {
-		expect(sessionIdOf({ [SESSION_ID_CLAIM]: 'abcdefghijklmnopqrstuv' })).toBe('abcdefghijklmnopqrstuv');
-		expect(sessionIdOf({ [SESSION_ID_CLAIM]: 'short' })).toBeUndefined();
-		expect(sessionIdOf({ [SESSION_ID_CLAIM]: 'has spaces in it, sixteen+' })).toBeUndefined();
-		expect(sessionIdOf({ [SESSION_ID_CLAIM]: 42 })).toBeUndefined();
-		expect(sessionIdOf({})).toBeUndefined();
-	});
-
-	test('row tokens are told from database session tokens', () => {
-		expect(isJwtSessionRow(rowToken('abcdefghijklmnopqrstuv'))).toBe(true);
-		expect(isJwtSessionRow('3f8a2c1e-0000-4000-8000-000000000000')).toBe(false);
-	});
-});
 
 describe.each(adapters)('%s adapter, JWT sessions', (_name, makeAdapter) => {
 	const world = (overrides = {}) => accountWorld(makeAdapter(), 'jwt', overrides);

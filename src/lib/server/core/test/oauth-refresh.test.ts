@@ -1,10 +1,11 @@
 // Upstream token refresh (`refresh: true`) against the real IdP: refresh before `expires_at`,
 // rotation kept, one refresh for concurrent reads, `RefreshTokenError` when the IdP refuses.
-// JWT sessions keep the tokens in the cookie; database sessions on the adapter account.
+// JWT sessions keep the tokens in the cookie; database sessions on the adapter account. When a
+// token is due (isDue alone): flows/oauth/token-refresh.test.ts.
 
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
 import { decodeJwt, encodeJwt } from '../crypto/jwt.js';
-import { UPSTREAM_TOKEN_KEY, isDue, type UpstreamTokens } from '../flows/oauth/token-refresh.js';
+import { UPSTREAM_TOKEN_KEY, type UpstreamTokens } from '../flows/oauth/token-refresh.js';
 import type { Adapter, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import {
@@ -44,12 +45,6 @@ async function readSession(client: ReturnType<typeof testClient>): Promise<{ ses
 	const response = await client.request('/auth/session');
 	return { session: (await response.clone().json()) as Session | null, response };
 }
-
-test('isDue: within the skew of expires_at (pure)', () => {
-	expect(isDue(1000, 900_000, 60)).toBe(false);
-	expect(isDue(1000, 940_000, 60)).toBe(true);
-	expect(isDue(undefined, Date.now(), 60)).toBe(false);
-});
 
 describe('JWT sessions', () => {
 	let clock: { now: number };
