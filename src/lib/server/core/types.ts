@@ -917,7 +917,12 @@ export interface JWTOptions {
 
 /** Logger levels kitgate writes to. */
 export interface LoggerInstance {
-	error: (error: Error) => void;
+	/**
+	 * An error, as the interface has it: `code` is the error's type (`CallbackRouteError`,
+	 * `AdapterError`, …; an `Error` that is not kitgate's: its `name`), then the `Error` itself, with
+	 * its message, `cause` and stack. (Auth.js v5 calls `error(error)` with the `Error` alone.)
+	 */
+	error: (code: string, ...message: unknown[]) => void;
 	warn: (code: string, ...message: unknown[]) => void;
 	debug: (code: string, ...message: unknown[]) => void;
 }

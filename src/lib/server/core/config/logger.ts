@@ -4,10 +4,31 @@
 import { AuthError } from '../errors.js';
 import type { LoggerInstance } from '../types.js';
 
-/** Builds the logger for a config: user levels win, `debug` is silent unless `debug: true`. */
-export function createLogger(user: Partial<LoggerInstance> | undefined, debug: boolean): LoggerInstance {
+/**
+ * The logger the engine calls: errors are handed over as `Error`s, and reach an app's
+ * `logger.error` in the interface's form `error(code, error)`.
+ */
+export interface EngineLogger {
+	error(error: Error): void;
+	warn(code: string, ...message: unknown[]): void;
+	debug(code: string, ...message: unknown[]): void;
+}
+
+/** The code an error is logged under: a kitgate error's `type`, another error's `name`. */
+function codeOf(error: Error): string {
+	return error instanceof AuthError ? error.type : error.name;
+}
+
+/**
+ * Builds the logger for a config: user levels win, `debug` is silent unless `debug: true`.
+ *
+ * @example
+ * createLogger({ error: (code, error) => report(code, error) }, false).error(new AdapterError('down'));
+ */
+export function createLogger(user: Partial<LoggerInstance> | undefined, debug: boolean): EngineLogger {
+	const userError = user?.error;
 	return {
-		error: user?.error ?? logErrorToConsole,
+		error: userError ? (error) => userError(codeOf(error), error) : logErrorToConsole,
 		warn: user?.warn ?? ((code, ...message) => console.warn(`[kitgate][warn][${code}]`, ...message)),
 		debug: debug
 			? (user?.debug ?? ((code, ...message) => console.debug(`[kitgate][debug][${code}]`, ...message)))
@@ -16,7 +37,7 @@ export function createLogger(user: Partial<LoggerInstance> | undefined, debug: b
 }
 
 function logErrorToConsole(error: Error): void {
-	const type = error instanceof AuthError ? error.type : error.name;
+	const type = codeOf(error);
 	const cause = (error.cause as { err?: unknown } | undefined)?.err ?? error.cause;
 	console.error(`[kitgate][error][${type}] ${error.message}`);
 	if (cause instanceof Error) console.error(`[kitgate][cause] ${cause.stack ?? cause.message}`);

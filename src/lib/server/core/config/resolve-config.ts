@@ -11,7 +11,7 @@ import {
 	UntrustedHost
 } from '../errors.js';
 import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix, type AuthEnv } from './env.js';
-import { createLogger } from './logger.js';
+import { createLogger, type EngineLogger } from './logger.js';
 import { authjsSessionCookieName, defaultCookies, type CookieSet } from '../request/cookies.js';
 import { decodeJwt, encodeJwt } from '../crypto/jwt.js';
 import { defaultRedirect } from '../response/redirect.js';
@@ -64,7 +64,7 @@ export interface ResolvedConfig {
 	theme: Theme;
 	locale?: string;
 	messages?: Record<string, string>;
-	logger: LoggerInstance;
+	logger: EngineLogger;
 	redirectProxyUrl?: string;
 	experimental: { enableWebAuthn: boolean };
 	skipCSRFCheck: boolean;
@@ -313,7 +313,7 @@ let emailOriginWarningShown = false;
  */
 function checkEmailLinkOrigin(
 	providers: Provider[],
-	facts: { authUrl?: URL; explicitTrust: boolean; production: boolean; logger: LoggerInstance }
+	facts: { authUrl?: URL; explicitTrust: boolean; production: boolean; logger: EngineLogger }
 ): void {
 	const email = providers.find((provider) => provider.type === 'email');
 	if (!email || facts.authUrl || facts.explicitTrust) return;

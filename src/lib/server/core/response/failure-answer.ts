@@ -6,7 +6,7 @@ import type { RequestContext } from '../request/context.js';
 import type { OutgoingCookie } from '../request/cookies.js';
 import { AuthError, CredentialsSignin, failures, type ErrorType } from '../errors.js';
 import { pageUrl, type Outcome } from './outcome.js';
-import type { LoggerInstance } from '../types.js';
+import type { EngineLogger } from '../config/logger.js';
 
 /** How a failure is answered besides its table row. */
 export interface FailureOptions {
@@ -37,7 +37,7 @@ export function asAuthError(error: unknown): AuthError {
  *
  * @example logFailure(ctx.config.logger, new MissingCSRF()) // logger.warn('MissingCSRF', 'CSRF token missing or invalid')
  */
-export function logFailure(logger: LoggerInstance, error: AuthError): void {
+export function logFailure(logger: EngineLogger, error: AuthError): void {
 	const level = failures[error.type].log;
 	if (level === 'error') return logger.error(error);
 	// a credentials refusal's code is what the user saw; the message is the app's own

@@ -56,7 +56,7 @@ export function accountWorld(adapter: Adapter, strategy: 'jwt' | 'database', ove
 		experimental: { enableWebAuthn: true },
 		rateLimit: { store: MemoryRateLimitStore() },
 		providers: [email, Passkey(), IDP],
-		logger: { warn: () => undefined, error: (error) => void errors.push(error), debug: () => undefined },
+		logger: { warn: () => undefined, error: (_code, error) => void errors.push(error as Error), debug: () => undefined },
 		events: {
 			signIn: record('signIn'),
 			signOut: record('signOut'),

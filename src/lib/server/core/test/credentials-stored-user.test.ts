@@ -27,7 +27,7 @@ function numberedAdapter() {
 
 function quietLog() {
 	const errors: Error[] = [];
-	return { errors, logger: { error: (error: Error) => void errors.push(error), warn: () => {}, debug: () => {} } };
+	return { errors, logger: { error: (_code: string, error?: unknown) => void errors.push(error as Error), warn: () => {}, debug: () => {} } };
 }
 
 /** A config whose Credentials provider answers with `members[username]`. */

@@ -203,7 +203,7 @@ describe('missing adapter methods', () => {
 			secret: TEST_SECRET,
 			trustHost: true,
 			adapter: partial,
-			logger: { error: (e) => errors.push(e) },
+			logger: { error: (_code, e) => errors.push(e as Error) },
 			providers: [Credentials({ authorize: () => ({ id: 'u1', name: 'Ada', email: 'ada@example.com' }) })]
 		});
 		const csrfToken = await client.csrfToken();

@@ -77,7 +77,8 @@ export function quietLogger() {
 		errors,
 		warnings,
 		logger: {
-			error: (error: Error) => {
+			error: (_code: string, logged?: unknown) => {
+				const error = logged as Error;
 				errors.push(error);
 				lines.push(`${error.name}: ${error.message} ${describeCause(error.cause)}`);
 				if (process.env.DEBUG_OAUTH) console.error(error, (error.cause as { err?: unknown } | undefined)?.err);

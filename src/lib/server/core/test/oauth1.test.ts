@@ -52,7 +52,7 @@ function makeConfig(provider: OAuthConfig, overrides: Partial<AuthConfig> = {}) 
 		// an OAuth 1.0a sign-in starts only where the URL is configured (never from a Host header)
 		url: 'http://localhost:3000',
 		providers: [provider],
-		logger: { error: (error) => void errors.push(error as AuthError), warn: (type, message) => void refused.push({ type, message: String(message) }) },
+		logger: { error: (_code, error) => void errors.push(error as AuthError), warn: (type, message) => void refused.push({ type, message: String(message) }) },
 		...overrides
 	};
 	return { config, errors, refused };

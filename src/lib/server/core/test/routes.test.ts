@@ -138,11 +138,15 @@ describe('credentials sign-in and session', () => {
 
 	test('authorize() throwing another error is logged and ends on the sign-in page without a session', async () => {
 		const errors: Error[] = [];
-		const client = testClient(makeConfig({ logger: { error: (e) => errors.push(e) } }));
+		const codes: string[] = [];
+		// the interface's form: error(code, ...message), the code first, then the Error itself
+		const client = testClient(makeConfig({ logger: { error: (code, e) => void (codes.push(code), errors.push(e as Error)) } }));
 		const response = await signIn(client, { username: 'boom' });
 		expect(response.status).toBe(302);
 		expect(new URL(response.headers.get('location')!).searchParams.get('error')).toBe('CallbackRouteError');
 		expect(errors.map((e) => (e as { type?: string }).type)).toContain('CallbackRouteError');
+		expect(codes).toContain('CallbackRouteError');
+		expect(errors.every((e) => e instanceof Error)).toBe(true);
 		expect(client.jar.has('kitgate.session-token')).toBe(false);
 	});
 
@@ -288,7 +292,7 @@ describe('callbacks and events', () => {
 		const errors: Error[] = [];
 		const client = testClient(makeConfig({
 			events: { signIn: () => { throw new Error('audit down'); } },
-			logger: { error: (e) => errors.push(e) }
+			logger: { error: (_code, e) => errors.push(e as Error) }
 		}));
 		const response = await signIn(client);
 		expect(response.headers.get('location')).toBe('http://localhost:3000/dashboard');
@@ -424,7 +428,7 @@ describe('basePath and host', () => {
 		process.env.NODE_ENV = 'production';
 		try {
 			const errors: Error[] = [];
-			const response = await Auth(new Request('http://localhost/auth/session'), makeConfig({ trustHost: false, logger: { error: (e) => errors.push(e) } }));
+			const response = await Auth(new Request('http://localhost/auth/session'), makeConfig({ trustHost: false, logger: { error: (_code, e) => errors.push(e as Error) } }));
 			expect(response.status).toBe(503);
 			expect(await response.text()).toMatch(/<h1/);
 			expect(errors[0]).toMatchObject({ type: 'UntrustedHost' });

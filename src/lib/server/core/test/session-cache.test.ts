@@ -245,7 +245,7 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		test('a store that fails is logged and the database answers', async () => {
 			const errors: unknown[] = [];
 			const broken = failingSessionCacheStore('store down');
-			const { reads, signedIn } = world({ maxAge: 60, store: broken }, { logger: { error: (error) => void errors.push(error), warn: () => {}, debug: () => {} } });
+			const { reads, signedIn } = world({ maxAge: 60, store: broken }, { logger: { error: (_code, error) => void errors.push(error as Error), warn: () => {}, debug: () => {} } });
 			const ada = await signedIn();
 			reads.count = 0;
 			expect(await ada.session()).toMatchObject({ userId: 'ada-1' });

@@ -48,7 +48,8 @@ export function passkeyWorld(
 				warnings.push({ code, message: message.join(' ') });
 				failures.push(`${code}: ${message[0]}`);
 			},
-			error: (error) => {
+			error: (_code, logged) => {
+				const error = logged as Error;
 				errors.push(error);
 				failures.push(`${(error as { type?: string }).type ?? error.name}: ${error.message}`);
 			},

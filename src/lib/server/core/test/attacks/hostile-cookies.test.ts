@@ -46,7 +46,7 @@ function config(strategy: 'database' | 'jwt'): AuthConfig {
 		trustHost: true,
 		adapter,
 		session: { strategy },
-		logger: { error: (error) => void errors.push(error), warn: () => {}, debug: () => {} },
+		logger: { error: (_code, error) => void errors.push(error as Error), warn: () => {}, debug: () => {} },
 		providers: [
 			Email({ sendVerificationRequest: ({ url }) => void links.push(url) }),
 			Credentials({

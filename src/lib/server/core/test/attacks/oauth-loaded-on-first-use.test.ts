@@ -35,7 +35,7 @@ const IDP = 'https://idp.example.test';
 function keptLogger() {
 	const errors: Error[] = [];
 	const warnings: string[] = [];
-	return { errors, warnings, logger: { error: (error: Error) => void errors.push(error), warn: (...parts: unknown[]) => void warnings.push(parts.join(' ')), debug: () => {} } };
+	return { errors, warnings, logger: { error: (_code: string, error?: unknown) => void errors.push(error as Error), warn: (...parts: unknown[]) => void warnings.push(parts.join(' ')), debug: () => {} } };
 }
 
 /** The engine imported afresh, as in a new process: no OAuth module loaded yet. */

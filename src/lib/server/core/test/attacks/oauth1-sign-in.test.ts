@@ -218,7 +218,7 @@ function appConfig(providers: OAuthConfig[], overrides: Partial<AuthConfig> = {}
 		url: APP,
 		providers,
 		logger: {
-			error: (error) => void errors.push(error as AuthError),
+			error: (_code, error) => void errors.push(error as AuthError),
 			warn: (type, message) => void warnings.push({ type, message: String(message) }),
 			debug: () => undefined
 		},
