@@ -1,12 +1,19 @@
 // The passkey provider: sign in with WebAuthn credentials (experimental, needs an adapter).
 // Export path: `kitgate/providers/passkey`.
 
+import { exactKeys } from '../core/config/option-keys.js';
 import type { WebAuthnConfig } from '../core/types.js';
+import { checkedWhenResolved } from './option-check.js';
 
 /** Options of `Passkey()`: everything of a WebAuthn provider, all optional. */
 export type PasskeyOptions = Partial<
 	Pick<WebAuthnConfig, 'id' | 'name' | 'style' | 'relyingParty' | 'userVerification' | 'authenticatorSelection' | 'timeout' | 'getUserInfo'>
 >;
+
+/** Every option of `Passkey()`, checked against `PasskeyOptions` by the compiler. */
+const PASSKEY_OPTION_KEYS = exactKeys<PasskeyOptions>()([
+	'id', 'name', 'style', 'relyingParty', 'userVerification', 'authenticatorSelection', 'timeout', 'getUserInfo'
+]);
 
 /**
  * A passkey provider (default id `passkey`, name "Passkey"). Needs
@@ -23,12 +30,8 @@ export type PasskeyOptions = Partial<
  * })
  */
 export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
-	return {
-		id: 'passkey',
-		name: 'Passkey',
-		...options,
-		type: 'webauthn'
-	};
+	const provider: WebAuthnConfig = { id: 'passkey', name: 'Passkey', ...options, type: 'webauthn' };
+	return checkedWhenResolved(provider, options, PASSKEY_OPTION_KEYS);
 }
 
 export { Passkey };
