@@ -1,9 +1,8 @@
 // The credentials provider: sign in with fields the app checks itself (`authorize`).
 // Export path: `kitgate/providers/credentials`.
 
-import { exactKeys } from '../core/config/option-keys.js';
+import { checkedWhenResolved, exactKeys } from '../core/config/option-keys.js';
 import type { CredentialsConfig } from '../core/types.js';
-import { checkedWhenResolved } from './option-check.js';
 
 /** Options of `Credentials()`: everything of a credentials provider, id and name optional. */
 export type CredentialsOptions = Partial<Omit<CredentialsConfig, 'type' | 'authorize'>> &

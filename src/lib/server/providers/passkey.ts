@@ -1,9 +1,8 @@
 // The passkey provider: sign in with WebAuthn credentials (experimental, needs an adapter).
 // Export path: `kitgate/providers/passkey`.
 
-import { exactKeys } from '../core/config/option-keys.js';
+import { checkedWhenResolved, exactKeys } from '../core/config/option-keys.js';
 import type { WebAuthnConfig } from '../core/types.js';
-import { checkedWhenResolved } from './option-check.js';
 
 /** Options of `Passkey()`: everything of a WebAuthn provider, all optional. */
 export type PasskeyOptions = Partial<

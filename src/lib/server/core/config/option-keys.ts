@@ -1,5 +1,10 @@
 // Option keys a configuration object may have: lists checked against their types at compile time,
-// and the key a misspelt one most likely meant (`clientSecert` → `clientSecret`). Pure helpers.
+// the key a misspelt one most likely meant (`clientSecert` → `clientSecret`), and the start-up check
+// of a provider factory's options. Used by the config resolver and the built-in providers.
+
+import { InvalidConfiguration } from '../errors.js';
+import type { Provider } from '../types.js';
+import { PROVIDER_WITH_ENV } from './env.js';
 
 /** What `exactKeys` reports when the list misses keys of the type. */
 interface MissingKeys<K> {
@@ -84,4 +89,24 @@ export function unknownKeys(options: object, accepted: readonly string[]): { key
 export function describeUnknownKeys(unknown: { key: string; meant?: string }[]): string {
 	const parts = unknown.map(({ key, meant }) => `\`${key}\`${meant ? ` (did you mean \`${meant}\`?)` : ''}`);
 	return `unknown option${unknown.length > 1 ? 's' : ''} ${parts.join(', ')}`;
+}
+
+/**
+ * `provider`, which refuses, when the config is resolved (never while an app is built), an option
+ * of `options` that is not in `accepted`, naming the option it most likely meant. For factories
+ * that read no environment (credentials, passkey); the others check in their own rebuild.
+ *
+ * @example
+ * return checkedWhenResolved({ id: 'passkey', name: 'Passkey', ...options, type: 'webauthn' }, options, PASSKEY_OPTION_KEYS);
+ */
+export function checkedWhenResolved<T extends Provider>(provider: T, options: object, accepted: readonly string[]): T {
+	const check = () => {
+		const unknown = unknownKeys(options, accepted);
+		if (unknown.length > 0) {
+			throw new InvalidConfiguration(`Provider "${provider.id}": ${describeUnknownKeys(unknown)}. A misspelt option would be ignored.`);
+		}
+		return provider;
+	};
+	Object.defineProperty(provider, PROVIDER_WITH_ENV, { value: check });
+	return provider;
 }
