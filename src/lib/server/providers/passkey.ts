@@ -2,6 +2,7 @@
 // Export path: `kitgate/providers/passkey`.
 
 import { checkedWhenResolved, exactKeys } from '../core/config/option-keys.js';
+import { WEBAUTHN_LIBRARY } from '../core/flows/passkey/webauthn-library.js';
 import type { WebAuthnConfig } from '../core/types.js';
 
 /** Options of `Passkey()`: everything of a WebAuthn provider, all optional. */
@@ -29,7 +30,14 @@ const PASSKEY_OPTION_KEYS = exactKeys<PasskeyOptions>()([
  * })
  */
 export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
-	const provider: WebAuthnConfig = { id: 'passkey', name: 'Passkey', ...options, type: 'webauthn' };
+	const provider = {
+		id: 'passkey',
+		name: 'Passkey',
+		...options,
+		type: 'webauthn',
+		// the library comes with the provider: a bundle without a passkey provider never carries it
+		[WEBAUTHN_LIBRARY]: () => import('@simplewebauthn/server')
+	} as WebAuthnConfig;
 	return checkedWhenResolved(provider, options, PASSKEY_OPTION_KEYS);
 }
 

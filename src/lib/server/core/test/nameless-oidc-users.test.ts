@@ -5,29 +5,21 @@
 // oidc-provider as it ships (`conformIdTokenClaims`) and a crafted provider (hostile-openid-provider.ts).
 
 import { decodeJwt } from 'jose';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { DEMO_ACCOUNT, startDemoIdp } from '../../../../../scripts/demo-idp.js';
+import { describe, expect, test } from 'vitest';
+import { DEMO_ACCOUNT } from '../../../../../scripts/demo-idp.js';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import type { Account, AuthConfig, OAuthConfig, Profile, Session } from '../types.js';
-import { TEST_SECRET, testClient } from './client.js';
-import { signInAt, startHostileOpenIdProvider, type HostileOpenIdProvider, type OpUser } from './hostile-openid-provider.js';
-import { CLIENTS, ORIGIN, expectErrorRedirect, idpProvider, oauthConfig, quietLogger, setsSession, signInThroughIdp } from './oauth-fixtures.js';
+import { testClient } from './client.js';
+import { hostileProviderWorld, signInAt, type OpUser } from './hostile-openid-provider.js';
+import { expectErrorRedirect, idpProvider, oauthConfig, quietLogger, setsSession, signInThroughIdp, testIdpWorld } from './oauth-fixtures.js';
 
 const ADA = { id: 'ada', email: 'ada@example.com', email_verified: true, name: 'Ada Lovelace', picture: 'https://img.example.com/ada.png' };
 
 describe('against oidc-provider as it ships: the scope’s claims in userinfo only', () => {
-	let idp: { issuer: string; close: () => Promise<void> };
-	beforeAll(async () => {
-		idp = await startDemoIdp({
-			clients: [{ ...CLIENTS.basic, redirect_uris: [`${ORIGIN}/auth/callback/idp`] }],
-			accounts: [DEMO_ACCOUNT, ADA],
-			conformIdTokenClaims: true
-		});
-	});
-	afterAll(() => idp.close());
+	const world = testIdpWorld({ accounts: [DEMO_ACCOUNT, ADA], conformIdTokenClaims: true });
 
 	/** A config recording the accounts and profiles of sign-ins, and `updateUser` events. */
-	function setup(overrides: Partial<AuthConfig> = {}, provider: OAuthConfig = idpProvider(idp.issuer)) {
+	function setup(overrides: Partial<AuthConfig> = {}, provider: OAuthConfig = idpProvider(world.idp.issuer)) {
 		const log = quietLogger();
 		const accounts: Account[] = [];
 		const profiles: Profile[] = [];
@@ -73,7 +65,7 @@ describe('against oidc-provider as it ships: the scope’s claims in userinfo on
 		await adapter.createUser({ id: 'u1', email: 'old@example.com', emailVerified: verified, name: null, image: null });
 		await adapter.linkAccount({ provider: 'idp', providerAccountId: 'ada', type: 'oidc', userId: 'u1' });
 		// a provider trusted with addresses, whose profile now carries another verified address
-		const { updates, client } = setup({ adapter }, idpProvider(idp.issuer, { allowDangerousEmailAccountLinking: true }));
+		const { updates, client } = setup({ adapter }, idpProvider(world.idp.issuer, { allowDangerousEmailAccountLinking: true }));
 		expect(setsSession(await signInThroughIdp(client, 'idp', { login: 'ada' }))).toBe(true);
 		expect(await adapter.getUser('u1')).toMatchObject({ name: 'Ada Lovelace', image: ADA.picture, email: 'old@example.com', emailVerified: verified });
 		expect(await adapter.getUserByEmail('ada@example.com')).toBeNull();
@@ -91,48 +83,40 @@ describe('against oidc-provider as it ships: the scope’s claims in userinfo on
 });
 
 describe('against a crafted provider: userinfo completes the ID token, never overrides it', () => {
-	let op: HostileOpenIdProvider;
-	beforeEach(async () => {
-		op = await startHostileOpenIdProvider();
-	});
-	afterEach(() => op.close());
+	const world = hostileProviderWorld();
 
 	/** ID tokens without the claims named (the provider's userinfo still has them). */
 	function idTokensWithout(...names: string[]) {
-		op.mintIdToken = (parts, { sign }) =>
+		world.op.mintIdToken = (parts, { sign }) =>
 			sign({ ...parts, claims: Object.fromEntries(Object.entries(parts.claims).filter(([name]) => !names.includes(name))) });
 	}
 
-	function setup(provider: OAuthConfig = op.provider(), adapter = MemoryAdapter()) {
-		const log = quietLogger();
+	/** The world's setup with `provider`, recording the profiles the `signIn` callback is given. */
+	function setup(provider: OAuthConfig = world.op.provider()) {
 		const profiles: Profile[] = [];
-		const config: AuthConfig = {
-			secret: TEST_SECRET,
-			trustHost: true,
-			adapter,
-			logger: log.logger,
+		const { adapter, log, browser } = world.setup({
 			providers: [provider],
 			callbacks: { signIn: ({ profile }) => (profile && profiles.push(profile), true) }
-		};
-		return { adapter, log, profiles, client: () => testClient(config) };
+		});
+		return { adapter, log, profiles, client: browser };
 	}
 
 	const alice: OpUser = { sub: 'alice', email: 'alice@example.test', name: 'Alice' };
-	const userinfoRequests = () => op.fetched.filter((url) => url.endsWith('/userinfo')).length;
+	const userinfoRequests = () => world.op.fetched.filter((url) => url.endsWith('/userinfo')).length;
 
 	test('an ID token with email and name: no userinfo request', async () => {
 		const { profiles, client } = setup();
-		expect(setsSession(await signInAt(op, client(), alice))).toBe(true);
+		expect(setsSession(await signInAt(world.op, client(), alice))).toBe(true);
 		expect(profiles[0]).toMatchObject({ email: 'alice@example.test', name: 'Alice' });
 		expect(userinfoRequests()).toBe(0);
 	});
 
 	test('userinfo about another sub refuses the sign-in: nothing stored, no session', async () => {
 		idTokensWithout('email', 'email_verified', 'name');
-		op.userinfo = () => ({ sub: 'mallory', email: 'mallory@example.test', email_verified: true, name: 'Mallory' });
+		world.op.userinfo = () => ({ sub: 'mallory', email: 'mallory@example.test', email_verified: true, name: 'Mallory' });
 		const { adapter, log, client } = setup();
 		const browser = client();
-		expectErrorRedirect(await signInAt(op, browser, alice), 'OAuthCallbackError');
+		expectErrorRedirect(await signInAt(world.op, browser, alice), 'OAuthCallbackError');
 		expect(await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' })).toBeNull();
 		expect(await adapter.getUserByEmail('mallory@example.test')).toBeNull();
 		expect(await (await browser.request('/auth/session')).json()).toBeNull();
@@ -142,7 +126,7 @@ describe('against a crafted provider: userinfo completes the ID token, never ove
 	test('userinfo fills what the ID token lacks and nothing else: not its sub, issuer, address or the word on that address', async () => {
 		// the ID token has an unverified address and no name
 		idTokensWithout('name');
-		op.userinfo = (user) =>
+		world.op.userinfo = (user) =>
 			JSON.parse(
 				JSON.stringify({
 					sub: user.sub,
@@ -155,9 +139,9 @@ describe('against a crafted provider: userinfo completes the ID token, never ove
 				}).replace('{', '{"__proto__":{"email_verified":true,"picture":"https://attacker.example/p.png"},')
 			) as Record<string, unknown>;
 		const { profiles, client } = setup();
-		expect(setsSession(await signInAt(op, client(), { ...alice, email_verified: false }))).toBe(true);
+		expect(setsSession(await signInAt(world.op, client(), { ...alice, email_verified: false }))).toBe(true);
 		const profile = profiles[0];
-		expect(profile).toMatchObject({ sub: 'alice', iss: op.issuer, aud: op.clientId, name: 'Alice Liddell', email: 'alice@example.test', email_verified: false, locale: 'en-GB' });
+		expect(profile).toMatchObject({ sub: 'alice', iss: world.op.issuer, aud: world.op.clientId, name: 'Alice Liddell', email: 'alice@example.test', email_verified: false, locale: 'en-GB' });
 		expect(Object.getPrototypeOf(profile)).toBe(Object.prototype);
 		expect(profile.picture).toBeUndefined();
 		expect(Object.hasOwn(profile, '__proto__')).toBe(false);
@@ -165,46 +149,40 @@ describe('against a crafted provider: userinfo completes the ID token, never ove
 
 	test('an address taken from userinfo carries userinfo’s word on it, never the ID token’s', async () => {
 		// the ID token says "verified" without an address; userinfo gives an address and no word on it
-		op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, email: undefined, name: undefined, email_verified: true } });
-		op.userinfo = (user) => ({ sub: user.sub, email: 'alice@example.test', name: 'Alice' });
-		const { profiles, client } = setup(op.provider({ allowDangerousEmailAccountLinking: true }));
-		expect(setsSession(await signInAt(op, client(), alice))).toBe(true);
+		world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, email: undefined, name: undefined, email_verified: true } });
+		world.op.userinfo = (user) => ({ sub: user.sub, email: 'alice@example.test', name: 'Alice' });
+		const { profiles, client } = setup(world.op.provider({ allowDangerousEmailAccountLinking: true }));
+		expect(setsSession(await signInAt(world.op, client(), alice))).toBe(true);
 		expect(profiles[0]).toMatchObject({ email: 'alice@example.test', name: 'Alice' });
 		expect(profiles[0]).not.toHaveProperty('email_verified');
 	});
 
 	test('userinfo that cannot be read: the sign-in goes on with the ID token, and says why the user is nameless', async () => {
 		idTokensWithout('name');
-		op.userinfo = () => {
+		world.op.userinfo = () => {
 			throw new Error('down');
 		};
 		const { adapter, log, client } = setup();
-		expect(setsSession(await signInAt(op, client(), alice))).toBe(true);
+		expect(setsSession(await signInAt(world.op, client(), alice))).toBe(true);
 		expect(await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' })).toMatchObject({ email: 'alice@example.test', name: null });
 		expect(log.warnings.join('\n')).toMatch(/oidc-userinfo .*"op".*userinfo request failed.*no `name` claim/);
 	});
 
 	test('no userinfo endpoint: the first such sign-in warns, naming what to set; later ones do not', async () => {
 		idTokensWithout('email', 'email_verified', 'name');
-		op.changeMetadata({ userinfo_endpoint: undefined });
-		const { log, client } = setup(op.provider({ id: 'bare' }));
-		const started = client();
-		const csrfToken = await started.csrfToken();
-		const location = (await started.request('/auth/signin/bare', { form: { csrfToken, callbackUrl: '/dashboard' } })).headers.get('location') as string;
-		expect(setsSession(await started.request(op.authorize(location, alice)))).toBe(true);
+		world.op.changeMetadata({ userinfo_endpoint: undefined });
+		const { log, client } = setup(world.op.provider({ id: 'bare' }));
+		expect(setsSession(await signInAt(world.op, client(), alice, {}, 'bare'))).toBe(true);
 		expect(log.warnings).toEqual([expect.stringMatching(/^oidc-profile-claims Provider "bare": the ID token has no `email` or `name` claim.*scope.*`userinfo`.*`profile\(\)`/)]);
-		const again = client();
-		const token = await again.csrfToken();
-		const next = (await again.request('/auth/signin/bare', { form: { csrfToken: token, callbackUrl: '/dashboard' } })).headers.get('location') as string;
-		expect(setsSession(await again.request(op.authorize(next, alice)))).toBe(true);
+		expect(setsSession(await signInAt(world.op, client(), alice, {}, 'bare'))).toBe(true);
 		expect(log.warnings).toHaveLength(1);
 	});
 
 	test('no userinfo endpoint and a name that comes in the callback’s form (`formPostUser`, as Apple): no warning', async () => {
 		idTokensWithout('name');
-		op.changeMetadata({ userinfo_endpoint: undefined });
-		const { log, profiles, client } = setup(op.provider({ id: 'form-post', formPostUser: true }));
-		expect(setsSession(await signInAt(op, client(), alice, {}, 'form-post'))).toBe(true);
+		world.op.changeMetadata({ userinfo_endpoint: undefined });
+		const { log, profiles, client } = setup(world.op.provider({ id: 'form-post', formPostUser: true }));
+		expect(setsSession(await signInAt(world.op, client(), alice, {}, 'form-post'))).toBe(true);
 		expect(profiles[0]).toMatchObject({ sub: 'alice', email: 'alice@example.test' });
 		expect(log.warnings).toEqual([]);
 	});

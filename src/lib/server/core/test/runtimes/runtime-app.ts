@@ -4,11 +4,11 @@
 // routes. Web APIs only: the same module is bundled for workerd, edge-runtime, Bun, Deno and Node.
 // Mails are kept in memory and read back through /<strategy>/__outbox (test-only route).
 
-import { Auth, verifyPassword, type AuthConfig } from 'kitgate';
-import { MemoryAdapter } from 'kitgate/adapters/memory';
-import Credentials from 'kitgate/providers/credentials';
-import Email from 'kitgate/providers/email';
-import Passkey from 'kitgate/providers/passkey';
+import { Auth, verifyPassword, type AuthConfig } from '../../../../index.js';
+import { MemoryAdapter } from '../../../adapters/memory.js';
+import Credentials from '../../../providers/credentials.js';
+import Email from '../../../providers/email.js';
+import Passkey from '../../../providers/passkey.js';
 
 /** What the runtime hands the app (Worker bindings, or the process environment). */
 export interface RuntimeEnv {
