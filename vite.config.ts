@@ -17,6 +17,7 @@ const integration = [
 	'src/lib/server/core/test/{authjs-sessions,client-auth,email,email-negative,faults,fuzz,fuzz-integrations,mix-up}.test.ts',
 	'src/lib/server/core/test/{oauth,oauth1,oauth-concurrency,oauth-linking,oauth-negative,oauth-refresh,rate-limit}.test.ts',
 	'src/lib/server/core/test/pwned-passwords-range.test.ts',
+	'src/lib/server/core/test/nameless-oidc-users.test.ts',
 	// against a crafted OpenID provider on 127.0.0.1 (hostile-openid-provider.ts)
 	'src/lib/server/core/test/{authorization-response-binding,id-token-integrity,issuer-impersonation,provider-subject,upstream-tokens-stay-on-server}.test.ts',
 	'src/lib/server/core/test/attacks/{address-rotation,apple-user-field,authjs-cookie-takeover,broken-config,credentials-enumeration}.test.ts',

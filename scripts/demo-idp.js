@@ -29,6 +29,10 @@ import { fileURLToPath } from 'node:url';
  * @property {DemoClient[]} clients Registered clients.
  * @property {DemoAccount[]} [accounts] Known users (default: the `demo` user). Other logins get generated claims.
  * @property {Record<string, number>} [ttl] Lifetimes in seconds, e.g. `{ AccessToken: 60 }`.
+ * @property {boolean} [conformIdTokenClaims] True: the ID token carries only `sub` (and the
+ *   protocol claims); `email`, `name` and the other scope claims are in userinfo only, as OpenID
+ *   Connect Core 5.4 says for the code flow (oidc-provider's own default). Default false: they are
+ *   in the ID token too, as most hosted providers do.
  */
 
 /**
@@ -75,7 +79,7 @@ const DEFAULT_TTL = {
  * // ... OIDC provider config: { issuer: idp.issuer, clientId: 'app', clientSecret: 's' }
  * await idp.close();
  */
-export async function startDemoIdp({ port = 0, clients, accounts = [DEMO_ACCOUNT], ttl = {} }) {
+export async function startDemoIdp({ port = 0, clients, accounts = [DEMO_ACCOUNT], ttl = {}, conformIdTokenClaims = false }) {
 	const { default: Provider } = await quietly(() => import('oidc-provider'));
 	const server = createServer();
 	await new Promise((resolve, reject) => {
@@ -101,8 +105,8 @@ export async function startDemoIdp({ port = 0, clients, accounts = [DEMO_ACCOUNT
 					email: ['email', 'email_verified'],
 					profile: ['name', 'nickname', 'preferred_username', 'picture', 'given_name', 'family_name']
 				},
-				// put the scope's claims in the ID token too, as most hosted providers do
-				conformIdTokenClaims: false,
+				// by default, put the scope's claims in the ID token too, as most hosted providers do
+				conformIdTokenClaims,
 				features: { devInteractions: { enabled: true } },
 				// PKCE is checked when the client sends a code_challenge, not demanded
 				pkce: { required: () => false },

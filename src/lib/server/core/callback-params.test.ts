@@ -1,7 +1,7 @@
 // What the `jwt` and `session` callbacks and the `session` event receive, at run time and in their
 // types (checked by svelte-check / tsc): `user` only at sign-in, `token` or `user` by strategy,
-// never a value typed as present that is undefined. Also: a plain-object provider typed with its
-// own profile record is a `Provider`.
+// never a value typed as present that is undefined; the sign-in token's `picture`. Also: a
+// plain-object provider typed with its own profile record is a `Provider`.
 
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { MemoryAdapter } from '../adapters/memory.js';
@@ -65,6 +65,20 @@ describe('jwt callback', () => {
 		}
 		expect(onRead.session).toBeUndefined();
 		expect(onUpdate.session).toEqual({ theme: 'dark' });
+	});
+
+	test('the sign-in token is { name, email, picture, sub } as Auth.js writes it (picture, not image); the session shows user.image', async () => {
+		// docs/decisions.md (issue 31): `picture` is the registered claim, and what Auth.js apps' callbacks read
+		const tokens: JWT[] = [];
+		const image = 'https://img.example.com/ada.png';
+		const client = testClient(config({
+			providers: [Credentials({ authorize: () => ({ id: 'user-ada', name: 'Ada', email: 'ada@example.com', image }) })],
+			callbacks: { jwt: ({ token, trigger }) => (trigger === 'signIn' && tokens.push({ ...token }), token) }
+		}));
+		await signIn(client);
+		expect(tokens).toEqual([{ name: 'Ada', email: 'ada@example.com', picture: image, sub: 'user-ada' }]);
+		const session = (await (await client.request('/auth/session')).json()) as { user: Record<string, unknown> };
+		expect(session.user).toEqual({ name: 'Ada', email: 'ada@example.com', image });
 	});
 
 	test('types: `user` is possibly undefined, and present once `trigger` says sign-in', () => {

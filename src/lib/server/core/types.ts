@@ -464,6 +464,8 @@ export interface OAuthConfig<P extends Profile = Profile> extends CommonProvider
 	timeout?: number;
 	/** OAuth 1.0a providers set this to `"1.0a"`. */
 	version?: string;
+	/** OAuth 1.0a only: the temporary credentials (request token) endpoint. */
+	requestToken?: EndpointOption;
 	/**
 	 * Read the callback's `user` form field (a JSON object) into `profile.user`. Only a provider
 	 * that documents the field sets this (Sign in with Apple posts the user's name there, once);

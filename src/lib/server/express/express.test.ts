@@ -1,5 +1,5 @@
-// The Express integration on a real Express 5 server: both mount spellings, bodies parsed or not,
-// several Set-Cookie headers, `trust proxy`, and getSession.
+// The Express integration on a real Express 5 server: both mount spellings (and the one Express 5
+// refuses), bodies parsed or not, several Set-Cookie headers, `trust proxy`, and getSession.
 
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -75,6 +75,14 @@ describe('ExpressAuth', () => {
 		expect(response.status).toBe(302);
 		expect(response.headers.get('location')).toBe(`${origin}/home`);
 		expect(await (await fetch(`${origin}/home`)).text()).toBe('home');
+	});
+
+	test('Auth.js’s Express 4 spelling, app.use("/auth/*"), is refused by Express 5 itself at mount, before kitgate runs', () => {
+		// why the guides write "/auth" (docs/decisions.md, issue 31): Express 5 wants a named wildcard
+		let called = false;
+		const middleware = ExpressAuth(config());
+		expect(() => express().use('/auth/*', (req, res, next) => ((called = true), middleware(req, res, next)))).toThrow(/Missing parameter name/);
+		expect(called).toBe(false);
 	});
 
 	test.each(['form', 'json'] as const)('reads %s bodies, with or without body parsers before it', async (kind) => {

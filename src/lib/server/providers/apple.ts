@@ -76,7 +76,10 @@ export default function Apple(options: OAuthUserConfig<AppleProfile> = {}): OAut
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('A', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		// no public clients: the code exchange needs the secret
+		{ needsSecret: true }
 	);
 }
 

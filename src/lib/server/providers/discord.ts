@@ -60,7 +60,10 @@ export default function Discord(options: OAuthUserConfig<DiscordProfile> = {}): 
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('D', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		// no public clients: the code exchange needs the secret
+		{ needsSecret: true }
 	);
 }
 

@@ -1,7 +1,8 @@
 // The email provider: sign in with a one-time link, sent over SMTP with nodemailer (an optional
 // peer, loaded on first use) or by your own sender (an HTTP mail API). Export path: `kitgate/providers/email`.
 
-import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/config/env.js';
+import { PROVIDER_WITH_ENV, missingVariablesError, processEnv, providerEnvPrefix } from '../core/config/env.js';
+import { describeUnknownKeys, exactKeys, unknownKeys } from '../core/config/option-keys.js';
 import { InvalidConfiguration } from '../core/errors.js';
 import { nodeRequire, runtimeName } from '../core/util/runtime.js';
 import { DEFAULT_EMAIL_MAX_AGE } from '../core/flows/email/email-provider.js';
@@ -70,6 +71,12 @@ export interface EmailOptions {
 	sendAccountEmail?: EmailConfig['sendAccountEmail'];
 }
 
+/** Every option of `Email()`, checked against `EmailOptions` by the compiler. */
+const EMAIL_OPTION_KEYS = exactKeys<EmailOptions>()([
+	'id', 'name', 'style', 'maxAge', 'generateVerificationToken', 'normalizeIdentifier',
+	'server', 'from', 'sendVerificationRequest', 'sendAccountEmail'
+]);
+
 /** The part of nodemailer the default sender uses. */
 interface MailTransport {
 	sendMail(message: { to: string; from: string; subject: string; text: string; html: string }): Promise<unknown>;
@@ -101,6 +108,10 @@ interface MailTransport {
 export default function Email(options: EmailOptions = {}): EmailConfig {
 	const build = (env: Record<string, string | undefined>, strict: boolean): EmailConfig => {
 		const { sendVerificationRequest, sendAccountEmail, ...rest } = options;
+		if (strict) {
+			const unknown = unknownKeys(options, EMAIL_OPTION_KEYS);
+			if (unknown.length > 0) throw new InvalidConfiguration(`Email provider "${rest.id ?? 'email'}": ${describeUnknownKeys(unknown)}.`);
+		}
 		const prefix = providerEnvPrefix(rest.id ?? 'email');
 		const server = options.server ?? env[`${prefix}_SERVER`];
 		const from = options.from ?? env[`${prefix}_FROM`];
@@ -142,10 +153,15 @@ function smtpSenders(
 	from: string | undefined
 ): { verification: EmailConfig['sendVerificationRequest']; account: NonNullable<EmailConfig['sendAccountEmail']> } {
 	if (server === undefined || server === null || server === '') {
-		throw new InvalidConfiguration(
-			`Email provider "${providerId}" needs \`server\`: an SMTP URL such as smtp://user:pass@smtp.example.com:587 ` +
-				`(option \`server\`, or ${providerEnvPrefix(providerId)}_SERVER), or nodemailer transport options; or pass your own \`sendVerificationRequest\`.`
-		);
+		const name = `${providerEnvPrefix(providerId)}_SERVER`;
+		throw missingVariablesError([
+			{
+				name,
+				what:
+					`Email provider "${providerId}" needs \`server\`: an SMTP URL such as smtp://user:pass@smtp.example.com:587 ` +
+					`(option \`server\`, or ${name}), or nodemailer transport options; or pass your own \`sendVerificationRequest\`.`
+			}
+		]);
 	}
 	if (typeof server !== 'string' && typeof server !== 'object') {
 		throw new InvalidConfiguration(`Email provider "${providerId}": \`server\` must be an SMTP URL or an options object.`);

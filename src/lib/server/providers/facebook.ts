@@ -56,7 +56,10 @@ export default function Facebook(options: OAuthUserConfig<FacebookProfile> = {})
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('f', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		// no public clients: the code exchange needs the secret
+		{ needsSecret: true }
 	);
 }
 

@@ -3,7 +3,8 @@
 
 import type { OAuthConfig, TokenSet } from '../core/types.js';
 import { letterLogo } from './logo.js';
-import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
+import { exactKeys } from '../core/config/option-keys.js';
+import { mergeProvider, OAUTH_USER_CONFIG_KEYS, type OAuthUserConfig } from './oauth-user-config.js';
 import { requestUpstreamJson, requireAccessToken } from './upstream-json.js';
 
 /** The user record of `GET /user` (REST API), as GitHub documents it; absent fields are omitted. */
@@ -48,6 +49,9 @@ export type GitHubOptions = OAuthUserConfig<GitHubProfile> & {
 	enterprise?: { baseUrl?: string };
 };
 
+/** Every option of `GitHub()`, checked against `GitHubOptions` by the compiler. */
+const GITHUB_OPTION_KEYS = exactKeys<GitHubOptions>()([...OAUTH_USER_CONFIG_KEYS, 'enterprise']);
+
 const BRAND = '#24292f';
 
 /**
@@ -87,7 +91,10 @@ export default function GitHub(options: GitHubOptions = {}): OAuthConfig {
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('G', BRAND) }
 		},
-		rest
+		rest,
+		undefined,
+		// OAuth Apps have no public clients: the code exchange needs the secret
+		{ needsSecret: true, optionKeys: GITHUB_OPTION_KEYS }
 	);
 }
 

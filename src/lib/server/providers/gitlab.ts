@@ -3,7 +3,8 @@
 
 import type { OAuthConfig } from '../core/types.js';
 import { letterLogo } from './logo.js';
-import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
+import { exactKeys } from '../core/config/option-keys.js';
+import { mergeProvider, OAUTH_USER_CONFIG_KEYS, type OAuthUserConfig } from './oauth-user-config.js';
 
 /** The user record of `GET /api/v4/user` (scope `read_user`); fields vary by instance version. */
 export interface GitLabProfile {
@@ -30,6 +31,9 @@ export type GitLabOptions = OAuthUserConfig<GitLabProfile> & {
 	/** Base URL of a self-managed instance, e.g. `https://gitlab.example.com` (default `https://gitlab.com`). */
 	baseUrl?: string;
 };
+
+/** Every option of `GitLab()`, checked against `GitLabOptions` by the compiler. */
+const GITLAB_OPTION_KEYS = exactKeys<GitLabOptions>()([...OAUTH_USER_CONFIG_KEYS, 'baseUrl']);
 
 const BRAND = '#fc6d26';
 
@@ -63,7 +67,9 @@ export default function GitLab(options: GitLabOptions = {}): OAuthConfig {
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('G', BRAND) }
 		},
-		rest
+		rest,
+		undefined,
+		{ optionKeys: GITLAB_OPTION_KEYS }
 	);
 }
 

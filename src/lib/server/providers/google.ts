@@ -58,7 +58,10 @@ export default function Google(options: OAuthUserConfig<GoogleProfile> = {}): OA
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('G', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		// no public clients: the code exchange needs the secret
+		{ needsSecret: true }
 	);
 }
 

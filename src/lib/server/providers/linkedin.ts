@@ -56,7 +56,10 @@ export default function LinkedIn(options: OAuthUserConfig<LinkedInProfile> = {})
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('in', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		// no public clients: the code exchange needs the secret
+		{ needsSecret: true }
 	);
 }
 

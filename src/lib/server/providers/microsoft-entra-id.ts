@@ -3,7 +3,8 @@
 
 import type { OAuthConfig } from '../core/types.js';
 import { letterLogo } from './logo.js';
-import { mergeProvider, type OAuthUserConfig } from './oauth-user-config.js';
+import { exactKeys } from '../core/config/option-keys.js';
+import { mergeProvider, OAUTH_USER_CONFIG_KEYS, type OAuthUserConfig } from './oauth-user-config.js';
 
 /** The claims of a Microsoft identity platform (v2.0) ID token. */
 export interface MicrosoftEntraIDProfile {
@@ -36,6 +37,9 @@ export type MicrosoftEntraIDOptions = OAuthUserConfig<MicrosoftEntraIDProfile> &
 	 */
 	tenantId?: string;
 };
+
+/** Every option of `MicrosoftEntraID()`, checked against `MicrosoftEntraIDOptions` by the compiler. */
+const ENTRA_OPTION_KEYS = exactKeys<MicrosoftEntraIDOptions>()([...OAUTH_USER_CONFIG_KEYS, 'tenantId']);
 
 const BRAND = '#0078d4';
 
@@ -71,7 +75,9 @@ export default function MicrosoftEntraID(options: MicrosoftEntraIDOptions = {}):
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('M', BRAND) }
 		},
-		rest
+		rest,
+		undefined,
+		{ optionKeys: ENTRA_OPTION_KEYS }
 	);
 }
 

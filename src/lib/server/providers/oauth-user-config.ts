@@ -1,8 +1,10 @@
 // What a built-in OAuth/OIDC provider accepts (`OAuthUserConfig`) and how the user's options,
 // the provider's defaults and `AUTH_<ID>_*` environment variables merge. Used by `kitgate/providers/*`.
 
-import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix } from '../core/config/env.js';
+import { PROVIDER_WITH_ENV, missingVariablesError, processEnv, providerEnvPrefix, type MissingVariable } from '../core/config/env.js';
+import { describeUnknownKeys, exactKeys, unknownKeys } from '../core/config/option-keys.js';
 import { InvalidConfiguration } from '../core/errors.js';
+import { OAUTH_CONFIG_KEYS } from '../core/flows/oauth/oauth-config-keys.js';
 import type { Awaitable, EndpointOption, OAuthConfig, TokenSet, User } from '../core/types.js';
 import { withoutUndefined } from '../core/util/without-undefined.js';
 
@@ -16,8 +18,9 @@ export type ProfileCallback<P> = (profile: P, tokens: TokenSet) => Awaitable<Use
 type NamedFields<T> = { [K in keyof T as string extends K ? never : number extends K ? never : K]: T[K] };
 
 /**
- * Options of a built-in OAuth/OIDC provider: any field of `OAuthConfig`, all optional, with
- * `profile` typed for the provider's own profile record `P`.
+ * Options of a built-in OAuth/OIDC provider: the fields of `OAuthConfig`, all optional, with
+ * `profile` typed for the provider's own profile record `P`. Nothing else: a misspelt option
+ * (`clientSecert`, `clientID`) is a type error, and refused when the config is resolved.
  *
  * `clientId`, `clientSecret` and `issuer` default to the environment variables
  * `AUTH_<ID>_ID`, `AUTH_<ID>_SECRET` and `AUTH_<ID>_ISSUER`, where `<ID>` is the provider id in
@@ -31,13 +34,17 @@ export type OAuthUserConfig<P> = Partial<Omit<NamedFields<OAuthConfig>, 'profile
 	clientId?: string;
 	clientSecret?: string;
 	profile?: ProfileCallback<P>;
-	[key: string]: unknown;
 };
+
+/**
+ * Every option of `OAuthUserConfig`, checked against the type by the compiler: what a built-in
+ * OAuth/OIDC factory accepts (a factory with options of its own adds them, e.g. GitHub's `enterprise`).
+ */
+export const OAUTH_USER_CONFIG_KEYS = exactKeys<OAuthUserConfig<unknown>>()(OAUTH_CONFIG_KEYS);
 
 /** What a provider module passes to `mergeProvider`: a complete provider with a typed `profile`. */
 export type ProviderDefaults<P> = Omit<NamedFields<OAuthConfig>, 'profile'> & {
 	profile?: ProfileCallback<P>;
-	[key: string]: unknown;
 };
 
 export { providerEnvPrefix };
@@ -72,6 +79,13 @@ const ENDPOINT_KEYS = ['authorization', 'token', 'userinfo', 'requestToken'] as 
 export interface ProviderRules {
 	/** The provider runs on the customer's own domain: `issuer` (or `wellKnown`) is required; an example of one. */
 	issuerExample?: string;
+	/** The identity provider always needs a client secret (no public clients): a missing one is reported at start-up. */
+	needsSecret?: boolean;
+	/**
+	 * Every option the factory accepts (default `OAUTH_USER_CONFIG_KEYS`); a factory with options of
+	 * its own lists them too, so a misspelt one is matched to them as well.
+	 */
+	optionKeys?: readonly string[];
 	/** Last touches to the merged provider (e.g. Auth0's trailing slash on the issuer). */
 	finish?: (provider: OAuthConfig) => OAuthConfig;
 }
@@ -82,8 +96,10 @@ export interface ProviderRules {
  * level deep; `clientId`, `clientSecret` and `issuer` fall back to `AUTH_<ID>_ID`,
  * `AUTH_<ID>_SECRET` and `AUTH_<ID>_ISSUER` (see `OAuthUserConfig`), then to the defaults.
  * Nothing is required yet: the engine rebuilds the provider with the environment the app's
- * integration read (SvelteKit's `.env`), and reports what is missing then, at start-up (or on the
- * first request of a lazy config) — never while an app is being built.
+ * integration read (SvelteKit's `.env`), and reports then, at start-up (or on the first request of
+ * a lazy config) — never while an app is being built — an unknown option (naming the one it most
+ * likely meant) and every missing variable (`AUTH_<ID>_ID`, `_SECRET` with `needsSecret`,
+ * `_ISSUER` with `issuerExample`), all at once with the config's other missing variables.
  *
  * @example
  * export default function Example(options: OAuthUserConfig<ExampleProfile> = {}): OAuthConfig {
@@ -98,16 +114,35 @@ export function mergeProvider<P>(
 ): OAuthConfig {
 	const build = (environment: ProviderEnv, strict: boolean): OAuthConfig => {
 		const merged = mergeWithEnv(defaults, options, environment);
-		if (strict && rules.issuerExample && !merged.issuer && !merged.wellKnown) {
-			throw new InvalidConfiguration(
-				`Provider "${merged.id}" needs \`issuer\`, e.g. ${rules.issuerExample}; pass it as an option or set ${providerEnvPrefix(merged.id)}_ISSUER.`
-			);
+		if (strict) {
+			const unknown = unknownKeys(options, rules.optionKeys ?? OAUTH_USER_CONFIG_KEYS);
+			if (unknown.length > 0) {
+				throw new InvalidConfiguration(`Provider "${merged.id}": ${describeUnknownKeys(unknown)}. A misspelt option would be ignored, and sign-in would fail later.`);
+			}
+			const missing = missingVariables(merged, rules);
+			if (missing.length > 0) throw missingVariablesError(missing);
 		}
 		return rules.finish ? rules.finish(merged) : merged;
 	};
 	const provider = build(env, false);
 	Object.defineProperty(provider, PROVIDER_WITH_ENV, { value: (environment: ProviderEnv) => build(environment, true) });
 	return provider;
+}
+
+/** The variables a merged provider still needs: its client id, its secret (`needsSecret`), its issuer (`issuerExample`). */
+function missingVariables(merged: OAuthConfig, rules: ProviderRules): MissingVariable[] {
+	const prefix = providerEnvPrefix(merged.id);
+	const missing: MissingVariable[] = [];
+	if (!merged.clientId) {
+		missing.push({ name: `${prefix}_ID`, what: `the client id the identity provider gave your app, for provider "${merged.id}" (or pass \`clientId\`).` });
+	}
+	if (rules.needsSecret && !merged.clientSecret) {
+		missing.push({ name: `${prefix}_SECRET`, what: `the client secret that goes with it, for provider "${merged.id}" (or pass \`clientSecret\`).` });
+	}
+	if (rules.issuerExample && !merged.issuer && !merged.wellKnown) {
+		missing.push({ name: `${prefix}_ISSUER`, what: `the issuer URL of provider "${merged.id}", e.g. ${rules.issuerExample} (or pass \`issuer\`).` });
+	}
+	return missing;
 }
 
 function mergeWithEnv<P>(defaults: ProviderDefaults<P>, options: OAuthUserConfig<P>, env: ProviderEnv): OAuthConfig {

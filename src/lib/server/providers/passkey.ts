@@ -1,6 +1,7 @@
 // The passkey provider: sign in with WebAuthn credentials (experimental, needs an adapter).
 // Export path: `kitgate/providers/passkey`.
 
+import { checkedWhenResolved, exactKeys } from '../core/config/option-keys.js';
 import { WEBAUTHN_LIBRARY } from '../core/flows/passkey/webauthn-library.js';
 import type { WebAuthnConfig } from '../core/types.js';
 
@@ -8,6 +9,11 @@ import type { WebAuthnConfig } from '../core/types.js';
 export type PasskeyOptions = Partial<
 	Pick<WebAuthnConfig, 'id' | 'name' | 'style' | 'relyingParty' | 'userVerification' | 'authenticatorSelection' | 'timeout' | 'getUserInfo'>
 >;
+
+/** Every option of `Passkey()`, checked against `PasskeyOptions` by the compiler. */
+const PASSKEY_OPTION_KEYS = exactKeys<PasskeyOptions>()([
+	'id', 'name', 'style', 'relyingParty', 'userVerification', 'authenticatorSelection', 'timeout', 'getUserInfo'
+]);
 
 /**
  * A passkey provider (default id `passkey`, name "Passkey"). Needs
@@ -24,7 +30,7 @@ export type PasskeyOptions = Partial<
  * })
  */
 export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
-	return {
+	const provider = {
 		id: 'passkey',
 		name: 'Passkey',
 		...options,
@@ -32,6 +38,7 @@ export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
 		// the library comes with the provider: a bundle without a passkey provider never carries it
 		[WEBAUTHN_LIBRARY]: () => import('@simplewebauthn/server')
 	} as WebAuthnConfig;
+	return checkedWhenResolved(provider, options, PASSKEY_OPTION_KEYS);
 }
 
 export { Passkey };

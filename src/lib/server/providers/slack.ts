@@ -62,7 +62,10 @@ export default function Slack(options: OAuthUserConfig<SlackProfile> = {}): OAut
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('S', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		// no public clients: the code exchange needs the secret
+		{ needsSecret: true }
 	);
 }
 

@@ -73,7 +73,7 @@ const BASIC_FIELDS = 'open_id,union_id,avatar_url,avatar_url_100,avatar_large_ur
  * const config = { providers: [TikTok({ clientId: env.TIKTOK_CLIENT_KEY, clientSecret: env.TIKTOK_CLIENT_SECRET })] };
  */
 export default function TikTok(options: OAuthUserConfig<TikTokProfile> = {}): OAuthConfig {
-	const provider = mergeProvider<TikTokProfile>(
+	return mergeProvider<TikTokProfile>(
 		{
 			id: 'tiktok',
 			name: 'TikTok',
@@ -95,9 +95,15 @@ export default function TikTok(options: OAuthUserConfig<TikTokProfile> = {}): OA
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('T', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		// the code exchange sends the client secret; also when rebuilt with the app's environment (AUTH_TIKTOK_ID)
+		{ needsSecret: true, finish: withClientKey }
 	);
-	// TikTok names the client id `client_key` in the authorization request
+}
+
+/** TikTok names the client id `client_key` in the authorization request. */
+function withClientKey(provider: OAuthConfig): OAuthConfig {
 	const authorization = typeof provider.authorization === 'object' ? provider.authorization : { url: provider.authorization };
 	const params = { ...authorization.params };
 	if (params.client_key === undefined && provider.clientId) params.client_key = provider.clientId;

@@ -57,7 +57,10 @@ export default function Twitch(options: OAuthUserConfig<TwitchProfile> = {}): OA
 			}),
 			style: { brandColor: BRAND, logo: letterLogo('T', BRAND) }
 		},
-		options
+		options,
+		undefined,
+		// no public clients: the code exchange needs the secret
+		{ needsSecret: true }
 	);
 }
 

@@ -95,7 +95,8 @@ export default function Twitter(options: TwitterOptions = {}): OAuthConfig {
 	if (options.version === '2.0') {
 		return mergeProvider<TwitterProfile>(oauth2Defaults(), options as OAuthUserConfig<TwitterProfile>);
 	}
-	return mergeProvider<TwitterLegacyProfile>(oauth1Defaults(), options as OAuthUserConfig<TwitterLegacyProfile>);
+	// OAuth 1.0a signs every request with the consumer secret
+	return mergeProvider<TwitterLegacyProfile>(oauth1Defaults(), options as OAuthUserConfig<TwitterLegacyProfile>, undefined, { needsSecret: true });
 }
 
 function oauth1Defaults(): ProviderDefaults<TwitterLegacyProfile> {

@@ -2,6 +2,7 @@
 // Misconfiguration throws here, at start-up, with a message that says what to change.
 
 import {
+	AuthError,
 	DuplicateProviderId,
 	ExperimentalFeatureNotEnabled,
 	InvalidConfiguration,
@@ -10,7 +11,16 @@ import {
 	UnsupportedStrategy,
 	UntrustedHost
 } from '../errors.js';
-import { PROVIDER_WITH_ENV, processEnv, providerEnvPrefix, type AuthEnv } from './env.js';
+import {
+	MISSING_VARIABLES,
+	PROVIDER_WITH_ENV,
+	missingVariablesMessage,
+	missingVariablesOf,
+	processEnv,
+	providerEnvPrefix,
+	type AuthEnv,
+	type MissingVariable
+} from './env.js';
 import { createLogger, type EngineLogger } from './logger.js';
 import { authjsSessionCookieName, defaultCookies, type CookieSet } from '../request/cookies.js';
 import { decodeJwt, encodeJwt } from '../crypto/jwt.js';
@@ -21,7 +31,8 @@ import { randomToken } from '../crypto/random.js';
 import { resolveSessionCache, type ResolvedSessionCache } from './session-cache-option.js';
 import { sessionCacheInvalidation } from '../session/session-cache-invalidation.js';
 import { normalizeEmailProvider } from '../flows/email/email-provider.js';
-import { normalizeOAuthProvider } from '../flows/oauth/oauth-provider.js';
+import { normalizeOAuthProvider, refuseMisspeltOptions } from '../flows/oauth/oauth-provider.js';
+import { isOAuth1Provider } from '../flows/oauth/oauth1-provider.js';
 import { processRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { resolveRateLimit, type ResolvedRateLimit } from '../limits/rate-limit-rules.js';
 import { resolveAccountOptions, type ResolvedAccountOptions } from '../account/account-options.js';
@@ -34,7 +45,6 @@ import type {
 	CookiesOptions,
 	EventCallbacks,
 	JWTOptions,
-	LoggerInstance,
 	PagesOptions,
 	Provider,
 	RevocationStore,
@@ -109,17 +119,58 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 	if (!config || typeof config !== 'object') {
 		throw new InvalidConfiguration('kitgate needs a configuration object: Auth(request, { providers, secret, ... }).');
 	}
+	// every missing variable is reported at once, in one error, after the checks that can find more
+	const missing = new MissingVariables();
+	try {
+		const resolved = buildWithVariables(config, env, missing);
+		missing.throwIfAny();
+		return resolved;
+	} catch (error) {
+		// a variable found missing earlier goes first, as when it stopped the start-up on its own
+		missing.throwIfAny();
+		throw error;
+	}
+}
+
+/** The variables found missing while a config is resolved, thrown together. */
+class MissingVariables {
+	private readonly found: { variable: MissingVariable; rank: number; error: new (message: string) => AuthError }[] = [];
+
+	/** `error`: the class of the error when this variable is the most important one missing (`MissingSecret` before `UntrustedHost`, before the providers'). */
+	add(variable: MissingVariable, error: new (message: string) => AuthError = InvalidConfiguration): void {
+		if (this.found.some((entry) => entry.variable.name === variable.name)) return;
+		const rank = error === MissingSecret ? 0 : error === UntrustedHost ? 1 : 2;
+		this.found.push({ variable, rank, error });
+	}
+
+	/** Throws one error naming every missing variable (its class: the most important one's), if any is missing. */
+	throwIfAny(): void {
+		if (this.found.length === 0) return;
+		const ordered = [...this.found].sort((a, b) => a.rank - b.rank);
+		const variables = ordered.map((entry) => entry.variable);
+		const error = new ordered[0].error(missingVariablesMessage(variables));
+		Object.defineProperty(error, MISSING_VARIABLES, { value: variables });
+		throw error;
+	}
+}
+
+function buildWithVariables(config: AuthConfig, env: AuthEnv, missing: MissingVariables): ResolvedConfig {
 	const logger = createLogger(config.logger, config.debug ?? false);
-	const secrets = resolveSecrets(config.secret, env);
+	const secrets = resolveSecrets(config.secret, env, missing);
 	const authUrl = resolveAuthUrl(config.url, env);
 	const basePath = resolveBasePath(config.basePath, authUrl);
 	const trust = resolveTrustHost(config.trustHost, env);
 	const trustHost = trust.trusted;
 	if (!trustHost && !authUrl) {
-		throw new UntrustedHost(
-			'kitgate does not trust the Host header, so it cannot know its public URL. ' +
-				'Set AUTH_URL (or `url`) to the public URL of the app; with SvelteKit and adapter-node, setting ORIGIN is enough. ' +
-				'Or set `trustHost: true` (AUTH_TRUST_HOST=true) when a proxy you run sets Host/X-Forwarded-Host.'
+		missing.add(
+			{
+				name: 'AUTH_URL',
+				what:
+					'the public URL of the app, e.g. https://example.com (or pass `url`): kitgate does not trust the Host header, so it cannot know it. ' +
+					'With SvelteKit and adapter-node, setting ORIGIN is enough. ' +
+					'Or set `trustHost: true` (AUTH_TRUST_HOST=true) when a proxy you run sets Host/X-Forwarded-Host.'
+			},
+			UntrustedHost
 		);
 	}
 
@@ -147,8 +198,8 @@ function buildConfig(config: AuthConfig, env: AuthEnv): ResolvedConfig {
 		generateSessionToken: config.session?.generateSessionToken ?? (() => randomToken(32, 'hex'))
 	};
 
-	const providers = resolveProviders(config, adapter, env);
-	checkEmailLinkOrigin(providers, { authUrl, explicitTrust: trust.explicit, production: env.NODE_ENV === 'production', logger });
+	const { providers, incomplete } = resolveProviders(config, adapter, env, missing);
+	checkEmailLinkOrigin([...providers, ...incomplete], { authUrl, explicitTrust: trust.explicit, production: env.NODE_ENV === 'production', logger, missing });
 	const cookies = {
 		secure: mergeCookies(defaultCookies(true), config.cookies),
 		insecure: mergeCookies(defaultCookies(false), config.cookies)
@@ -250,14 +301,14 @@ function isRevocationStore(value: unknown): value is RevocationStore {
 	return typeof store?.revokedAt === 'function' && typeof store.revoke === 'function';
 }
 
-function resolveSecrets(secret: AuthConfig['secret'], env: AuthEnv): string[] {
+function resolveSecrets(secret: AuthConfig['secret'], env: AuthEnv, missing: MissingVariables): string[] {
 	// as Auth.js reads them: AUTH_SECRET_3, _2, _1 before AUTH_SECRET, the first one signing
 	const raw = secret ?? [env.AUTH_SECRET_3, env.AUTH_SECRET_2, env.AUTH_SECRET_1, env.AUTH_SECRET];
 	const secrets = (Array.isArray(raw) ? raw : [raw]).filter((s): s is string => typeof s === 'string' && s !== '');
 	if (secrets.length === 0) {
-		throw new MissingSecret(
-			'No secret: set AUTH_SECRET (at least 32 random characters, e.g. from `openssl rand -base64 32`) or pass `secret`.'
-		);
+		const what = 'at least 32 random characters, e.g. from `openssl rand -base64 32` (or pass `secret`): it encrypts session cookies and signs CSRF tokens.';
+		missing.add({ name: 'AUTH_SECRET', what }, MissingSecret);
+		return secrets;
 	}
 	const short = secrets.findIndex((s) => s.length < MIN_SECRET_LENGTH);
 	if (short >= 0) {
@@ -313,16 +364,17 @@ let emailOriginWarningShown = false;
  */
 function checkEmailLinkOrigin(
 	providers: Provider[],
-	facts: { authUrl?: URL; explicitTrust: boolean; production: boolean; logger: EngineLogger }
+	facts: { authUrl?: URL; explicitTrust: boolean; production: boolean; logger: EngineLogger; missing: MissingVariables }
 ): void {
 	const email = providers.find((provider) => provider.type === 'email');
 	if (!email || facts.authUrl || facts.explicitTrust) return;
 	if (facts.production) {
-		throw new UntrustedHost(
-			`Email provider "${email.id}" mails sign-in links, which must point at your site whatever Host header a request carries: ` +
-				'set AUTH_URL to the public URL of the app (e.g. https://example.com), or set `trustHost: true` ' +
-				'(AUTH_TRUST_HOST=true) only if a proxy you run sets Host and X-Forwarded-Host itself.'
-		);
+		const what =
+			`the public URL of the app, e.g. https://example.com (or pass \`url\`): email provider "${email.id}" mails sign-in links, ` +
+			'which must point at your site whatever Host header a request carries. Or set `trustHost: true` ' +
+			'(AUTH_TRUST_HOST=true) only if a proxy you run sets Host and X-Forwarded-Host itself.';
+		facts.missing.add({ name: 'AUTH_URL', what }, UntrustedHost);
+		return;
 	}
 	if (!emailOriginWarningShown) {
 		emailOriginWarningShown = true;
@@ -341,18 +393,39 @@ function positiveSeconds(value: number | undefined, fallback: number, name: stri
 	return value;
 }
 
-function resolveProviders(config: AuthConfig, adapter: Adapter | undefined, env: AuthEnv): Provider[] {
+/**
+ * The providers, checked and with their environment; `incomplete`: those still missing variables
+ * (recorded in `missing`), as given, for the checks that need only their type.
+ */
+function resolveProviders(
+	config: AuthConfig,
+	adapter: Adapter | undefined,
+	env: AuthEnv,
+	missing: MissingVariables
+): { providers: Provider[]; incomplete: Provider[] } {
 	if (!Array.isArray(config.providers)) {
 		throw new InvalidConfiguration('`providers` must be an array, e.g. providers: [Credentials({ ... })].');
 	}
 	const seen = new Set<string>();
-	return config.providers.map((entry, index) => {
+	const resolved: Provider[] = [];
+	const incomplete: Provider[] = [];
+	config.providers.forEach((entry, index) => {
 		// a provider factory passed without calling it, e.g. `providers: [GitHub]`
 		const given = (typeof entry === 'function' ? (entry as () => Provider)() : entry) as Provider;
 		if (!given || typeof given !== 'object') {
 			throw new InvalidConfiguration(`providers[${index}] is not a provider object.`);
 		}
-		const provider = withEnvironment(given, env);
+		let provider: Provider;
+		try {
+			provider = withEnvironment(given, env);
+		} catch (error) {
+			// a built-in provider without its variables: reported with every other missing one
+			const variables = missingVariablesOf(error);
+			if (!variables) throw error;
+			for (const variable of variables) missing.add(variable);
+			incomplete.push(given);
+			return;
+		}
 		if (!PROVIDER_TYPES.has(provider.type)) {
 			throw new InvalidConfiguration(
 				`Provider ${JSON.stringify(provider.id ?? index)} has unknown type ${JSON.stringify(provider.type)}; ` +
@@ -370,9 +443,32 @@ function resolveProviders(config: AuthConfig, adapter: Adapter | undefined, env:
 			);
 		}
 		seen.add(provider.id);
+		const variables = missingCredentials(provider);
+		if (variables.length > 0) {
+			for (const variable of variables) missing.add(variable);
+			incomplete.push(provider);
+			return;
+		}
 		const named = { ...provider, name: typeof provider.name === 'string' ? provider.name : provider.id } as Provider;
-		return checkProvider(named, config, adapter);
+		resolved.push(checkProvider(named, config, adapter));
 	});
+	return { providers: resolved, incomplete };
+}
+
+/** The variables an OAuth provider object (not a built-in one: those report their own) still lacks: its client id, and an OAuth 1.0a consumer secret. */
+function missingCredentials(provider: Provider): MissingVariable[] {
+	if (provider.type !== 'oauth' && provider.type !== 'oidc') return [];
+	// `clientID` given is a misspelling, not a missing variable
+	refuseMisspeltOptions(provider);
+	const prefix = providerEnvPrefix(provider.id);
+	const missing: MissingVariable[] = [];
+	if (typeof provider.clientId !== 'string' || !provider.clientId) {
+		missing.push({ name: `${prefix}_ID`, what: `the client id the identity provider gave your app, for provider "${provider.id}" (or pass \`clientId\`).` });
+	}
+	if (isOAuth1Provider(provider) && (typeof provider.clientSecret !== 'string' || !provider.clientSecret)) {
+		missing.push({ name: `${prefix}_SECRET`, what: `the consumer secret of provider "${provider.id}" (or pass \`clientSecret\`).` });
+	}
+	return missing;
 }
 
 /**

@@ -18,6 +18,7 @@ import { secondFactorGate } from '../two-factor/second-factor.js';
 import type { Account, AdapterAccount, AdapterUser, JWT, Profile, Provider, User } from '../types.js';
 import { sendSecurityNotice } from '../account/security-notice.js';
 import { endEmailChangeLinks } from '../account/email-change-links.js';
+import { fillEmptyProfile } from './fill-empty-profile.js';
 
 /** What a provider flow hands over once it knows who signed in. */
 export interface CompletedSignIn {
@@ -252,12 +253,14 @@ async function carryOut(
 	const { account, user } = signIn;
 	if (plan.kind === 'existing') {
 		await refreshStoredTokens(ctx, adapter, account);
-		return { user: plan.proven ? await markEmailVerified(ctx, adapter, plan.user, user.email) : plan.user, isNewUser: false };
+		const stored = await fillEmptyProfile(ctx, adapter, plan.user, account, user);
+		return { user: plan.proven ? await markEmailVerified(ctx, adapter, stored, user.email) : stored, isNewUser: false };
 	}
 	if (plan.kind === 'link') {
 		if (plan.pin) await pinCredentials(ctx, adapter, plan.pin, plan.user);
 		await linkTo(ctx, adapter, plan.user, signIn);
-		return { user: plan.proven ? await markEmailVerified(ctx, adapter, plan.user, user.email) : plan.user, isNewUser: false };
+		const stored = await fillEmptyProfile(ctx, adapter, plan.user, account, user);
+		return { user: plan.proven ? await markEmailVerified(ctx, adapter, stored, user.email) : stored, isNewUser: false };
 	}
 
 	if (plan.release) await releaseAddress(ctx, adapter, plan.release);

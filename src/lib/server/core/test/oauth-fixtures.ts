@@ -4,7 +4,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { startDemoIdp } from '../../../../../scripts/demo-idp.js';
+import { startDemoIdp, type DemoIdpOptions } from '../../../../../scripts/demo-idp.js';
 import type { AuthConfig, OAuthConfig } from '../types.js';
 import { loginAtIdp, type IdpLoginOptions } from './idp-browser.js';
 import { TEST_SECRET, testClient } from './client.js';
@@ -24,15 +24,18 @@ export const CLIENTS = {
 	jwt: { client_id: 'kitgate-jwt', client_secret: 'jwt-secret-jwt-secret-jwt-secret-jwt-secret', token_endpoint_auth_method: 'client_secret_jwt' as const }
 };
 
-/** Starts the IdP for a test file. */
-export async function startTestIdp(): Promise<{ issuer: string; close: () => Promise<void> }> {
+/** What a test file may change of the test IdP: its users, and whether ID tokens carry the scope's claims. */
+export type TestIdpOptions = Pick<DemoIdpOptions, 'accounts' | 'conformIdTokenClaims'>;
+
+/** Starts the IdP for a test file (with `options`: other users, claims in userinfo only). */
+export async function startTestIdp(options: TestIdpOptions = {}): Promise<{ issuer: string; close: () => Promise<void> }> {
 	const redirect_uris = [ORIGIN, PROXY_ORIGIN].flatMap((origin) => PROVIDER_IDS.map((id) => `${origin}/auth/callback/${id}`));
-	return startDemoIdp({ clients: Object.values(CLIENTS).map((client) => ({ ...client, redirect_uris })) });
+	return startDemoIdp({ ...options, clients: Object.values(CLIENTS).map((client) => ({ ...client, redirect_uris })) });
 }
 
 /**
- * The identity provider world of a test file: the test IdP, started before the file's tests and
- * closed after them. Read `world.idp` inside tests and hooks.
+ * The identity provider world of a test file: the test IdP (with `options`), started before the
+ * file's tests and closed after them. Read `world.idp` inside tests and hooks.
  *
  * @example
  * const world = testIdpWorld();
@@ -40,10 +43,10 @@ export async function startTestIdp(): Promise<{ issuer: string; close: () => Pro
  * 	const client = testClient(oauthConfig([idpProvider(world.idp.issuer)]));
  * });
  */
-export function testIdpWorld() {
+export function testIdpWorld(options: TestIdpOptions = {}) {
 	const world = {} as { idp: Awaited<ReturnType<typeof startTestIdp>> };
 	beforeAll(async () => {
-		world.idp = await startTestIdp();
+		world.idp = await startTestIdp(options);
 	});
 	afterAll(() => world.idp?.close());
 	return world;

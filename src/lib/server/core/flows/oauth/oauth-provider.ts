@@ -1,9 +1,12 @@
 // Checks an OAuth 2 / OIDC provider's options at start-up and fills in defaults (checks, client
 // authentication), so a mistake fails with a message instead of at a user's sign-in. Steps: ./oauth.ts.
 
+import { describeUnknownKeys, unknownKeys } from '../../config/option-keys.js';
+import { providerEnvPrefix } from '../../config/env.js';
 import { InvalidConfiguration } from '../../errors.js';
 import type { EndpointOption, OAuthCheck, OAuthConfig } from '../../types.js';
 import { endpointUrl, isAllowedEndpoint } from './endpoint-rules.js';
+import { OAUTH_CONFIG_KEYS } from './oauth-config-keys.js';
 import { checkOAuth1Provider, isOAuth1Provider } from './oauth1-provider.js';
 import { privateKeySigningAlgorithm } from './signing-key-algorithm.js';
 
@@ -51,11 +54,12 @@ export function normalizeOAuthProvider(provider: OAuthConfig): OAuthConfig {
 	const fail = (message: string): never => {
 		throw new InvalidConfiguration(`OAuth provider "${provider.id}": ${message}`);
 	};
+	refuseMisspeltOptions(provider);
 	// OAuth 1.0a providers (`version: "1.0a"`) have their own flow and rules
 	if (isOAuth1Provider(provider)) return checkOAuth1Provider(provider);
 
 	if (typeof provider.clientId !== 'string' || !provider.clientId) {
-		fail('`clientId` is required (the client id the identity provider gave your app).');
+		fail(`\`clientId\` is required (the client id the identity provider gave your app): set ${providerEnvPrefix(provider.id)}_ID or pass \`clientId\`.`);
 	}
 	checkUrls(provider, fail);
 	const discovers = Boolean(provider.issuer || provider.wellKnown);
@@ -89,6 +93,21 @@ export function normalizeOAuthProvider(provider: OAuthConfig): OAuthConfig {
 		client,
 		...(provider.type === 'oidc' ? { idToken: provider.idToken !== false } : {})
 	};
+}
+
+/**
+ * Throws `InvalidConfiguration` when the provider object has a key that is not an option but
+ * close to one (`clientID`, `clientSecert`, `wellknown`): it would be ignored, and sign-in would
+ * fail later. Other keys of its own are kept (an app may carry its own fields on a provider).
+ *
+ * @example
+ * refuseMisspeltOptions({ id: "corp", name: "Corp", type: "oidc", issuer, clientID: "app" }); // throws: did you mean `clientId`?
+ */
+export function refuseMisspeltOptions(provider: OAuthConfig): void {
+	const misspelt = unknownKeys(provider, OAUTH_CONFIG_KEYS).filter((unknown) => unknown.meant !== undefined);
+	if (misspelt.length > 0) {
+		throw new InvalidConfiguration(`OAuth provider "${provider.id}": ${describeUnknownKeys(misspelt)}. A misspelt option would be ignored, and sign-in would fail later.`);
+	}
 }
 
 /**
@@ -130,7 +149,10 @@ function checkClientAuthentication(provider: OAuthConfig, fail: (message: string
 	}
 	const needs = CLIENT_AUTH_METHODS[method as ClientAuthMethod];
 	if (needs === 'clientSecret' && (typeof provider.clientSecret !== 'string' || !provider.clientSecret)) {
-		fail(`client.token_endpoint_auth_method "${method}" needs \`clientSecret\` (the secret the identity provider gave your app).`);
+		fail(
+			`client.token_endpoint_auth_method "${method}" needs \`clientSecret\` (the secret the identity provider gave your app): ` +
+				`set ${providerEnvPrefix(provider.id)}_SECRET or pass \`clientSecret\`.`
+		);
 	}
 	if (needs === 'client.private_key') {
 		if (client.private_key === undefined) {

@@ -2,18 +2,27 @@
 // (oauth4webapi), or a provider's own `userinfo.request`. Used by the OAuth 2 and 1.0a callbacks.
 
 import * as oauth from 'oauth4webapi';
-import type { OAuthConfig, Profile, TokenSet } from '../../types.js';
+import { OAuthCallbackError } from '../../errors.js';
+import type { LoggerInstance, OAuthConfig, Profile, TokenSet } from '../../types.js';
 import { oauthStepError } from './oauth-errors.js';
 import { idpHttpOptions } from './oauth-http.js';
 import { definedParams, endpointObject } from './oauth-metadata.js';
+import { mergeUserinfoClaims } from './userinfo-claims-merge.js';
+
+/** The standard claims a user is known by; an ID token of the code flow may leave them to userinfo (OIDC Core 5.4). */
+const PROFILE_CLAIMS = ['email', 'name'] as const;
+
+/** Providers whose ID tokens lacked the profile claims with nowhere else to read them, already warned about. */
+const warnedNoUserinfo = new Set<string>();
 
 /**
- * The profile of the signed-in user: the ID token's claims (OIDC), else the userinfo endpoint
- * (whose `sub` must match the ID token's) or the provider's `userinfo.request`; plus, for a
- * provider with `formPostUser` (Apple), the callback's `user` form field as `profile.user`.
+ * The profile of the signed-in user: the ID token's claims (OIDC), completed from userinfo when
+ * they lack `email` or `name` (`withUserinfoClaims`); else the userinfo endpoint (whose `sub` must
+ * match the ID token's) or the provider's `userinfo.request`; plus, for a provider with
+ * `formPostUser` (Apple), the callback's `user` form field as `profile.user`.
  *
  * @example
- * const profile = await readProfile(provider, as, client, tokens, claims, params, 10_000);
+ * const profile = await readProfile(provider, as, client, tokens, claims, params, 10_000, ctx.config.logger);
  */
 export async function readProfile(
 	provider: OAuthConfig,
@@ -22,11 +31,12 @@ export async function readProfile(
 	tokens: TokenSet,
 	claims: oauth.IDToken | undefined,
 	params: URLSearchParams,
-	timeout: number
+	timeout: number,
+	logger: Pick<LoggerInstance, 'warn'>
 ): Promise<Profile> {
 	let profile: Profile;
 	if (provider.type === 'oidc' && provider.idToken !== false && claims) {
-		profile = { ...claims };
+		profile = await withUserinfoClaims(provider, as, client, tokens, { ...claims }, timeout, logger);
 	} else {
 		profile = await fetchUserinfo(provider, as, client, tokens, claims?.sub, timeout);
 	}
@@ -35,6 +45,58 @@ export async function readProfile(
 		if (user) profile.user = user;
 	}
 	return profile;
+}
+
+/**
+ * The ID token's claims, completed from userinfo when they lack `email` or `name`: a standard
+ * OpenID provider puts them in userinfo only (OIDC Core 5.4), and the user would sign in nameless.
+ * Userinfo about another subject refuses the sign-in; userinfo that cannot be read leaves the
+ * claims as they are (logged). Without a userinfo endpoint, the first such sign-in logs a warning
+ * (not for a provider whose name comes in the callback's form, `formPostUser`).
+ */
+async function withUserinfoClaims(
+	provider: OAuthConfig,
+	as: oauth.AuthorizationServer,
+	client: oauth.Client,
+	tokens: TokenSet,
+	idClaims: Profile,
+	timeout: number,
+	logger: Pick<LoggerInstance, 'warn'>
+): Promise<Profile> {
+	const absent = PROFILE_CLAIMS.filter((claim) => typeof idClaims[claim] !== 'string' || idClaims[claim] === '');
+	if (absent.length === 0) return idClaims;
+	const lacking = `the ID token has no ${absent.map((claim) => `\`${claim}\``).join(' or ')} claim`;
+	const handled = typeof endpointObject(provider.userinfo).request === 'function';
+	if (!as.userinfo_endpoint && !handled) {
+		// a `formPostUser` provider (Apple) sends the name in the callback's form, not in the ID token
+		if (provider.formPostUser !== true && !warnedNoUserinfo.has(provider.id)) {
+			warnedNoUserinfo.add(provider.id);
+			logger.warn(
+				'oidc-profile-claims',
+				`Provider "${provider.id}": ${lacking} and the provider has no userinfo endpoint, so users sign in without it. ` +
+					'Ask for it (`authorization: { params: { scope: "openid profile email" } }`), set `userinfo` to the endpoint that has it, ' +
+					'or map what the ID token has in `profile()`.'
+			);
+		}
+		return idClaims;
+	}
+	let userinfo: Profile;
+	try {
+		// the subject is compared below: a mismatch refuses the sign-in, a failed request does not
+		userinfo = await fetchUserinfo(provider, as, client, tokens, undefined, timeout);
+	} catch (error) {
+		// fetchUserinfo's error names the provider and the step already
+		logger.warn('oidc-userinfo', `${(error as Error).message} (${lacking}, so the user signs in without it)`);
+		return idClaims;
+	}
+	if (userinfo.sub === undefined || userinfo.sub === null) {
+		logger.warn('oidc-userinfo', `Provider "${provider.id}": ${lacking} and its userinfo has no \`sub\` to tie it to the ID token, so it is not used.`);
+		return idClaims;
+	}
+	if (userinfo.sub !== idClaims.sub) {
+		throw new OAuthCallbackError(`Provider "${provider.id}": userinfo is about another subject than the ID token; the sign-in is refused.`);
+	}
+	return mergeUserinfoClaims(idClaims, userinfo);
 }
 
 /**

@@ -151,7 +151,7 @@ async function signedInIdentity(
 	}
 
 	const { tokens, claims } = await exchangeCode(ctx, provider, as, client, callback, expected, timeout);
-	const profile = await readProfile(provider, as, client, tokens, claims, params, timeout);
+	const profile = await readProfile(provider, as, client, tokens, claims, params, timeout, ctx.config.logger);
 	const user = await userFromProfile(provider, profile, tokens);
 	return { profile, user, account: accountFromTokens(provider, tokens, user) };
 }

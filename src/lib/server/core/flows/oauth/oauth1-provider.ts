@@ -1,6 +1,7 @@
 // OAuth 1.0a providers at start-up: which providers sign in with OAuth 1.0a, and the check of
 // their settings. Config-time only; the flow itself is `oauth1.ts`.
 
+import { providerEnvPrefix } from '../../config/env.js';
 import { InvalidConfiguration } from '../../errors.js';
 import type { OAuthConfig } from '../../types.js';
 import { isAllowedEndpoint } from './endpoint-rules.js';
@@ -28,9 +29,12 @@ export function checkOAuth1Provider(provider: OAuthConfig): OAuthConfig {
 	const fail = (message: string): never => {
 		throw new InvalidConfiguration(`OAuth 1.0a provider "${provider.id}": ${message}`);
 	};
-	if (typeof provider.clientId !== 'string' || !provider.clientId) fail('`clientId` (the consumer key / API key) is required.');
+	const prefix = providerEnvPrefix(provider.id);
+	if (typeof provider.clientId !== 'string' || !provider.clientId) {
+		fail(`\`clientId\` (the consumer key / API key) is required: set ${prefix}_ID or pass \`clientId\`.`);
+	}
 	if (typeof provider.clientSecret !== 'string' || !provider.clientSecret) {
-		fail('`clientSecret` (the consumer secret / API key secret) is required: every request is signed with it.');
+		fail(`\`clientSecret\` (the consumer secret / API key secret) is required: every request is signed with it. Set ${prefix}_SECRET or pass \`clientSecret\`.`);
 	}
 	const endpoints: [string, unknown][] = [
 		['requestToken', provider.requestToken],
