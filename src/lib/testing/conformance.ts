@@ -1,7 +1,7 @@
 // The adapter conformance suite: the behaviour kitgate's engine relies on, as vitest tests that any
 // adapter author can run in their own vitest. Export path: `kitgate/testing` (vitest is an optional peer).
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { base64, base64url, utf8Bytes } from '../server/core/crypto/bytes.js';
 import type {
 	Adapter,
 	AdapterAccount,
@@ -651,10 +651,10 @@ function newAccount(userId: string): AdapterAccount {
 
 function newAuthenticator(userId: string): AdapterAuthenticator {
 	return {
-		credentialID: Buffer.from(randomUUID()).toString('base64url'),
+		credentialID: base64url(utf8Bytes(randomUUID())),
 		userId,
 		providerAccountId: randomUUID(),
-		credentialPublicKey: Buffer.from(`public-key-${randomUUID()}`).toString('base64'),
+		credentialPublicKey: base64(utf8Bytes(`public-key-${randomUUID()}`)),
 		counter: 3,
 		credentialDeviceType: 'multiDevice',
 		credentialBackedUp: true,
@@ -668,6 +668,11 @@ function rejection(result: unknown): Promise<unknown> {
 		() => null,
 		(reason: unknown) => reason
 	);
+}
+
+/** A random UUID from the runtime's Web Crypto: the suite runs wherever vitest does (Node, or a Workers pool). */
+function randomUUID(): string {
+	return crypto.randomUUID();
 }
 
 function inOneDay(): Date {

@@ -1,10 +1,12 @@
 // The PostgreSQL adapter: users, accounts, sessions, email tokens and passkeys in PostgreSQL, through
 // a `pg` pool and Kysely; the schema is created on first use. Export path: `kitgate/adapters/postgres`.
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
+import { processEnv } from '../core/config/env.js';
+import { hex } from '../core/crypto/bytes.js';
+import { digest } from '../core/crypto/hash.js';
 import { InvalidConfiguration } from '../core/errors.js';
+import { nodeRequire, runtimeName } from '../core/util/runtime.js';
 import { createSqlAdapter, migrateOnce, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
 import { runMigrations, type MigrationTables } from './sql/migrate.js';
 import { kitgatePostgresTables, resolveTableMapping, type TableMapping } from './sql/table-mapping.js';
@@ -99,7 +101,7 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 	if (options.pool && options.connectionString !== undefined) {
 		throw new InvalidConfiguration('PostgresAdapter: pass either `pool` or `connectionString`, not both');
 	}
-	const connectionString = options.connectionString ?? process.env.DATABASE_URL;
+	const connectionString = options.connectionString ?? processEnv().DATABASE_URL;
 	if (!options.pool && !connectionString) {
 		throw new InvalidConfiguration('PostgresAdapter: pass `pool` or `connectionString`, or set DATABASE_URL');
 	}
@@ -181,7 +183,7 @@ function preparedRunner(pool: pg.Pool): NonNullable<SqlConnection['prepared']> {
 	const names = new Map<string, string>();
 	return async (query) => {
 		let name = names.get(query.sql);
-		if (!name) names.set(query.sql, (name = `kitgate_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`));
+		if (!name) names.set(query.sql, (name = `kitgate_${hex(digest('sha256', query.sql)).slice(0, 24)}`));
 		const values = [...query.parameters];
 		try {
 			return await pool.query({ name, text: query.sql, values });
@@ -217,8 +219,16 @@ let pgModule: typeof pg | undefined;
  * and creating the adapter says what to install.
  */
 function loadPg(): typeof pg {
+	if (pgModule) return pgModule;
+	const require = nodeRequire(import.meta.url);
+	if (!require) {
+		throw new InvalidConfiguration(
+			`PostgresAdapter({ connectionString }) loads the \`pg\` package itself, which needs Node.js's module loader; this is ${runtimeName()}. ` +
+				'Import `pg` yourself and pass the pool: `PostgresAdapter({ pool: new pg.Pool({ connectionString }) })`.'
+		);
+	}
 	try {
-		return (pgModule ??= createRequire(import.meta.url)('pg') as typeof pg);
+		return (pgModule = require('pg') as typeof pg);
 	} catch (error) {
 		throw new InvalidConfiguration('PostgresAdapter needs the `pg` package, which is not installed: run `npm install pg`.', {
 			cause: { err: error }

@@ -1,11 +1,9 @@
 // The SQLite adapter: users, accounts, sessions, email tokens and passkeys in one SQLite file, through
 // better-sqlite3 and Kysely; the schema is created on first use. Export path: `kitgate/adapters/sqlite`.
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { createRequire } from 'node:module';
 import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { InvalidConfiguration } from '../core/errors.js';
+import { nodeBuiltin, nodeRequire, runtimeName } from '../core/util/runtime.js';
 import { createSqlAdapter, migrateOnce, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
 import { runMigrations, type MigrationTables } from './sql/migrate.js';
 import { kitgateSqliteTables, resolveTableMapping, type TableMapping } from './sql/table-mapping.js';
@@ -118,19 +116,20 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter
 		close = async () => undefined; // yours to close
 	} else {
 		const filename = options.filename ?? DEFAULT_SQLITE_FILENAME;
-		const Driver = loadBetterSqlite3(); // a missing driver is a configuration error, not a first-request one
+		// a missing driver (or a runtime without Node's modules) is a configuration error, not a first-request one
+		const file = fileSupport();
 		if (filename === ':memory:' || filename === '') {
 			// every in-memory database is a new one: nothing to share, and nothing to reopen after close()
-			connection = () => (attached ??= connect(openDatabase(Driver, filename)));
+			connection = () => (attached ??= connect(openDatabase(file, filename)));
 			close = async () => {
 				if (attached) await closeConnection(attached);
 			};
 		} else {
-			const path = resolve(filename);
+			const path = file.path.resolve(filename);
 			connection = () => {
 				if (!attached || attached.closed) {
 					let shared = openFiles.get(path);
-					if (!shared) openFiles.set(path, (shared = connect(openDatabase(Driver, path))));
+					if (!shared) openFiles.set(path, (shared = connect(openDatabase(file, path))));
 					attached = shared;
 				}
 				return attached;
@@ -181,27 +180,47 @@ async function closeConnection(connection: Connection): Promise<void> {
 	});
 }
 
+/** What opening a file takes: the better-sqlite3 driver, and Node's `fs` and `path` for its folder. */
+interface FileSupport {
+	Driver: typeof Database;
+	fs: typeof import('node:fs');
+	path: typeof import('node:path');
+}
+
 let betterSqlite3: typeof Database | undefined;
 
 /**
- * Loads the native driver at run time: bundlers (e.g. adapter-node) must not inline it, and a
- * missing optional peer gets a message that says what to install.
+ * Loads the native driver and Node's file modules at run time: bundlers (e.g. adapter-node) must
+ * not inline the driver, a Worker bundle must not import `node:` modules, and a missing optional
+ * peer or a runtime without Node's modules gets a message that says what to use instead.
  */
-function loadBetterSqlite3(): typeof Database {
-	try {
-		return (betterSqlite3 ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database);
-	} catch (error) {
+function fileSupport(): FileSupport {
+	const fs = nodeBuiltin<typeof import('node:fs')>('node:fs');
+	const path = nodeBuiltin<typeof import('node:path')>('node:path');
+	const require = nodeRequire(import.meta.url);
+	const elsewhere = 'Use a database that needs no Node.js module instead, such as Cloudflare D1 or libSQL: docs/adapters.md.';
+	if (!fs || !path || !require) {
 		throw new InvalidConfiguration(
-			'SQLiteAdapter needs the `better-sqlite3` package, which is not installed: run `npm install better-sqlite3`.',
-			{ cause: { err: error } }
+			`SQLiteAdapter with \`filename\` opens the file through better-sqlite3, which needs Node.js; this is ${runtimeName()}. ${elsewhere}`
 		);
 	}
+	try {
+		betterSqlite3 ??= require('better-sqlite3') as typeof Database;
+	} catch (error) {
+		const runtime = runtimeName();
+		const message =
+			runtime === 'Node.js'
+				? 'SQLiteAdapter needs the `better-sqlite3` package, which is not installed: run `npm install better-sqlite3`.'
+				: `SQLiteAdapter with \`filename\` could not load better-sqlite3 (a Node.js native module) on ${runtime}. ${elsewhere}`;
+		throw new InvalidConfiguration(message, { cause: { err: error } });
+	}
+	return { Driver: betterSqlite3, fs, path };
 }
 
-function openDatabase(Driver: typeof Database, filename: string): Database.Database {
+function openDatabase(file: FileSupport, filename: string): Database.Database {
 	const inMemory = filename === ':memory:' || filename === '';
-	if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
-	const database = new Driver(filename);
+	if (!inMemory) file.fs.mkdirSync(file.path.dirname(filename), { recursive: true });
+	const database = new file.Driver(filename);
 	// WAL lets readers run while one process writes.
 	database.pragma('journal_mode = WAL');
 	database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

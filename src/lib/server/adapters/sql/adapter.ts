@@ -1,7 +1,7 @@
 // The adapter methods shared by the SQLite and PostgreSQL adapters: one Kysely implementation over the
 // tables of a table mapping (kitgate's own, or Auth.js's). Internal; see `../sqlite.ts`, `../postgres.ts`.
-import { randomUUID } from 'node:crypto';
 import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { randomUuid } from '../../core/crypto/random.js';
 import { AdapterError, MissingAdapterMethod } from '../../core/errors.js';
 import { withUniqueViolations } from '../errors.js';
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../../core/types.js';
@@ -174,7 +174,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 	}
 
 	function newRowId(): { id?: string } {
-		return mapping.types.rowIds === 'uuid' ? { id: randomUUID() } : {};
+		return mapping.types.rowIds === 'uuid' ? { id: randomUuid() } : {};
 	}
 
 	async function findUser(db: Db, id: string): Promise<AdapterUser | null> {
@@ -265,7 +265,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		[sqlCore]: () => parts.connection().db,
 
 		async createUser(user) {
-			const row = { ...userToRow(user, values), ...(mapping.types.userId === 'text' ? { id: user.id || randomUUID() } : {}) };
+			const row = { ...userToRow(user, values), ...(mapping.types.userId === 'text' ? { id: user.id || randomUuid() } : {}) };
 			const insert = async (db: Db) =>
 				userFromRow(
 					(await auth(db).insertInto(users.name).values(users.values(row)).returning(users.selection()).executeTakeFirstOrThrow()) as unknown as UserRow
