@@ -5,14 +5,14 @@ import type Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, type Dialect } from 'kysely';
 import { InvalidConfiguration } from '../core/errors.js';
 import { nodeBuiltin, nodeRequire, runtimeName } from '../core/util/runtime.js';
-import { createSqlAdapter, migrateOnce, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
+import { createSqlAdapter, migrateOnce, type AnyKysely, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
 import { batchesOf, d1Batches, type BatchRunner, type D1DatabaseLike } from './sql/batches.js';
 import { d1Dialect } from './sql/d1-dialect.js';
 import { runMigrations, type MigrationTables } from './sql/migrate.js';
 import { kitgateSqliteTables, resolveTableMapping, type TableMapping } from './sql/table-mapping.js';
 import type { KitgateTables } from './sql/tables.js';
 
-export type { SqlAdapter } from './sql/adapter.js';
+export type { AnyKysely, SqlAdapter } from './sql/adapter.js';
 export type { D1DatabaseLike, D1PreparedStatementLike, D1ResultLike } from './sql/batches.js';
 export type { MappedColumn, OptionalAccountColumn, TableMapping } from './sql/table-mapping.js';
 export { authjsDrizzleSqliteTables } from './sql/authjs-tables.js';
@@ -28,16 +28,6 @@ export const DEFAULT_SQLITE_FILENAME = '.data/kitgate.sqlite';
 
 /** How long a write waits for another connection's lock before failing with SQLITE_BUSY. */
 const BUSY_TIMEOUT_MS = 5000;
-
-/**
- * A Kysely instance on any database: kitgate reads and writes its own tables through it, whatever
- * table types the app declared.
- *
- * @example
- * const db: AnyKysely = new Kysely<AppTables>({ dialect });
- */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the app's own table types, which kitgate never reads
-export type AnyKysely = Kysely<any>;
 
 /**
  * Options of {@link SQLiteAdapter}. Give the database one way: `filename` or `database`

@@ -50,6 +50,16 @@ import type { ResolvedTableMapping } from './table-mapping.js';
 import type { AccountRow, AuthenticatorRow, KitgateTables, SessionRow, UserRow, VerificationTokenRow } from './tables.js';
 
 /**
+ * A Kysely instance on any database, as the `db` option of the SQL adapters takes it: kitgate reads
+ * and writes its own tables through it, whatever table types the app declared.
+ *
+ * @example
+ * const db: AnyKysely = new Kysely<AppTables>({ dialect });
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the app's own table types, which kitgate never reads
+export type AnyKysely = Kysely<any>;
+
+/**
  * Where a SQL adapter keeps the accessor of its Kysely instance, for stores that live in the same
  * database (`SqlRateLimitStore`) and must share its connection and transactions. Internal.
  */
