@@ -11,7 +11,7 @@ import { runAdapterTests } from '../../testing/index.js';
 import { SqlRateLimitStore } from './rate-limit-store.js';
 import type { D1DatabaseLike } from './sql/batches.js';
 import { authjsDrizzleSqliteTables, SQLiteAdapter } from './sqlite.js';
-import { authjsDdl } from './test/authjs-databases.js';
+import { authjsStatements } from './test/authjs-databases.js';
 import { batchGate, batchRaceTests, type BatchGate } from './test/batch-races.js';
 
 process.env.WRANGLER_SEND_METRICS = 'false';
@@ -30,17 +30,7 @@ const d1 = (name: (typeof databases)[number]): Promise<D1> => mf.getD1Database(n
 
 /** The tables of @auth/drizzle-adapter on SQLite, made by drizzle-kit's DDL, in `database`. */
 async function withDrizzleTables(database: D1): Promise<D1> {
-	const statements = authjsDdl('drizzle-sqlite')
-		.split(/;\s*(?:--> statement-breakpoint)?\s*(?:\n|$)/)
-		.map((statement) =>
-			statement
-				.split('\n')
-				.filter((line) => !line.trimStart().startsWith('--'))
-				.join('\n')
-				.trim()
-		)
-		.filter(Boolean);
-	await database.batch(statements.map((statement) => database.prepare(statement)));
+	await database.batch(authjsStatements('drizzle-sqlite').map((statement) => database.prepare(statement)));
 	return database;
 }
 
