@@ -478,6 +478,29 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				expect((await adapter.deleteSessionOfUser(owner.id, session.sessionToken)) ?? null).toBeNull();
 			});
 
+			test('deleteSessionOfUser of another user keeps the session\'s createdAt and userAgent', async () => {
+				if (typeof raw.deleteSessionOfUser !== 'function' || typeof raw.listSessionsByUserId !== 'function') return;
+				const [owner, intruder] = [await createUser(), await createUser()];
+				const session = { sessionToken: randomUUID(), userId: owner.id, expires: inOneDay(), createdAt: new Date(1_700_000_000_000), userAgent: 'Owner' };
+				await adapter.createSession(session);
+				expect((await adapter.deleteSessionOfUser(intruder.id, session.sessionToken)) ?? null).toBeNull();
+				expect(await adapter.getSessionAndUser(session.sessionToken)).toEqual({ session, user: owner });
+				expect(await adapter.listSessionsByUserId(owner.id)).toEqual([session]);
+			});
+
+			test('a session moved to another user and deleted by them leaves no details behind for its token', async () => {
+				if (typeof raw.deleteSessionOfUser !== 'function' || typeof raw.listSessionsByUserId !== 'function') return;
+				const [first, second] = [await createUser(), await createUser()];
+				const sessionToken = randomUUID();
+				await adapter.createSession({ sessionToken, userId: first.id, expires: inOneDay(), createdAt: new Date(1_700_000_000_000), userAgent: 'First' });
+				await adapter.updateSession({ sessionToken, userId: second.id });
+				await adapter.deleteSessionOfUser(second.id, sessionToken);
+				expect(await adapter.getSessionAndUser(sessionToken)).toBeNull();
+				const again = { sessionToken, userId: first.id, expires: inOneDay() };
+				await adapter.createSession(again);
+				expect(await adapter.getSessionAndUser(sessionToken)).toEqual({ session: again, user: first });
+			});
+
 			test('a session token used again after a delete does not bring back the details of the one before', async () => {
 				if (typeof raw.listSessionsByUserId !== 'function') return;
 				const [first, second] = [await createUser(), await createUser()];

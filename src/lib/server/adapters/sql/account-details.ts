@@ -77,14 +77,34 @@ export function hasSessionDetails(session: AdapterSession): boolean {
 }
 
 /**
- * Deletes the details of the sessions with these tokens.
+ * The statement that deletes the details of the session with this token, whoever they were
+ * written for.
  *
  * @example
- * await deleteSessionDetails(db, [token]);
+ * await sessionDetailsDelete(db, token).execute();
  */
-export async function deleteSessionDetails(db: Db, sessionTokens: string[]): Promise<void> {
-	if (sessionTokens.length === 0) return;
-	await db.deleteFrom('kitgate_session_details').where('session_token', 'in', sessionTokens).execute();
+export function sessionDetailsDelete(db: Db, sessionToken: string): Statement {
+	return db.deleteFrom('kitgate_session_details').where('session_token', '=', sessionToken);
+}
+
+/**
+ * The statement that deletes the details of the session with this token once no session row has
+ * the token: after a delete that may not have matched (`deleteSessionOfUser` of another user), the
+ * details of a session still there stay, and those of a session gone go, whoever they were
+ * written for (a session moved to another user keeps its first user's stamp).
+ *
+ * @example
+ * const statements = [deleteSessionIfOwned, sessionDetailsOfGoneSessionDelete(db, sessions, token)];
+ */
+export function sessionDetailsOfGoneSessionDelete(db: Db, sessions: MappedTable, sessionToken: string): Statement {
+	const sessionStillThere = (db as unknown as AuthTablesDb)
+		.selectFrom(sessions.name)
+		.select(sql.lit(1).as('found'))
+		.where(sessions.column('sessionToken'), '=', sessionToken);
+	return db
+		.deleteFrom('kitgate_session_details')
+		.where('session_token', '=', sessionToken)
+		.where(({ not, exists }) => not(exists(sessionStillThere)));
 }
 
 /**
@@ -217,11 +237,11 @@ export function passkeyDetailsUpsert(
 }
 
 /**
- * Deletes the details of the passkey `credentialID`.
+ * The statement that deletes the details of the passkey `credentialID`.
  *
  * @example
- * await deletePasskeyDetails(db, credentialID);
+ * await passkeyDetailsDelete(db, credentialID).execute();
  */
-export async function deletePasskeyDetails(db: Db, credentialID: string): Promise<void> {
-	await db.deleteFrom('kitgate_passkey_details').where('credential_id', '=', credentialID).execute();
+export function passkeyDetailsDelete(db: Db, credentialID: string): Statement {
+	return db.deleteFrom('kitgate_passkey_details').where('credential_id', '=', credentialID);
 }

@@ -14,14 +14,15 @@ import {
 	ownedAccountFields
 } from './account-fields.js';
 import {
-	deletePasskeyDetails,
-	deleteSessionDetails,
 	detailsOfUserDeletes,
 	hasPasskeyDetails,
 	hasSessionDetails,
+	passkeyDetailsDelete,
 	passkeyDetailsSelection,
 	passkeyDetailsUpsert,
 	passkeyDetailsWrites,
+	sessionDetailsDelete,
+	sessionDetailsOfGoneSessionDelete,
 	sessionDetailsSelection,
 	sessionDetailsWrites,
 	withPasskeyDetails,
@@ -29,7 +30,7 @@ import {
 } from './account-details.js';
 import type { BatchResult, BatchRunner, Statement } from './batches.js';
 import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constraints.js';
-import { readTwoFactor, recordTotpStep, spendRecoveryCode, twoFactorDeletes, twoFactorFromRows, twoFactorReads, twoFactorWrites } from './two-factor.js';
+import { recordTotpStep, spendRecoveryCode, twoFactorDeletes, twoFactorFromRows, twoFactorReads, twoFactorWrites } from './two-factor.js';
 import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
 import { reusableQuery } from './reusable-query.js';
 import {
@@ -221,6 +222,25 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 			}
 			return results;
 		});
+	}
+
+	/**
+	 * Runs statements one after another, as they always ran here without a transaction (a later one
+	 * failing leaves nothing a read can see); where the connection has batches (D1, libSQL), as one
+	 * batch instead: all or none, in one round trip, and reads of one consistent state.
+	 */
+	async function together(build: (db: Db) => Statement[]): Promise<BatchResult[]> {
+		const connection = parts.connection();
+		if (parts.autoMigrate) await connection.migrate();
+		const batch = (await connection.batches?.()) ?? null;
+		const statements = build(connection.db);
+		if (batch) return batch(statements.map((statement) => statement.compile()));
+		const results: BatchResult[] = [];
+		for (const statement of statements) {
+			const result = await connection.db.executeQuery(statement.compile());
+			results.push({ rows: result.rows as Record<string, unknown>[], changes: Number(result.numAffectedRows ?? 0) });
+		}
+		return results;
 	}
 
 	/** True when writes that must succeed together go as one batch (D1, libSQL), not in a transaction. */
@@ -618,13 +638,11 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		},
 
 		async deleteSession(sessionToken) {
-			const db = await ready();
-			const row = await auth(db)
-				.deleteFrom(sessions.name)
-				.where(sessions.column('sessionToken'), '=', sessionToken)
-				.returning(sessions.selection())
-				.executeTakeFirst();
-			await deleteSessionDetails(db, [sessionToken]);
+			const [deleted] = await together((db) => [
+				auth(db).deleteFrom(sessions.name).where(sessions.column('sessionToken'), '=', sessionToken).returning(sessions.selection()),
+				sessionDetailsDelete(db, sessionToken)
+			]);
+			const row = deleted!.rows[0];
 			return row ? sessionFromRow(row as unknown as SessionRow) : null;
 		},
 
@@ -641,24 +659,26 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		async deleteSessionOfUser(id, sessionToken) {
 			const userId = values.userId(id);
 			if (userId === null) return null;
-			const db = await ready();
-			const row = await auth(db)
-				.deleteFrom(sessions.name)
-				.where(sessions.column('sessionToken'), '=', sessionToken)
-				.where(sessions.column('userId'), '=', userId)
-				.returning(sessions.selection())
-				.executeTakeFirst();
-			if (!row) return null;
-			await deleteSessionDetails(db, [sessionToken]);
-			return sessionFromRow(row as unknown as SessionRow);
+			// the details go only with the session: those of another user's session, still there, stay
+			const [deleted] = await together((db) => [
+				auth(db)
+					.deleteFrom(sessions.name)
+					.where(sessions.column('sessionToken'), '=', sessionToken)
+					.where(sessions.column('userId'), '=', userId)
+					.returning(sessions.selection()),
+				sessionDetailsOfGoneSessionDelete(db, sessions, sessionToken)
+			]);
+			const row = deleted!.rows[0];
+			return row ? sessionFromRow(row as unknown as SessionRow) : null;
 		},
 
 		async deleteSessionsByUserId(id) {
 			const userId = values.userId(id);
 			if (userId === null) return;
-			const db = await ready();
-			await auth(db).deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
-			for (const statement of detailsOfUserDeletes(db, userId, { sessions: true, passkeys: false })) await statement.execute();
+			await together((db) => [
+				auth(db).deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId),
+				...detailsOfUserDeletes(db, userId, { sessions: true, passkeys: false })
+			]);
 		},
 
 		async createVerificationToken(token) {
@@ -736,13 +756,11 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 
 		async deleteAuthenticator(credentialID) {
 			const table = authenticators();
-			const db = await ready();
-			const row = await auth(db)
-				.deleteFrom(table.name)
-				.where(table.column('credentialID'), '=', credentialID)
-				.returning(table.selection())
-				.executeTakeFirst();
-			await deletePasskeyDetails(db, credentialID);
+			const [deleted] = await together((db) => [
+				auth(db).deleteFrom(table.name).where(table.column('credentialID'), '=', credentialID).returning(table.selection()),
+				passkeyDetailsDelete(db, credentialID)
+			]);
+			const row = deleted!.rows[0];
 			return row ? authenticatorFromRow(row as unknown as AuthenticatorRow, values) : null;
 		},
 
@@ -765,8 +783,9 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		async getTwoFactor(id) {
 			const userId = values.userId(id);
 			if (userId === null) return null;
-			const db = await ready();
-			const record = await readTwoFactor(db, userId);
+			// its row and its codes as of one moment where reads can share a batch
+			const [factor, codes] = await together((db) => [...twoFactorReads(db, userId)] as Statement[]);
+			const record = twoFactorFromRows(userId, factor!.rows, codes!.rows);
 			return record && { ...record, userId: id };
 		},
 

@@ -18,17 +18,6 @@ function numberOrNull(value: unknown): number | null {
 }
 
 /**
- * The second factor of `userId`, or null.
- *
- * @example
- * const record = await readTwoFactor(db, '42');
- */
-export async function readTwoFactor(db: Db, userId: string | number): Promise<AdapterTwoFactor | null> {
-	const [factor, codes] = twoFactorReads(db, userId);
-	return twoFactorFromRows(userId, await factor.execute(), await codes.execute());
-}
-
-/**
  * The two queries that read the second factor of `userId`: its row, and its recovery codes. In a
  * batch after the writes, they read what the writes left.
  *
