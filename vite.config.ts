@@ -38,6 +38,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/second-factor-against-a-thief.test.ts',
 	'src/lib/server/core/test/attacks/jwt-session-list.test.ts',
 	'src/lib/server/core/test/attacks/hot-path-shortcuts-on-servers.test.ts',
+	'src/lib/server/core/test/runtimes/*.test.ts',
 	'src/lib/server/express/express.test.ts',
 	'src/lib/server/sveltekit/actions.test.ts'
 ];

@@ -28,6 +28,15 @@ test('the SvelteKit app the guide built passes svelte-check (the guide cannot dr
 	expect(found.split('\n').filter((line) => / (ERROR|WARNING) /.test(line))).toEqual([]);
 });
 
+test('the apps of the Tailwind and Skeleton recipes pass svelte-check', () => {
+	test.setTimeout(4 * 60_000);
+	for (const app of [apps.tailwind, apps.skeleton]) {
+		const found = output('npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--output', 'machine'], app.dir);
+		expect(found, app.dir).toContain('COMPLETED');
+		expect(found.split('\n').filter((line) => / (ERROR|WARNING) /.test(line)), app.dir).toEqual([]);
+	}
+});
+
 test('the Express app the guide built type-checks as JavaScript (checkJs, strict)', () => {
 	test.setTimeout(3 * 60_000);
 	writeFileSync(

@@ -27,10 +27,11 @@ export {};
 /** The code blocks to check, with the file name each is written to. */
 export function docBlocks(): (CodeBlock & { name: string; express: boolean })[] {
 	const files = [...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), 'README.md'];
-	const guides = new Set(['docs/getting-started-sveltekit.md', 'docs/getting-started-express.md']);
+	// whole apps, built and checked as such: the guides, the recipes on top of one (with-tailwind,
+	// with-skeleton) and the platforms of docs/deploying.md (deploying.spec.ts: tsc, deno check, then run)
+	const guides = new Set(['docs/getting-started-sveltekit.md', 'docs/getting-started-express.md', 'docs/with-tailwind.md', 'docs/with-skeleton.md', 'docs/deploying.md']);
 	return files.flatMap((file) =>
 		codeBlocks(join(ROOT, file), file)
-			// the getting-started guides are whole apps: they are built and checked as such
 			.filter((block) => CODE.has(block.lang) && !(guides.has(file) && block.file))
 			.map((block) => {
 				const line = block.source.split(':')[1];

@@ -1,5 +1,5 @@
 // Following a guide in docs/ word by word: its code blocks, in order, are files to write (a first
-// line naming the path: `// src/auth.ts`, `<!-- src/routes/+page.svelte -->`, `# .env`) or
+// line naming the path: `// src/auth.ts`, `<!-- src/routes/+page.svelte -->`, `/* src/app.css */`, `# .env`) or
 // commands to run (```bash run). Also lists every code block of the docs, for the type check.
 
 import { execFileSync } from 'node:child_process';
@@ -19,7 +19,7 @@ export interface CodeBlock {
 	source: string;
 }
 
-const FILE_COMMENT = /^(?:\/\/|#|<!--)\s*([\w.@$+[\]/-]+\.[\w]+|\.env)\b/;
+const FILE_COMMENT = /^(?:\/\/|#|<!--|\/\*)\s*([\w.@$+[\]/-]+\.[\w]+|\.env)\b/;
 
 /**
  * The fenced code blocks of `markdownPath`, in order.

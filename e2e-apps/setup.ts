@@ -19,15 +19,22 @@ const ROOT = resolve(import.meta.dirname, '..');
 const SV = 'sv@0.17.1';
 export const REPORT = join(ROOT, 'reports/real-apps.json');
 
+/**
+ * The apps: the getting-started guides' SvelteKit (an app with no CSS of its own) and Express apps,
+ * the Auth.js-style app, and the guide's app made with Tailwind CSS 4 and with Skeleton's theme
+ * (docs/with-tailwind.md, docs/with-skeleton.md), the host apps of the component tests.
+ */
+export type AppName = 'sveltekit' | 'express' | 'authjs' | 'tailwind' | 'skeleton';
+
 /** What the specs read: where each app runs, the mailbox, the IdP's user. */
 export interface RealApps {
 	work: string;
 	tarball: string;
 	mailbox: string;
 	idpUser: { login: string; email: string };
-	apps: Record<'sveltekit' | 'express' | 'authjs', { origin: string; dir: string }>;
+	apps: Record<AppName, { origin: string; dir: string }>;
 	/** The variables each app was started with (for the start-up specs). */
-	env: Record<'sveltekit' | 'express' | 'authjs', Record<string, string>>;
+	env: Record<AppName, Record<string, string>>;
 }
 
 const children: ChildProcess[] = [];
@@ -39,11 +46,13 @@ export default async function setup(): Promise<() => Promise<void>> {
 	if (process.env.REAL_APPS_REUSE && existsSync(REPORT)) return async () => {};
 	const work = mkdtempSync(join(tmpdir(), 'kitgate-real-apps-'));
 	const tarball = pack(work);
-	const [svelteKitPort, expressPort, authjsPort] = await Promise.all([freePort(), freePort(), freePort()]);
+	const [svelteKitPort, expressPort, authjsPort, tailwindPort, skeletonPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
 	const origins = {
 		sveltekit: `http://127.0.0.1:${svelteKitPort}`,
 		express: `http://127.0.0.1:${expressPort}`,
-		authjs: `http://127.0.0.1:${authjsPort}`
+		authjs: `http://127.0.0.1:${authjsPort}`,
+		tailwind: `http://127.0.0.1:${tailwindPort}`,
+		skeleton: `http://127.0.0.1:${skeletonPort}`
 	};
 	// the Auth.js apps of migration.spec.ts (e2e-apps/migration-apps.ts)
 	const migrationApps = await migrationOrigins();
@@ -61,7 +70,13 @@ export default async function setup(): Promise<() => Promise<void>> {
 		AUTH_EMAIL_FROM: 'Real App <no-reply@real-app.test>'
 	};
 
-	const dirs = { sveltekit: join(work, 'sveltekit-app'), express: join(work, 'express-app'), authjs: join(work, 'authjs-app') };
+	const dirs = {
+		sveltekit: join(work, 'sveltekit-app'),
+		express: join(work, 'express-app'),
+		authjs: join(work, 'authjs-app'),
+		tailwind: join(work, 'tailwind-app'),
+		skeleton: join(work, 'skeleton-app')
+	};
 	const stopMigration = prepareMigrationApps({
 		work,
 		tarball,
@@ -72,6 +87,9 @@ export default async function setup(): Promise<() => Promise<void>> {
 	const apps = Promise.all([
 		stopMigration,
 		inBackground(() => svelteKitApp(dirs.sveltekit, tarball, providerEnv)),
+		// the host apps of the component tests: the same guide in an app with Tailwind, and with Skeleton
+		inBackground(() => hostApp(dirs.tailwind, tarball, providerEnv, 'docs/with-tailwind.md')),
+		inBackground(() => hostApp(dirs.skeleton, tarball, providerEnv, 'docs/with-skeleton.md')),
 		inBackground(() => expressApp(dirs.express, tarball, { ...providerEnv, AUTH_URL: origins.express })),
 		inBackground(() =>
 			authjsStyleApp(dirs.authjs, tarball, {
@@ -93,12 +111,16 @@ export default async function setup(): Promise<() => Promise<void>> {
 	const env = {
 		sveltekit: { ...readEnvFile(dirs.sveltekit), ORIGIN: origins.sveltekit },
 		express: { ...readEnvFile(dirs.express) },
-		authjs: { ...readEnvFile(dirs.authjs), ORIGIN: origins.authjs }
+		authjs: { ...readEnvFile(dirs.authjs), ORIGIN: origins.authjs },
+		tailwind: { ...readEnvFile(dirs.tailwind), ORIGIN: origins.tailwind },
+		skeleton: { ...readEnvFile(dirs.skeleton), ORIGIN: origins.skeleton }
 	};
 	await Promise.all([
 		start(dirs.sveltekit, ['--env-file=.env', 'build'], { ORIGIN: origins.sveltekit, PORT: String(svelteKitPort) }, origins.sveltekit),
 		start(dirs.express, ['--env-file=.env', 'server.js'], { PORT: String(expressPort) }, origins.express),
-		start(dirs.authjs, ['--env-file=.env', 'build'], { ORIGIN: origins.authjs, PORT: String(authjsPort) }, origins.authjs)
+		start(dirs.authjs, ['--env-file=.env', 'build'], { ORIGIN: origins.authjs, PORT: String(authjsPort) }, origins.authjs),
+		start(dirs.tailwind, ['--env-file=.env', 'build'], { ORIGIN: origins.tailwind, PORT: String(tailwindPort) }, origins.tailwind),
+		start(dirs.skeleton, ['--env-file=.env', 'build'], { ORIGIN: origins.skeleton, PORT: String(skeletonPort) }, origins.skeleton)
 	]);
 
 	const report: RealApps = {
@@ -109,7 +131,9 @@ export default async function setup(): Promise<() => Promise<void>> {
 		apps: {
 			sveltekit: { origin: origins.sveltekit, dir: dirs.sveltekit },
 			express: { origin: origins.express, dir: dirs.express },
-			authjs: { origin: origins.authjs, dir: dirs.authjs }
+			authjs: { origin: origins.authjs, dir: dirs.authjs },
+			tailwind: { origin: origins.tailwind, dir: dirs.tailwind },
+			skeleton: { origin: origins.skeleton, dir: dirs.skeleton }
 		},
 		env
 	};
@@ -144,6 +168,18 @@ function svelteKitApp(dir: string, tarball: string, env: Record<string, string>)
 	if (existsSync(join(dir, '.data'))) throw new Error('Building the SvelteKit app created .data/');
 }
 
+/**
+ * The guide's app made by `sv create` with the Tailwind add-on, then the recipe `recipe` on top
+ * (its stylesheet, layout and, for Skeleton, the theme package). Each installs like a user's app:
+ * better-sqlite3 is compiled once per app (about two minutes on two cores).
+ */
+function hostApp(dir: string, tarball: string, env: Record<string, string>, recipe: string): void {
+	createSvelteKitApp(dir, ['--add', 'tailwindcss=plugins:none']);
+	followGuide(dir, join(ROOT, 'docs/getting-started-sveltekit.md'), { tarball, env, commandEnv: buildEnv() });
+	followGuide(dir, join(ROOT, recipe), { tarball, env, commandEnv: buildEnv() });
+	if (!existsSync(join(dir, 'build/index.js'))) throw new Error(`The app of ${recipe} was not built`);
+}
+
 function expressApp(dir: string, tarball: string, env: Record<string, string>): void {
 	mkdirSync(dir, { recursive: true });
 	followGuide(dir, join(ROOT, 'docs/getting-started-express.md'), { tarball, env, commandEnv: buildEnv() });
@@ -169,8 +205,8 @@ function authjsStyleApp(dir: string, tarball: string, env: Record<string, string
 	execFileSync('npm', ['run', 'build'], { cwd: dir, env: buildEnv(), stdio: ['ignore', 'pipe', 'inherit'], timeout: 10 * 60_000 });
 }
 
-function createSvelteKitApp(dir: string): void {
-	execFileSync('npx', ['--yes', SV, 'create', dir, '--template', 'minimal', '--types', 'ts', '--no-add-ons', '--no-install'], {
+function createSvelteKitApp(dir: string, addOns: string[] = ['--no-add-ons']): void {
+	execFileSync('npx', ['--yes', SV, 'create', dir, '--template', 'minimal', '--types', 'ts', ...addOns, '--no-install'], {
 		stdio: ['ignore', 'pipe', 'inherit'],
 		timeout: 5 * 60_000
 	});

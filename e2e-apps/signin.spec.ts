@@ -15,7 +15,7 @@ test.describe('SvelteKit app from the getting-started guide', () => {
 		await expect(page).toHaveURL(`${origin}/signin?callbackUrl=%2Fdashboard`);
 		await page.getByLabel('Username').fill('ada');
 		await page.getByLabel('Password').fill('correct horse battery staple');
-		await page.getByRole('button', { name: 'Sign in with credentials' }).click();
+		await page.getByRole('button', { name: 'Sign in with Credentials' }).click();
 		await expect(page).toHaveURL(`${origin}/dashboard`);
 		await expect(page.getByTestId('dashboard-user')).toHaveText('ada@example.com');
 		await page.getByRole('button', { name: /sign out/i }).click();
@@ -28,7 +28,7 @@ test.describe('SvelteKit app from the getting-started guide', () => {
 		await page.goto(`${origin}/signin`);
 		await page.getByLabel('Username').fill('ada');
 		await page.getByLabel('Password').fill('wrong');
-		await page.getByRole('button', { name: 'Sign in with credentials' }).click();
+		await page.getByRole('button', { name: 'Sign in with Credentials' }).click();
 		await expect(page.getByRole('alert')).toContainText(/sign in failed/i);
 	});
 
@@ -44,7 +44,7 @@ test.describe('SvelteKit app from the getting-started guide', () => {
 		const address = freshAddress('sveltekit');
 		await page.goto(`${origin}/signin?callbackUrl=%2Fdashboard`);
 		await page.getByLabel('Email address').fill(address);
-		await page.getByRole('button', { name: 'Sign in with email' }).click();
+		await page.getByRole('button', { name: 'Sign in with Email' }).click();
 		await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
 		await page.goto(await linkFromMailbox(mailbox, address));
 		await page.getByRole('button', { name: 'Sign in' }).click();

@@ -35,13 +35,13 @@ function launch(command: string, args: string[], cwd: string, childEnv: NodeJS.P
 	return { child, output: () => output };
 }
 
-/** Waits for the process to exit (on its own, within 20 s) and returns its code and output. */
-async function exitOf(run: ReturnType<typeof launch>): Promise<{ code: number | null; output: string }> {
+/** Waits for the process to exit (on its own, within `seconds`, 20 by default) and returns its code and output. */
+async function exitOf(run: ReturnType<typeof launch>, seconds = 20): Promise<{ code: number | null; output: string }> {
 	const code = await new Promise<number | null>((resolve) => {
 		const timer = setTimeout(() => {
 			run.child.kill();
 			resolve(null);
-		}, 20_000);
+		}, seconds * 1000);
 		run.child.on('exit', (exitCode) => {
 			clearTimeout(timer);
 			resolve(exitCode);
@@ -119,6 +119,7 @@ test('Express: a production server without AUTH_SECRET, or without AUTH_URL, sto
 });
 
 test('SvelteKit: under paths.base, the build with a prerendered page needs no AUTH_* variable, and the app serves /app/auth', async () => {
+	test.setTimeout(4 * 60_000);
 	const dir = mkdtempSync(join(work, 'base-path-'));
 	for (const entry of ['src', 'static', 'package.json', 'tsconfig.json', '.env']) {
 		if (existsSync(join(apps.sveltekit.dir, entry))) cpSync(join(apps.sveltekit.dir, entry), join(dir, entry), { recursive: true });
@@ -128,7 +129,8 @@ test('SvelteKit: under paths.base, the build with a prerendered page needs no AU
 	expect(config).toContain("base: '/app'");
 	writeFileSync(join(dir, 'vite.config.ts'), config);
 	try {
-		const build = await exitOf(launch('npx', ['vite', 'build'], dir, plainEnv()));
+		// a whole build with prerendering: 25 s and more on two busy cores
+		const build = await exitOf(launch('npx', ['vite', 'build'], dir, plainEnv()), 180);
 		expect(build.code, build.output).toBe(0);
 		expect(existsSync(join(dir, '.data')), 'the build made no database').toBe(false);
 		const prerendered = readFileSync(join(dir, 'build/prerendered/app/about.html'), 'utf8');
@@ -136,6 +138,8 @@ test('SvelteKit: under paths.base, the build with a prerendered page needs no AU
 		const action = /<form method="POST" action="([^"]+)"/.exec(prerendered)?.[1] as string;
 		expect(new URL(action, 'http://app.test/app/about').pathname).toBe('/app/signin');
 		expect(prerendered).not.toContain('ada@example.com');
+		// the provider's name comes from the config, listed by kitgateData while prerendering
+		expect(prerendered).toContain('Sign in with Company SSO');
 
 		const port = await freePort();
 		const origin = `http://127.0.0.1:${port}`;

@@ -4,10 +4,13 @@
 
 import { expect, test, type Page } from '@playwright/test';
 import { apps, DEMO } from './apps.js';
+import { expectCompactSignOut, expectKeyboardUserMenu, expectSignInBoxes } from './component-boxes.js';
 import { expectNoSeriousA11yViolations, noScriptContext, schemes, viewport } from './ui.js';
 
 const origin = apps.find((app) => app.name === 'sveltekit')!.origin;
 const CREDENTIALS = 'Sign in with Demo account';
+/** White as the stylesheet computes it for a dark brand colour (a relative colour serialises as `color(srgb …)`). */
+const WHITE = /^(rgb\(255, 255, 255\)|color\(srgb 1 1 1\))$/;
 
 /** What the demo sign-in page (built from SignIn and PasskeySignIn) shows, with or without JavaScript. */
 async function expectSignInComponents(page: Page, javaScript: boolean) {
@@ -21,7 +24,7 @@ async function expectSignInComponents(page: Page, javaScript: boolean) {
 	}
 	const idp = page.getByRole('button', { name: 'Sign in with Demo IdP' });
 	await expect(idp).toHaveCSS('background-color', 'rgb(15, 118, 110)');
-	await expect(idp).toHaveCSS('color', 'rgb(255, 255, 255)');
+	await expect(idp).toHaveCSS('color', WHITE);
 	await expect(page.getByLabel('Username')).toHaveAttribute('autocomplete', 'username webauthn');
 	await expect(page.getByLabel('Password')).toHaveAttribute('type', 'password');
 	await expect(page.getByLabel('Email address')).toHaveAttribute('type', 'email');
@@ -48,7 +51,7 @@ async function expectSignOutComponents(page: Page) {
 	expect(await signOut.evaluate((element: HTMLFormElement) => element.action)).toBe(`${origin}/signout`);
 	await expect(signOut.getByRole('button', { name: 'Sign out' })).toHaveCSS('background-color', 'rgb(79, 70, 229)');
 	await page.goto(`${origin}/prerendered`);
-	await expect(page.locator('form.kg-signin')).toHaveCount(2);
+	await expect(page.locator('.prerendered form.kg-signin')).toHaveCount(2);
 	await expect(page.locator('form.kg-signout')).toHaveCount(1);
 	await expect(page.locator('input[name="authorizationParams.login_hint"]')).toHaveValue('demo');
 }
@@ -115,7 +118,7 @@ test('SignIn forwards authorizationParams to the identity provider (no JavaScrip
 		const page = await context.newPage();
 		await page.goto(`${origin}/prerendered`);
 		const authorization = page.waitForRequest((request) => request.url().startsWith('http://127.0.0.1:9090/auth?'));
-		await page.getByRole('button', { name: 'Sign in with Demo IdP' }).click();
+		await page.locator('.prerendered').getByRole('button', { name: 'Sign in with Demo IdP' }).click();
 		const url = new URL((await authorization).url());
 		expect(url.searchParams.get('login_hint')).toBe('demo');
 		expect(url.searchParams.get('client_id')).toBe('kitgate-demo');
@@ -160,5 +163,82 @@ for (const scheme of schemes) {
 		await expectNoSeriousA11yViolations(page);
 		// the picture in docs/components.md
 		await expect(page).toHaveScreenshot(`components-signin-${scheme}.png`, { fullPage: true });
+		// the whole sign-in and the user menu
+		await page.goto(`${origin}/prerendered`);
+		await expect(page.locator('.kg-signin-all').getByRole('button', { name: 'Sign in with Passkey' })).toBeEnabled();
+		await expectNoSeriousA11yViolations(page);
 	});
 }
+
+/** The whole sign-in (`<SignIn />`) of the prerendered page: every provider of the demo's config, in its order. */
+async function expectWholeSignIn(page: Page, javaScript: boolean) {
+	const card = page.locator('.kg-signin-all');
+	await expect(card).toHaveCount(1);
+	const buttons = card.getByRole('button');
+	await expect(buttons).toHaveText(['Sign in with Demo IdP', 'Sign in with Demo account', 'Sign in with Email', 'Sign in with Passkey']);
+	await expect(card.locator('.kg-divider')).toHaveCount(3);
+	// the credentials provider's own fields, from its config; the passkey button works once its code has loaded
+	await expect(card.getByLabel('Username')).toHaveAttribute('autocomplete', 'username webauthn');
+	await expect(card.getByLabel('Password')).toHaveAttribute('type', 'password');
+	await expect(card.getByLabel('Email address')).toHaveAttribute('type', 'email');
+	const passkey = card.getByRole('button', { name: 'Sign in with Passkey' });
+	if (javaScript) await expect(passkey).toBeEnabled();
+	else await expect(passkey).toBeDisabled();
+	await expect(card.getByRole('button', { name: 'Sign in with Demo IdP' })).toHaveCSS('color', WHITE);
+	await expectSignInBoxes(card);
+}
+
+test('<SignIn /> on a prerendered page renders every provider from the data of the build, with and without JavaScript', async ({ page, browser }) => {
+	await page.goto(`${origin}/prerendered`);
+	await expectWholeSignIn(page, true);
+	const context = await noScriptContext(browser);
+	try {
+		const noScript = await context.newPage();
+		await noScript.goto(`${origin}/prerendered`);
+		await expectWholeSignIn(noScript, false);
+		// a wrong password comes back to the action's page with the alert, in the whole sign-in too
+		const card = noScript.locator('.kg-signin-all');
+		await card.getByLabel('Username').fill(DEMO.username);
+		await card.getByLabel('Password').fill('not-the-password');
+		await card.getByRole('button', { name: CREDENTIALS }).click();
+		await expect(noScript.getByRole('alert')).toHaveText('Sign in failed. Check the details you provided are correct.');
+	} finally {
+		await context.close();
+	}
+});
+
+test('<SignIn /> with JavaScript: the error shows in place in the form that failed, then the password signs in', async ({ page }) => {
+	await page.goto(`${origin}/prerendered`);
+	const card = page.locator('.kg-signin-all');
+	await card.getByLabel('Username').fill(DEMO.username);
+	await card.getByLabel('Password').fill('not-the-password');
+	await card.getByRole('button', { name: CREDENTIALS }).click();
+	await expect(card.getByRole('alert')).toHaveText('Sign in failed. Check the details you provided are correct.');
+	await card.getByLabel('Password').fill(DEMO.password);
+	await card.getByRole('button', { name: CREDENTIALS }).click();
+	await expect(page.getByTestId('signed-in-as')).toContainText(DEMO.name);
+	// the header: SignOut sized to its label, and the user menu from the keyboard
+	await expectCompactSignOut(page.locator('nav > form.kg-signout button'));
+	await expectKeyboardUserMenu(page, DEMO.name);
+	await page.locator('.kg-userbutton > summary').click();
+	await page.locator('.kg-menu').getByRole('button', { name: 'Sign out' }).click();
+	await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+});
+
+test('UserButton without JavaScript: the menu opens (a <details>) and its SignOut signs out', async ({ browser }) => {
+	const context = await noScriptContext(browser);
+	try {
+		const page = await context.newPage();
+		await page.goto(`${origin}/signin`);
+		await fillCredentials(page, DEMO.password);
+		await expect(page.getByTestId('signed-in-as')).toContainText(DEMO.name);
+		await page.locator('.kg-userbutton > summary').click();
+		const menu = page.locator('.kg-menu');
+		await expect(menu.getByText('demo@kitgate.dev')).toBeVisible();
+		await expect(menu.getByRole('link', { name: 'Account' })).toHaveAttribute('href', '/auth/account');
+		await menu.getByRole('button', { name: 'Sign out' }).click();
+		await expect(page.getByTestId('anonymous')).toBeVisible();
+	} finally {
+		await context.close();
+	}
+});

@@ -10,7 +10,7 @@ export { deleteUser, revokeSessions } from './server/core/session/revocation.js'
 export { credentialChanged, type CredentialChangedOptions } from './server/core/account/credential-change.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/limits/memory-rate-limit-store.js';
 export { MemorySessionCacheStore, type MemorySessionCacheStoreOptions } from './server/core/session/memory-session-cache-store.js';
-export { hashPassword, verifyPassword } from './server/core/passwords/password-hashing.js';
+export { hashPassword, passwordHashing, verifyPassword, type PasswordHashing, type PasswordHashingOptions } from './server/core/passwords/password-hashing.js';
 export {
 	checkPassword,
 	type PasswordCheck,

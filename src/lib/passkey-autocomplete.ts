@@ -9,27 +9,18 @@ export interface IdentifierField {
 	autocomplete?: string;
 }
 
-/** The autofill field names of a field that identifies the user. */
-const IDENTIFIERS = new Set(['username', 'email']);
-
 /**
  * The field's `autocomplete` with `webauthn` appended when the field names the user (its
  * autocomplete ends in `username` or `email`, or, without one, it is called `username` or
  * `email` or has type `email`). Other fields, `off`, and values with `webauthn` already are kept.
+ * (Written small: the SignIn component ships it to the browser.)
  *
  * @example
  * passkeyAutocomplete({ name: 'username', autocomplete: 'username' }) // 'username webauthn'
  * passkeyAutocomplete({ name: 'email', type: 'email' }) // 'email webauthn'
  * passkeyAutocomplete({ name: 'password', type: 'password', autocomplete: 'current-password' }) // 'current-password'
  */
-export function passkeyAutocomplete(field: IdentifierField): string | undefined {
-	const given = field.autocomplete?.trim();
-	if (given) {
-		const tokens = given.toLowerCase().split(/\s+/);
-		if (tokens.includes('webauthn') || !IDENTIFIERS.has(tokens.at(-1)!)) return field.autocomplete;
-		return `${given} webauthn`;
-	}
-	if (field.name === 'username') return 'username webauthn';
-	if (field.name === 'email' || field.type === 'email') return 'email webauthn';
-	return field.autocomplete;
+export function passkeyAutocomplete({ name, type, autocomplete }: IdentifierField): string | undefined {
+	const given = autocomplete?.trim() || (name === 'username' || name === 'email' ? name : type === 'email' ? 'email' : '');
+	return /(^|\s)(username|email)$/i.test(given) ? `${given} webauthn` : autocomplete;
 }

@@ -7,6 +7,7 @@ import { createRawSnippet } from 'svelte';
 import type { Meta, StoryObj } from '@storybook/sveltekit';
 import SignIn from '$lib/components/SignIn.svelte';
 import { resolveMessages } from '$lib/messages/index.js';
+import type { KitgateData } from '$lib/components/types.js';
 import { logo } from './fixtures.js';
 
 const meta = {
@@ -50,3 +51,21 @@ export const CredentialsSnippet: Story = {
 };
 export const NoProvider: Story = { args: { provider: undefined, providerName: undefined, providerStyle: undefined } };
 export const French: Story = { args: { ...CredentialsWithError.args, providerName: 'mot de passe', messages: resolveMessages('fr') } };
+
+/** What `kitgateData(event)` hands to the page: every provider, in config order. */
+const data: KitgateData = {
+	basePath: '/auth',
+	providers: [
+		{ id: 'github', name: 'GitHub', type: 'oauth', style: { brandColor: '#24292f', logo } },
+		{ id: 'keycloak', name: 'Keycloak', type: 'oauth' },
+		{ id: 'credentials', name: 'Credentials', type: 'credentials', credentials },
+		{ id: 'email', name: 'Email', type: 'email' },
+		{ id: 'passkey', name: 'Passkey', type: 'webauthn' }
+	]
+};
+/** `<SignIn />` without a provider: the whole sign-in, like the built-in page. */
+export const WholeSignIn: Story = { args: { provider: undefined, providerName: undefined, providerStyle: undefined, data } };
+export const WholeSignInWithError: Story = { args: { ...WholeSignIn.args, error: 'OAuthAccountNotLinked', messages: resolveMessages('en') } };
+export const WholeSignInDark: Story = { args: { ...WholeSignIn.args }, globals: { theme: 'dark' } };
+/** `provider` picks one form from the data: its name, colours and fields. */
+export const OneProviderFromData: Story = { args: { provider: 'credentials', providerName: undefined, providerStyle: undefined, data } };

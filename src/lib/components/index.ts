@@ -1,10 +1,11 @@
-// Svelte components for sign-in and sign-out forms, for passkeys, for account management and the
+// Svelte components for sign-in and sign-out forms, the user menu, for passkeys, for account management and the
 // second factor, with the message table they read. Export path: `kitgate/components`. Styles:
 // `import 'kitgate/styles.css'` once. SignIn and SignOut post to SvelteKit form actions, the account
 // and two-factor components to kitgate's routes (no JavaScript needed, safe to prerender).
 
 export { default as SignIn } from './SignIn.svelte';
 export { default as SignOut } from './SignOut.svelte';
+export { default as UserButton } from './UserButton.svelte';
 export { default as PasskeySignIn } from './PasskeySignIn.svelte';
 export { default as PasskeyRegister } from './PasskeyRegister.svelte';
 export { default as AccountSettings } from './account/AccountSettings.svelte';
@@ -20,5 +21,5 @@ export type { TwoFactorChallengeProps, TwoFactorEnrolmentView, TwoFactorSetupPro
 export type { AccountOverview, AccountResult, ConnectedAccount, LinkableProvider, PasskeyInfo, SessionInfo, TwoFactorStatus } from '../server/core/account/account-types.js';
 export { setMessages } from './messages-context.js';
 export { passkeyErrorId } from './passkey-errors.js';
-export type { AuthorizationParams, CredentialField, FormOptions, Messages, ProviderButtonStyle } from './types.js';
+export type { AuthorizationParams, CredentialField, FormOptions, KitgateData, Messages, ProviderButtonStyle, SessionUser, SignInProvider } from './types.js';
 export { messages, resolveMessages, type Locale, type MessageTable } from '../messages/index.js';

@@ -51,3 +51,17 @@ export type Messages = Readonly<Record<string, string>>;
  * @example const params: AuthorizationParams = { prompt: 'login', login_hint: 'ada@example.com' };
  */
 export type AuthorizationParams = Record<string, string> | URLSearchParams | string | string[][];
+
+// the data of `kitgateData(event)`: declared beside the built-in pages' props (the engine builds it)
+export type { KitgateData, SignInProvider } from '../server/pages/display-types.js';
+
+/**
+ * The signed-in user as `UserButton` shows them (the `user` of a session).
+ *
+ * @example const user: SessionUser = { name: 'Ada Lovelace', email: 'ada@example.com', image: null };
+ */
+export interface SessionUser {
+	name?: string | null;
+	email?: string | null;
+	image?: string | null;
+}

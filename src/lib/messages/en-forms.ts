@@ -2,8 +2,9 @@
 // of the message table (kept small; `setMessages(resolveMessages(locale))` gives them the rest).
 
 /**
- * English texts of the sign-in and sign-out forms, keyed by message id: button texts, the email
- * field, and the alerts a form can show in place. The built-in pages use the same ids.
+ * English texts of the sign-in and sign-out forms, keyed by message id: button
+ * texts, the email field, the "or" between providers, and the alerts a form can show in place.
+ * The built-in pages use the same ids.
  *
  * @example enForms['signin.with'] // 'Sign in with {provider}'
  */
@@ -13,5 +14,6 @@ export const enForms = {
 	'signin.email.label': 'Email address',
 	'signin.error.CredentialsSignin': 'Sign in failed. Check the details you provided are correct.',
 	'signin.error.Default': 'Unable to sign in. Please try again.',
+	'signin.or': 'or',
 	'signout.button': 'Sign out'
 } satisfies Record<string, string>;

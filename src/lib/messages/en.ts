@@ -7,11 +7,11 @@ import { enPasskey } from './en-passkey.js';
 import { enAccount } from './en-account.js';
 import { enAccountUi } from './en-account-ui.js';
 import { enTwoFactor } from './en-two-factor.js';
+import { enUser } from './en-user.js';
 
 /** The texts of the built-in pages and the sign-in email (the components' parts are imported). */
 const enPages = {
 	'signin.title': 'Sign in',
-	'signin.or': 'or',
 	'signin.email.placeholder': 'you@example.com',
 	'signin.error.OAuthSignin': 'We could not start signing you in with this provider. Please try again.',
 	'signin.error.OAuthCallbackError':
@@ -87,7 +87,7 @@ const enPages = {
  * @example en['signin.title'] // 'Sign in'
  */
 // marked pure so bundlers drop the whole table from pages that only use the components' parts
-export const en = /* @__PURE__ */ Object.assign({}, enForms, enPasskey, enAccount, enTwoFactor, enAccountUi, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
+export const en = /* @__PURE__ */ Object.assign({}, enForms, enUser, enPasskey, enAccount, enTwoFactor, enAccountUi, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
 
 /** The id of every built-in text (`signin.title`, `error.Verification.body`, …). */
 export type MessageId = keyof typeof en;

@@ -11,6 +11,8 @@ import type { MessageId } from './en.js';
 export const fr: Readonly<Record<MessageId, string>> = {
 	'signin.submit': 'Se connecter',
 	'signout.button': 'Se déconnecter',
+	'userbutton.label': 'Menu du compte de {user}',
+	'userbutton.account': 'Compte',
 	'signin.title': 'Connexion',
 	'signin.with': 'Se connecter avec {provider}',
 	'signin.or': 'ou',

@@ -98,18 +98,34 @@ export function tokenDeclarations(palette) {
 
 /**
  * The tokens for a stylesheet that sits in someone else's page (`kitgate/styles.css`): zero
- * specificity (`:where`), so any rule of the app overrides them; light, dark by the system
- * setting, and forced with `data-kg-theme="light"|"dark"` on any ancestor.
+ * specificity (`:where`), so any rule of the app overrides them. Each colour is
+ * `light-dark(light, dark)`: the components follow the app's `color-scheme` (light when the app
+ * declares none, as its own page then is), `data-kg-theme="light"|"dark"` on any ancestor forces
+ * one, and so does a `.dark` / `[data-mode=dark]` / `[data-theme=dark]` ancestor (the dark-mode
+ * switches of Tailwind, Skeleton and daisyUI), for kitgate's own elements only.
  *
  * @example embeddedTokenCss().startsWith(':where(:root){') // true
  * @returns {string}
  */
 export function embeddedTokenCss() {
 	const { light, dark } = defaultPalettes;
+	const colors = Object.keys(light).map((field) => {
+		const [a, b] = [light[/** @type {keyof Palette} */ (field)], dark[/** @type {keyof Palette} */ (field)]];
+		return `${tokenName(field)}:${a === b ? a : `light-dark(${a},${b})`}`;
+	});
+	const kitgate = ":where([class^='kg-'],[class*=' kg-'])";
+	// Vite's CSS minifier (Lightning CSS) rewrites light-dark(a,b) for older browsers as
+	// `var(--lightningcss-light,a) var(--lightningcss-dark,b)`, whose switches it sets only where it
+	// sees a color-scheme declaration: without one in the app, both would be unset and every token
+	// invalid. These defaults make such a page light, as the browser would. They sit in the `base`
+	// layer at zero specificity: any color-scheme the minifier sees sets the switches again, also in
+	// a theme's own base layer (Skeleton's); without the rewrite they mean nothing.
+	const lightningDefaults = '@layer base{:where(:root){--lightningcss-light:initial;--lightningcss-dark: }}';
 	return (
-		`:where(:root){${tokenDeclarations(light)}}` +
-		`@media (prefers-color-scheme: dark){:where(:root){${tokenDeclarations(dark)}}}` +
-		`:where([data-kg-theme=light]){color-scheme:light;${tokenDeclarations(light)}}` +
-		`:where([data-kg-theme=dark]){color-scheme:dark;${tokenDeclarations(dark)}}`
+		`:where(:root){${[...colors, `--kg-radius:${shapeTokens.radius}`, `--kg-font:${shapeTokens.font}`].join(';')}}` +
+		lightningDefaults +
+		`:where([data-kg-theme=light]){color-scheme:light}` +
+		`:where([data-kg-theme=dark]){color-scheme:dark}` +
+		`:where(.dark,[data-mode=dark],[data-theme=dark]) ${kitgate}{color-scheme:dark}`
 	);
 }

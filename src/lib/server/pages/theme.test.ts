@@ -69,7 +69,19 @@ describe('kitgate/styles.css (the components\' stylesheet)', () => {
 	test('starts with the tokens at zero specificity, so any app rule overrides them', () => {
 		expect(css).toContain(embeddedTokenCss());
 		expect(embeddedTokenCss()).toMatch(/^:where\(:root\)\{--kg-brand:/);
-		expect(embeddedTokenCss()).toContain(':where([data-kg-theme=dark]){color-scheme:dark;');
+		// the switches of a minifier's light-dark() rewrite default to light, below any color-scheme the app declares
+		expect(embeddedTokenCss()).toContain('@layer base{:where(:root){--lightningcss-light:initial;--lightningcss-dark: }}');
+		expect(embeddedTokenCss()).toContain(':where([data-kg-theme=dark]){color-scheme:dark}');
+	});
+
+	test('each colour follows the app\'s color-scheme: light-dark(light, dark) of the two palettes', () => {
+		const tokens = embeddedTokenCss();
+		for (const field of Object.keys(defaultPalettes.light) as (keyof typeof defaultPalettes.light)[]) {
+			const [light, dark] = [defaultPalettes.light[field], defaultPalettes.dark[field]];
+			expect(tokens).toContain(`${tokenName(field)}:${light === dark ? light : `light-dark(${light},${dark})`}`);
+		}
+		// no media query: an app that declares no color-scheme stays light in a dark system, as its own page does
+		expect(tokens).not.toContain('prefers-color-scheme');
 	});
 
 	test('styles only kitgate\'s own classes: no reset of the app\'s body, html or elements', () => {
@@ -78,5 +90,18 @@ describe('kitgate/styles.css (the components\' stylesheet)', () => {
 		expect(rules).not.toMatch(/(^|[}\s])\*[,{]/);
 		expect(rules).toContain('.kg-form');
 		expect(rules).toContain('.kg-card');
+	});
+
+	test('the one rule for the page is a font for an app that has none, in the base layer at zero specificity', () => {
+		const rules = css
+			.replace(/\/\*[\s\S]*?\*\//g, '')
+			.replace(/@layer properties\{[\s\S]*?\}\}\}/, '')
+			.replace(/@property[^{]+\{[^}]*\}/g, '')
+			.replace(/@[a-z-]+[^{;]*\{/g, '{');
+		const selectors = [...rules.matchAll(/([^{};]+)\{/g)].map((match) => match[1].trim());
+		const tokenRules = [':where(:root)', ':where([data-kg-theme=light])', ':where([data-kg-theme=dark])'];
+		const outside = selectors.filter((selector) => selector && !selector.includes('kg-') && !tokenRules.includes(selector));
+		expect(outside).toEqual([':where(html)']);
+		expect(css).toContain('@layer base{:where(html){font-family:var(--kg-font)}}');
 	});
 });

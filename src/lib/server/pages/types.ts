@@ -6,37 +6,8 @@
 import type { AccountSectionProps } from '../../components/account/types.js';
 import type { TwoFactorEnrolmentView } from '../../components/two-factor/types.js';
 
-/** Look of a provider's button on the sign-in page. */
-export interface ProviderStyle {
-	brandColor?: string;
-	logo?: string;
-	/** @deprecated use `brandColor`. */
-	bg?: string;
-	/** @deprecated text colour is chosen for contrast. */
-	text?: string;
-}
-
-/** One field of the credentials form on the built-in sign-in page. */
-export interface CredentialInput {
-	label?: string;
-	type?: string;
-	placeholder?: string;
-	required?: boolean;
-	autocomplete?: string;
-}
-
-/** Look of the built-in pages. */
-export interface Theme {
-	colorScheme?: 'auto' | 'light' | 'dark';
-	brandColor?: string;
-	/** Absolute URL or path of a logo shown above the card. */
-	logo?: string;
-	/** Colour of text on brand-coloured buttons. */
-	buttonText?: string;
-}
-
-/** How the sign-in page shows a provider: a button (OAuth and OIDC), the email form, the credentials form, the passkey button. */
-export type PageProviderKind = 'oauth' | 'email' | 'credentials' | 'webauthn';
+export type { CredentialInput, KitgateData, PageProviderKind, ProviderStyle, SignInProvider, Theme } from './display-types.js';
+import type { CredentialInput, PageProviderKind, ProviderStyle, Theme } from './display-types.js';
 
 /** A provider as the sign-in page shows it. */
 export interface PageProvider {

@@ -1,6 +1,7 @@
 // The passkey provider: sign in with WebAuthn credentials (experimental, needs an adapter).
 // Export path: `kitgate/providers/passkey`.
 
+import { WEBAUTHN_LIBRARY } from '../core/flows/passkey/webauthn-library.js';
 import type { WebAuthnConfig } from '../core/types.js';
 
 /** Options of `Passkey()`: everything of a WebAuthn provider, all optional. */
@@ -27,8 +28,10 @@ export default function Passkey(options: PasskeyOptions = {}): WebAuthnConfig {
 		id: 'passkey',
 		name: 'Passkey',
 		...options,
-		type: 'webauthn'
-	};
+		type: 'webauthn',
+		// the library comes with the provider: a bundle without a passkey provider never carries it
+		[WEBAUTHN_LIBRARY]: () => import('@simplewebauthn/server')
+	} as WebAuthnConfig;
 }
 
 export { Passkey };

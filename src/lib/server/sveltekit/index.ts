@@ -15,6 +15,7 @@ import type { RequestSource } from '../core/request/context.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import { csrfRouteAnswer } from '../core/csrf-route.js';
 import type { AuthConfig, Session } from '../core/types.js';
+import { kitgateData, registerComponentSource, type ComponentSource } from './component-data.js';
 
 /** Configuration of the SvelteKit integration (basePath defaults to `{paths.base}/auth`). */
 export type SvelteKitAuthConfig = AuthConfig;
@@ -127,6 +128,8 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		// prerendering: no request is real, no secret is there
 		if (building) {
 			event.locals.auth = noSession;
+			// the components still list the providers: they are in the config, no secret needed
+			registerComponentSource(event.locals, () => buildTimeSource(source, event));
 			return resolve(event);
 		}
 		let config: SvelteKitAuthConfig;
@@ -134,8 +137,10 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 			// a static config is resolved already: no promise on every request
 			config = typeof source === 'function' ? await configOf(event) : resolved(source);
 		} catch (failure) {
+			registerComponentSource(event.locals, () => unavailable(failure));
 			return misconfigured(event, resolve, typeof source === 'function' ? undefined : source, failure);
 		}
+		registerComponentSource(event.locals, () => requestSource(config));
 		const basePath = config.basePath as string;
 		if (event.request.method === 'GET' && event.url.pathname === `${basePath}/session`) {
 			// the hot route: read the cookie directly, as locals.auth() does
@@ -190,6 +195,28 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	};
 
 	return { handle, signIn, signOut };
+}
+
+/** What `kitgateData` reads of a resolved config (the engine's own view: providers checked, names filled in). */
+function requestSource(config: SvelteKitAuthConfig): ComponentSource {
+	const view = resolveConfig(config, svelteKitEnv());
+	return { basePath: view.basePath, providers: view.providers, accountRoutes: view.account.enabled, locale: view.locale, messages: view.messages };
+}
+
+/**
+ * What `kitgateData` reads while prerendering: the config as written (not resolved: there is no
+ * secret). A config function that needs what only a request has (its platform) gives no providers.
+ */
+async function buildTimeSource(source: ConfigSource, event: RequestEvent): Promise<ComponentSource> {
+	let config: SvelteKitAuthConfig;
+	try {
+		config = prepare(typeof source === 'function' ? await source(event) : source);
+	} catch {
+		return { basePath: `${base}/auth`, providers: [], accountRoutes: false };
+	}
+	const accountRoutes = config.account !== false && (config.account !== undefined || Boolean(config.adapter));
+	const providers = Array.isArray(config.providers) ? config.providers : [];
+	return { basePath: config.basePath as string, providers, accountRoutes, locale: config.locale, messages: config.messages };
 }
 
 /**
@@ -255,7 +282,8 @@ function setEventCookie(event: RequestEvent, cookie: OutgoingCookie): void {
 	});
 }
 
-export { CredentialsSignin };
+export { CredentialsSignin, kitgateData };
+export type { KitgateData, SignInProvider } from '../core/response/component-data.js';
 // the types an app augments or annotates, also here (as `@auth/sveltekit` has them): `declare module 'kitgate/sveltekit' { interface Session { … } }`
 // from the package root, so that an augmentation of 'kitgate' (Auth.js's of '@auth/core/jwt', renamed) applies wherever these are used
 export type { Account, AuthConfig, DefaultSession, JWT, Profile, Session, User } from '../../index.js';

@@ -1,17 +1,14 @@
-// Test helper: the three shipped adapters (memory, a SQLite file, PostgreSQL in a fresh schema), and on
+// Test helper: the three shipped adapters (memory and a SQLite file from stored-adapters.ts, PostgreSQL in a fresh schema), and on
 // request the SQL adapters on Auth.js's tables (made by their exact DDL), for tests of one adapter method
 // on every backend. Closes and removes everything after the file.
 
-import { mkdtempSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import type { Adapter } from '../../core/types.js';
-import { MemoryAdapter } from '../memory.js';
 import { authjsDrizzlePostgresTables, authjsPgAdapterTables, PostgresAdapter } from '../postgres.js';
 import { authjsDrizzleSqliteTables, SQLiteAdapter } from '../sqlite.js';
+import { memoryAndSqliteAdapters } from '../../core/test/stored-adapters.js';
 import { postgresFromDdl, sqliteFromDdl } from './authjs-databases.js';
 
 /**
@@ -32,7 +29,6 @@ export interface EveryAdapterOptions {
  * describe.each(everyAdapter('update-account'))('updateAccount (%s)', (_name, make) => { … });
  */
 export function everyAdapter(label: string, options: EveryAdapterOptions = {}): [string, () => Required<Adapter>][] {
-	const tempDir = mkdtempSync(join(tmpdir(), `kitgate-${label}-`));
 	const schema = `t_${randomBytes(6).toString('hex')}`;
 	const connectionString = inject('databaseUrl');
 	const closers: (() => Promise<void> | void)[] = [];
@@ -42,19 +38,10 @@ export function everyAdapter(label: string, options: EveryAdapterOptions = {}): 
 		const admin = new pg.Pool({ connectionString, max: 1 });
 		await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
 		await admin.end();
-		rmSync(tempDir, { recursive: true, force: true });
 	});
 
 	const adapters: [string, () => Required<Adapter>][] = [
-		['memory', () => MemoryAdapter()],
-		[
-			'sqlite',
-			() => {
-				const adapter = SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) });
-				closers.push(() => adapter.close());
-				return adapter;
-			}
-		],
+		...memoryAndSqliteAdapters(label),
 		[
 			'postgres',
 			() => {

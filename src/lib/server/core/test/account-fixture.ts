@@ -4,6 +4,7 @@
 // passkeys and call the account routes through `Auth()`.
 
 import { expect } from 'vitest';
+import Credentials from '../../providers/credentials.js';
 import Passkey from '../../providers/passkey.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AccountEmailParams, AccountOverview } from '../../../index.js';
@@ -16,6 +17,8 @@ export const ORIGIN = 'http://localhost:3000';
 export const START = Date.UTC(2026, 5, 1, 12);
 export const UA_FIREFOX = 'Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0';
 export const UA_SAFARI = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1';
+/** The session cookie's name over plain HTTP. */
+export const SESSION_COOKIE = 'kitgate.session-token';
 
 export type EventName = keyof EventCallbacks;
 
@@ -129,10 +132,89 @@ export function accountWorld(adapter: Adapter, strategy: 'jwt' | 'database', ove
 			return (await (await request('/auth/session')).json()) as { user?: { email?: string | null; name?: string | null } } | null;
 		}
 
-		return { client, device, request, signInByEmail, addPasskey, signInWithPasskey, overview, change, changeJson, session };
+		/** Posts the sign-out form with this browser's CSRF token; answers the redirect. */
+		async function signOut(): Promise<Response> {
+			return request('/auth/signout', { form: { csrfToken: await client.csrfToken() } });
+		}
+
+		/** The listed id of a session of this user other than this browser's (the first one listed). */
+		async function otherSessionId(): Promise<string> {
+			return (await overview()).sessions.find((s) => !s.current)!.id;
+		}
+
+		return { client, device, request, signInByEmail, addPasskey, signInWithPasskey, overview, change, changeJson, session, signOut, otherSessionId };
 	}
 
-	return { config, adapter: store, clock, links, mails, events, errors, browser, eventNames: () => events.map(([name]) => name) };
+	/** A browser holding only this session cookie (a thief replaying a copy it took). */
+	function browserWithCookie(value: string, userAgent?: string) {
+		const b = browser(userAgent);
+		b.client.jar.set(SESSION_COOKIE, value);
+		return b;
+	}
+
+	/** The stored user with this address. */
+	async function userOf(address: string) {
+		return (await store.getUserByEmail(address))!;
+	}
+
+	/** The stored session rows of the user with this address (JWT sessions' `jwt:` rows included). */
+	async function sessionRowsOf(address: string) {
+		return store.listSessionsByUserId((await userOf(address)).id);
+	}
+
+	return {
+		config,
+		adapter: store,
+		clock,
+		links,
+		mails,
+		events,
+		errors,
+		browser,
+		browserWithCookie,
+		userOf,
+		sessionRowsOf,
+		...signInShortcuts(browser),
+		eventNames: () => events.map(([name]) => name)
+	};
+}
+
+/**
+ * The sign-ins most tests start with, for a world whose browsers are made by `browser`: one
+ * browser signed in by an email link, or the same user on a laptop (Firefox) and then a phone
+ * (Safari) — hers, or a thief's.
+ *
+ * @example
+ * const { laptop, phone } = await world.laptopAndPhone();
+ * const eve = await world.signedIn('eve@example.com', UA_SAFARI);
+ */
+export function signInShortcuts<B extends { signInByEmail(address: string): Promise<void> }>(browser: (userAgent?: string) => B) {
+	async function signedIn(address = 'ada@example.com', userAgent = UA_FIREFOX): Promise<B> {
+		const b = browser(userAgent);
+		await b.signInByEmail(address);
+		return b;
+	}
+	async function laptopAndPhone(address = 'ada@example.com'): Promise<{ laptop: B; phone: B }> {
+		const laptop = await signedIn(address, UA_FIREFOX);
+		const phone = await signedIn(address, UA_SAFARI);
+		return { laptop, phone };
+	}
+	return { signedIn, laptopAndPhone };
+}
+
+/** A Credentials provider whose authorize() says member `member-<local part>` for password "pw" (the app's own member ids, not the adapter's). */
+export function memberCredentials() {
+	return Credentials({
+		minFailureMs: 0,
+		credentials: { email: {}, password: { type: 'password' } },
+		authorize: async (fields) => (fields.password === 'pw' ? { id: `member-${String(fields.email).split('@')[0]}`, email: String(fields.email) } : null)
+	});
+}
+
+/** Signs `browser` in through memberCredentials() with password "pw"; answers the redirect. */
+export async function signInAsMember(browser: { client: { csrfToken(): Promise<string> }; request(path: string, init: { form: Record<string, string> }): Promise<Response> }, email: string): Promise<Response> {
+	const csrfToken = await browser.client.csrfToken();
+	return browser.request('/auth/callback/credentials', { form: { csrfToken, email, password: 'pw', callbackUrl: '/' } });
 }
 
 /** Where a form's answer sends the browser: the `account` and `accountError` of the redirect, and its path. */

@@ -11,8 +11,7 @@ import { accountWorld, outcomeOf } from './account-fixture.js';
 describe('JWT sessions re-issued within the second of a revocation', () => {
 	test('end the other sessions, then change the email at the same instant: still signed in, with the new address', async () => {
 		const w = accountWorld(MemoryAdapter(), 'jwt');
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		expect(outcomeOf(await ada.change('end-other-sessions')).account).toBe('other-sessions-ended');
 		expect(outcomeOf(await ada.change('change-email', { email: 'ada@new.example' })).account).toBe('email-change-requested');
 		const mail = w.mails.find((m) => m.kind === 'confirm-email-change')!;
@@ -28,8 +27,7 @@ describe('JWT sessions re-issued within the second of a revocation', () => {
 		let reads = 0;
 		const w = accountWorld(MemoryAdapter(), 'jwt', {});
 		w.config.callbacks = { jwt: ({ token }) => ({ ...token, reads: ++reads }) };
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		expect(outcomeOf(await ada.change('end-other-sessions')).account).toBe('other-sessions-ended');
 		expect((await ada.session())?.user?.email).toBe('ada@example.com');
 		expect((await ada.session())?.user?.email).toBe('ada@example.com');
@@ -43,10 +41,8 @@ describe('JWT sessions re-issued within the second of a revocation', () => {
 // and "sign out everywhere else" within that second left it signed in).
 describe('two revocations within one second', () => {
 	async function signedInAgainAfterRevocation(w: ReturnType<typeof accountWorld>) {
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
-		const phone = w.browser();
-		await phone.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
+		const phone = await w.signedIn();
 		expect(outcomeOf(await ada.change('end-other-sessions')).account).toBe('other-sessions-ended');
 		expect(await phone.session()).toBeNull();
 		w.clock.now += 300;

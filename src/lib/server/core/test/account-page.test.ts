@@ -2,10 +2,10 @@
 // pages' shell, the same render on every integration) and scripts the JSON overview; no session
 // goes to sign in and back; `pages.account` replaces the page; the page's own forms work end to
 // end and come back to it with the notice; hostile values stay text; the CSP allows only its script.
+// Which requests get the page (prefersAccountPage alone): account/account-page.test.ts.
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import { prefersAccountPage } from '../account/account-page.js';
 import type { AccountOverview } from '../../../index.js';
 import { renderPage } from '../../pages/render.js';
 import { resolveMessages } from '../../pages/messages.js';
@@ -23,31 +23,10 @@ function pageForms(html: string): { action: string; fields: Record<string, strin
 	}));
 }
 
-describe('prefersAccountPage', () => {
-	test.each([
-		[BROWSER, true],
-		['text/html', true],
-		['*/*', false],
-		['', false],
-		['application/json', false],
-		['application/json, text/html;q=0.5', false],
-		['text/html, application/json', false],
-		['text/html;q=0.9, application/json;q=0.5', true],
-		['text/html;q=0', false]
-	])('Accept %j → page %s', (accept, page) => {
-		expect(prefersAccountPage(new Headers(accept ? { accept } : {}))).toBe(page);
-	});
-
-	test('X-Auth-Return-Redirect asks for JSON whatever Accept says', () => {
-		expect(prefersAccountPage(new Headers({ accept: BROWSER, 'x-auth-return-redirect': '1' }))).toBe(false);
-	});
-});
-
 describe.each(STRATEGIES)('%s sessions', (strategy) => {
 	test('a browser gets the page: the user, every section, forms with this browser’s CSRF token coming back to the page', async () => {
 		const w = accountWorld(MemoryAdapter(), strategy);
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		const credentialID = await ada.addPasskey();
 		const response = await ada.request('/auth/account', { headers: { accept: BROWSER } });
 		expect(response.status).toBe(200);
@@ -74,8 +53,7 @@ describe.each(STRATEGIES)('%s sessions', (strategy) => {
 
 	test('the page’s rename form works and comes back to the page with the notice and the new name', async () => {
 		const w = accountWorld(MemoryAdapter(), strategy);
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		await ada.addPasskey();
 		const page = await (await ada.request('/auth/account', { headers: { accept: BROWSER } })).text();
 		const rename = pageForms(page).find((form) => form.action.endsWith('/account/rename-passkey'))!;
@@ -92,8 +70,7 @@ describe.each(STRATEGIES)('%s sessions', (strategy) => {
 
 	test('scripts keep the JSON overview, with where the routes are and the passkey provider', async () => {
 		const w = accountWorld(MemoryAdapter(), strategy);
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		for (const accept of ['*/*', 'application/json']) {
 			const response = await ada.request('/auth/account', { headers: { accept } });
 			expect(response.headers.get('content-type')).toContain('application/json');
@@ -110,8 +87,7 @@ describe.each(STRATEGIES)('%s sessions', (strategy) => {
 		expect(response.status).toBe(302);
 		expect(response.headers.get('location')).toBe(`${ORIGIN}/auth/signin?callbackUrl=${encodeURIComponent(`${ORIGIN}/auth/account`)}`);
 
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		const page = await (await ada.request('/auth/account', { headers: { accept: BROWSER } })).text();
 		const deletion = pageForms(page).find((form) => form.action.endsWith('/account/delete'))!;
 		const deleted = await ada.request(deletion.action, { form: deletion.fields });
@@ -128,8 +104,7 @@ describe.each(STRATEGIES)('%s sessions', (strategy) => {
 
 test('pages.account replaces the page: browsers go there with the result; JSON stays', async () => {
 	const w = accountWorld(MemoryAdapter(), 'database', { pages: { account: '/settings' } });
-	const ada = w.browser();
-	await ada.signInByEmail('ada@example.com');
+	const ada = await w.signedIn();
 	const response = await ada.request('/auth/account?account=unlinked&accountError=<x>', { headers: { accept: BROWSER } });
 	expect(response.status).toBe(302);
 	expect(response.headers.get('location')).toBe(`${ORIGIN}/settings?account=unlinked`);
@@ -147,8 +122,7 @@ test('account: false: a browser goes to the "page not found" error page, a scrip
 
 test('the French page, and no script without a passkey provider', async () => {
 	const w = accountWorld(MemoryAdapter(), 'database', { locale: 'fr' });
-	const ada = w.browser();
-	await ada.signInByEmail('ada@example.com');
+	const ada = await w.signedIn();
 	const html = await (await ada.request('/auth/account', { headers: { accept: BROWSER } })).text();
 	expect(html).toContain('<html lang="fr">');
 	expect(html).toContain('<title>Votre compte</title>');

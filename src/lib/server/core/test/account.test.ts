@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import type { Adapter } from '../types.js';
-import { accountWorld, IDP, outcomeOf, START, UA_FIREFOX, UA_SAFARI } from './account-fixture.js';
+import { accountWorld, IDP, outcomeOf, START, UA_SAFARI } from './account-fixture.js';
 import { TEST_SECRET } from './client.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
 
@@ -27,8 +27,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('the overview lists the user, the email account, passkeys with their authenticator, and this session with its browser', async () => {
 			const w = world();
-			const ada = w.browser(UA_SAFARI);
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn('ada@example.com', UA_SAFARI);
 			const credentialID = await ada.addPasskey();
 			const overview = await ada.overview();
 			expect(overview.user).toMatchObject({ email: 'ada@example.com', name: null });
@@ -50,8 +49,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('renaming a passkey: the name shows, updateAuthenticator fires; a passkey sign-in records its use', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const credentialID = await ada.addPasskey();
 			const renamed = await ada.change('rename-passkey', { credentialID, name: '  Work   laptop ' });
 			expect(outcomeOf(renamed)).toMatchObject({ path: '/settings', account: 'passkey-renamed', accountError: null });
@@ -71,8 +69,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('removing a passkey, any of them, needs a recent sign-in; after a new one each goes (unlinkAccount fires)', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const first = await ada.addPasskey();
 			const second = await ada.addPasskey();
 			w.clock.now += ELEVEN_MINUTES;
@@ -105,9 +102,8 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('unlinking an OAuth account: allowed while another way in remains, refused for the last one, needs a recent sign-in', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
-			const user = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const ada = await w.signedIn();
+			const user = await w.userOf('ada@example.com');
 			await w.adapter.linkAccount({ userId: user.id, provider: IDP.id, type: 'oidc', providerAccountId: 'idp-ada' });
 			const overview = await ada.overview();
 			expect(overview.accounts.find((a) => a.provider === 'idp')).toMatchObject({ providerName: 'Test IdP', canUnlink: true });
@@ -127,8 +123,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		test('an OAuth account that is the last way in stays (the email provider gone from the config)', async () => {
 			const adapter = makeAdapter();
 			const first = accountWorld(adapter, strategy);
-			const ada = first.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await first.signedIn();
 			const user = (await adapter.getUserByEmail!('ada@example.com'))!;
 			await adapter.linkAccount!({ userId: user.id, provider: IDP.id, type: 'oidc', providerAccountId: 'idp-ada' });
 			// the same browser and session, on a config without the email provider: the IdP is its only way in
@@ -143,11 +138,10 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('every change needs the CSRF token: without it (or with another browser\'s) nothing changes', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const credentialID = await ada.addPasskey();
 			await ada.addPasskey();
-			const user = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const user = await w.userOf('ada@example.com');
 			await w.adapter.linkAccount({ userId: user.id, provider: IDP.id, type: 'oidc', providerAccountId: 'idp-ada' });
 			const sessionId = (await ada.overview()).sessions[0]!.id;
 			const other = w.browser();
@@ -182,16 +176,14 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('another user\'s passkeys, sessions and accounts look like missing ones, and stay', async () => {
 			const w = world();
-			const ada = w.browser(UA_FIREFOX);
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const adaPasskey = await ada.addPasskey();
 			await ada.addPasskey();
-			const adaUser = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const adaUser = await w.userOf('ada@example.com');
 			await w.adapter.linkAccount({ userId: adaUser.id, provider: IDP.id, type: 'oidc', providerAccountId: 'idp-ada' });
 			const adaSession = (await ada.overview()).sessions[0]!.id;
 
-			const eve = w.browser(UA_SAFARI);
-			await eve.signInByEmail('eve@example.com');
+			const eve = await w.signedIn('eve@example.com', UA_SAFARI);
 			await eve.addPasskey();
 			const attempts: [string, Record<string, string>][] = [
 				['rename-passkey', { credentialID: adaPasskey, name: 'pwned' }],
@@ -212,8 +204,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('a stale sign-in: sensitive changes send the user to sign in and back; a fresh sign-in lets them through', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			w.clock.now += ELEVEN_MINUTES;
 			expect((await ada.overview()).freshUntil).toBeNull();
 			for (const [operation, fields] of [
@@ -233,10 +224,9 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('a session whose sign-in time is unknown (before kitgate recorded it) is never recent', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			if (strategy === 'database') {
-				const { sessionToken } = (await w.adapter.listSessionsByUserId((await w.adapter.getUserByEmail('ada@example.com'))!.id))[0]!;
+				const { sessionToken } = (await w.adapter.listSessionsByUserId((await w.userOf('ada@example.com')).id))[0]!;
 				// as a row written before migration 0005 or by an adapter that does not keep it
 				const raw = w.adapter as Adapter;
 				const original = raw.getSessionAndUser!.bind(raw);
@@ -249,7 +239,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 				w.config.callbacks = { jwt: ({ token }) => token };
 				// a token without auth_time: an Auth.js cookie taken over, or one from before this release
 				const { encodeJwt } = await import('../crypto/jwt.js');
-				const value = await encodeJwt({ token: { sub: (await w.adapter.getUserByEmail('ada@example.com'))!.id, email: 'ada@example.com' }, secret: TEST_SECRET, salt: 'kitgate.session-token', maxAge: 3600, now: w.clock.now });
+				const value = await encodeJwt({ token: { sub: (await w.userOf('ada@example.com')).id, email: 'ada@example.com' }, secret: TEST_SECRET, salt: 'kitgate.session-token', maxAge: 3600, now: w.clock.now });
 				ada.client.jar.set('kitgate.session-token', value);
 			}
 			expect(outcomeOf(await ada.change('delete')).error).toBe('FreshSignInRequired');
@@ -257,8 +247,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('email change: the link goes to the new address only, the old one is told; only the same user can confirm it', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const requested = await ada.change('change-email', { email: ' Ada.New@Example.com ' });
 			expect(outcomeOf(requested).account).toBe('email-change-requested');
 			expect(w.mails.map((m) => [m.kind, m.identifier, m.newEmail])).toEqual([
@@ -271,8 +260,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect((await w.adapter.getUserByEmail('ada@example.com'))?.email).toBe('ada@example.com');
 
 			// another signed-in user opens and confirms the link: refused, and the link still works for Ada
-			const eve = w.browser();
-			await eve.signInByEmail('eve@example.com');
+			const eve = await w.signedIn('eve@example.com');
 			const evePage = await eve.request(link.href);
 			expect(evePage.status).toBe(200);
 			const { confirmationForm } = await import('./email-fixtures.js');
@@ -293,7 +281,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(form.action).toBe('http://localhost:3000/auth/account/confirm-email');
 			const confirmed = await ada.request(form.action, { form: form.fields });
 			expect(outcomeOf(confirmed)).toMatchObject({ path: '/settings', account: 'email-changed' });
-			const user = (await w.adapter.getUserByEmail('ada.new@example.com'))!;
+			const user = await w.userOf('ada.new@example.com');
 			expect(user.emailVerified?.getTime()).toBe(w.clock.now);
 			expect(await w.adapter.getUserByEmail('ada@example.com')).toBeNull();
 			expect((await ada.session())?.user?.email).toBe('ada.new@example.com');
@@ -308,8 +296,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		test('email change to an address another user has: the same answer, a note to that address, no link, the same notice to the old address', async () => {
 			const w = world();
 			await w.browser().signInByEmail('bob@example.com');
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const requested = await ada.change('change-email', { email: 'bob@example.com' });
 			expect(outcomeOf(requested).account).toBe('email-change-requested');
 			expect(w.mails.map((m) => [m.kind, m.identifier])).toEqual([
@@ -321,11 +308,9 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('ending sessions: one by id, or every other one; the other browser is signed out on its next request', async () => {
 			const w = world();
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
+			const laptop = await w.signedIn();
 			w.clock.now += 1000;
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
+			const phone = await w.signedIn('ada@example.com', UA_SAFARI);
 			// both strategies list both browsers (JWT sessions through their rows, jwt-sessions.ts) and end one by id
 			const listed = (await laptop.overview()).sessions;
 			expect(listed.map((s) => [s.current, s.browser])).toEqual([
@@ -340,8 +325,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect((await laptop.overview()).sessions.map((s) => s.current)).toEqual([true]);
 			const gone = await laptop.changeJson('end-session', { sessionId: other.id });
 			expect(gone.status).toBe(400);
-			const tablet = w.browser(UA_SAFARI);
-			await tablet.signInByEmail('ada@example.com');
+			const tablet = await w.signedIn('ada@example.com', UA_SAFARI);
 			// same clock second as the tablet's sign-in: still revoked
 			expect(outcomeOf(await laptop.change('end-other-sessions')).account).toBe('other-sessions-ended');
 			expect(await tablet.session()).toBeNull();
@@ -353,10 +337,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('ending another session, or all the others, needs a recent sign-in; ending this one does not', async () => {
 			const w = world();
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
+			const { laptop, phone } = await w.laptopAndPhone();
 			w.clock.now += ELEVEN_MINUTES;
 			const other = (await laptop.overview()).sessions.find((s) => !s.current)!;
 			expect(outcomeOf(await laptop.change('end-session', { sessionId: other.id })).error).toBe('FreshSignInRequired');
@@ -369,8 +350,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('ending the current session signs this browser out', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const { id } = (await ada.overview()).sessions[0]!;
 			expect(outcomeOf(await ada.change('end-session', { sessionId: id })).account).toBe('session-ended');
 			expect(await ada.session()).toBeNull();
@@ -378,8 +358,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('a stale deletion posted from /settings (callbackUrl home) goes to sign in and back to /settings, not home', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			w.clock.now += ELEVEN_MINUTES;
 			const stale = await ada.change('delete', { callbackUrl: '/', returnTo: '/settings' });
 			expect(outcomeOf(stale)).toMatchObject({ path: '/auth/signin', error: 'FreshSignInRequired', callbackUrl: 'http://localhost:3000/settings' });
@@ -391,13 +370,11 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('deleting the account: every row goes, the cookie is cleared, other sessions end; deleteUser and signOut fire', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const credentialID = await ada.addPasskey();
-			const user = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const user = await w.userOf('ada@example.com');
 			await w.adapter.linkAccount({ userId: user.id, provider: IDP.id, type: 'oidc', providerAccountId: 'idp-ada' });
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
+			const phone = await w.signedIn('ada@example.com', UA_SAFARI);
 
 			const deleted = await ada.change('delete', { callbackUrl: '/' });
 			expect(outcomeOf(deleted)).toMatchObject({ path: '/', account: 'account-deleted' });
@@ -416,8 +393,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		test('changes are rate limited per user (rateLimit.account)', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
 			w.config.rateLimit = { account: { perIdentifier: 2, perAddress: 0 } };
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const credentialID = await ada.addPasskey();
 			expect(outcomeOf(await ada.change('rename-passkey', { credentialID, name: 'a' })).account).toBe('passkey-renamed');
 			expect(outcomeOf(await ada.change('rename-passkey', { credentialID, name: 'b' })).account).toBe('passkey-renamed');
@@ -469,8 +445,7 @@ describe('who is signed in', () => {
 	test("a JWT credentials session whose sub is another stored user's id does not act as that user", async () => {
 		const adapter = MemoryAdapter();
 		const w = accountWorld(adapter, 'jwt');
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		await w.signedIn();
 		const adaUser = (await adapter.getUserByEmail('ada@example.com'))!;
 		// the app's authorize() returns ids of its own user table, which may collide with the adapter's
 		const { default: Credentials } = await import('../../providers/credentials.js');
@@ -538,16 +513,14 @@ describe('configuration', () => {
 	test('account.freshSignIn.maxAge is checked and used', async () => {
 		expect(() => resolveConfig({ providers: [], secret: TEST_SECRET, trustHost: true, adapter: MemoryAdapter(), account: { freshSignIn: { maxAge: 0 } } })).toThrow(/maxAge/);
 		const w = accountWorld(MemoryAdapter(), 'jwt', { account: { freshSignIn: { maxAge: 30 } } });
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		w.clock.now += 31_000;
 		expect(outcomeOf(await ada.change('delete')).error).toBe('FreshSignInRequired');
 	});
 
 	test('deleteAccount: false and emailChange: false turn those changes off', async () => {
 		const w = accountWorld(MemoryAdapter(), 'database', { account: { deleteAccount: false, emailChange: false } });
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		const overview = await ada.overview();
 		expect([overview.canDeleteAccount, overview.canChangeEmail]).toEqual([false, false]);
 		expect((await ada.changeJson('delete')).status).toBe(404);
@@ -556,8 +529,7 @@ describe('configuration', () => {
 
 	test('a GET of a change is not a change', async () => {
 		const w = accountWorld(MemoryAdapter(), 'database');
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		const response = await ada.request('/auth/account/delete', { headers: { accept: 'application/json' } });
 		expect(response.status).toBe(404);
 		expect(await w.adapter.getUserByEmail('ada@example.com')).not.toBeNull();

@@ -5,29 +5,16 @@
 // token request; and a provider that announces the `iss` response parameter must send its own
 // issuer there. Against a crafted provider on 127.0.0.1 (hostile-openid-provider.ts).
 
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { MemoryAdapter } from '../../adapters/memory.js';
-import type { AuthConfig } from '../types.js';
-import { TEST_SECRET, testClient } from './client.js';
-import { signInAt, startAt, startHostileOpenIdProvider, type HostileOpenIdProvider, type OpUser } from './hostile-openid-provider.js';
-import { expectErrorRedirect, quietLogger, setsSession } from './oauth-fixtures.js';
+import { describe, expect, test } from 'vitest';
+import { testClient } from './client.js';
+import { hostileProviderWorld, type OpUser, signInAt, startAt } from './hostile-openid-provider.js';
+import { expectErrorRedirect, setsSession } from './oauth-fixtures.js';
 
 const VICTIM: OpUser = { sub: 'victim', email: 'victim@example.test', name: 'Victim' };
 const ATTACKER: OpUser = { sub: 'attacker', email: 'attacker@example.test', name: 'Attacker' };
 const CHECK_COOKIES = ['kitgate.pkce.code_verifier', 'kitgate.state', 'kitgate.nonce'];
 
-let op: HostileOpenIdProvider;
-beforeEach(async () => {
-	op = await startHostileOpenIdProvider();
-});
-afterEach(() => op.close());
-
-function setup(overrides: Partial<AuthConfig> = {}) {
-	const adapter = MemoryAdapter();
-	const log = quietLogger();
-	const config: AuthConfig = { secret: TEST_SECRET, trustHost: true, adapter, logger: log.logger, providers: [op.provider()], ...overrides };
-	return { adapter, log, config, browser: () => testClient(config) };
-}
+const world = hostileProviderWorld();
 
 async function sessionName(client: ReturnType<typeof testClient>): Promise<string | null> {
 	const session = (await (await client.request('/auth/session')).json()) as { user?: { name?: string } } | null;
@@ -36,7 +23,7 @@ async function sessionName(client: ReturnType<typeof testClient>): Promise<strin
 
 describe('the values that bind a sign-in to its browser (10.1.2)', () => {
 	test('every sign-in gets its own S256 PKCE challenge, state and nonce of 256 random bits, kept only sealed in httpOnly cookies', async () => {
-		const { config } = setup();
+		const { config } = world.setup();
 		const seen = { code_challenge: new Set<string>(), state: new Set<string>(), nonce: new Set<string>() };
 		for (let i = 0; i < 20; i++) {
 			const client = testClient(config);
@@ -64,17 +51,17 @@ describe('the values that bind a sign-in to its browser (10.1.2)', () => {
 	});
 
 	test('login CSRF: the redirect back of the attacker’s own sign-in, opened in the victim’s browser, is refused before any token request; the attacker’s code stays unused', async () => {
-		const { browser, adapter } = setup();
+		const { browser, adapter } = world.setup();
 		const attacker = browser();
-		const back = op.authorize((await startAt(attacker)).href, ATTACKER);
+		const back = world.op.authorize((await startAt(attacker)).href, ATTACKER);
 
 		const victim = browser();
 		// with no sign-in of its own, and with one of its own under way
 		for (const prepare of [async () => undefined, async () => void (await startAt(victim))]) {
 			await prepare();
-			const before = op.tokenRequests;
+			const before = world.op.tokenRequests;
 			expectErrorRedirect(await victim.request(back), 'InvalidCheck');
-			expect(op.tokenRequests).toBe(before);
+			expect(world.op.tokenRequests).toBe(before);
 			expect(await sessionName(victim)).toBeNull();
 		}
 		expect(await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'attacker' })).toBeNull();
@@ -83,40 +70,40 @@ describe('the values that bind a sign-in to its browser (10.1.2)', () => {
 	});
 
 	test('each check cookie is read once: the same redirect back a second time in the same browser is refused', async () => {
-		const { browser } = setup();
+		const { browser } = world.setup();
 		const client = browser();
-		const back = op.authorize((await startAt(client)).href, VICTIM);
+		const back = world.op.authorize((await startAt(client)).href, VICTIM);
 		expect(setsSession(await client.request(back))).toBe(true);
 		expect(CHECK_COOKIES.filter((name) => client.jar.has(name))).toEqual([]);
-		const before = op.tokenRequests;
+		const before = world.op.tokenRequests;
 		expectErrorRedirect(await client.request(back), 'InvalidCheck');
-		expect(op.tokenRequests).toBe(before);
+		expect(world.op.tokenRequests).toBe(before);
 	});
 });
 
 describe('mix-up: the issuer of the authorization response (10.2.2)', () => {
 	test('a provider that announces the iss parameter: a response without it or naming another issuer is refused before the token request; with its own issuer it signs in', async () => {
-		op.changeMetadata({ authorization_response_iss_parameter_supported: true });
-		const { browser, log } = setup();
-		const responses: Record<string, string>[] = [{}, { iss: 'https://attacker.example.test' }, { iss: `${op.issuer}/other` }];
+		world.op.changeMetadata({ authorization_response_iss_parameter_supported: true });
+		const { browser, log } = world.setup();
+		const responses: Record<string, string>[] = [{}, { iss: 'https://attacker.example.test' }, { iss: `${world.op.issuer}/other` }];
 		for (const extra of responses) {
 			const client = browser();
-			const before = op.tokenRequests;
-			expectErrorRedirect(await signInAt(op, client, VICTIM, extra), 'InvalidCheck');
-			expect(op.tokenRequests).toBe(before);
+			const before = world.op.tokenRequests;
+			expectErrorRedirect(await signInAt(world.op, client, VICTIM, extra), 'InvalidCheck');
+			expect(world.op.tokenRequests).toBe(before);
 		}
 		expect(log.text()).toMatch(/response parameter "iss" \(issuer\) missing/);
 		expect(log.text()).toMatch(/unexpected "iss" \(issuer\) response parameter value/);
 		const client = browser();
-		expect(setsSession(await signInAt(op, client, VICTIM, { iss: op.issuer }))).toBe(true);
+		expect(setsSession(await signInAt(world.op, client, VICTIM, { iss: world.op.issuer }))).toBe(true);
 	});
 
 	test('a provider that does not announce it: an iss naming another issuer is refused all the same', async () => {
-		const { browser } = setup();
+		const { browser } = world.setup();
 		const client = browser();
-		const before = op.tokenRequests;
-		expectErrorRedirect(await signInAt(op, client, VICTIM, { iss: 'https://attacker.example.test' }), 'InvalidCheck');
-		expect(op.tokenRequests).toBe(before);
-		expect(setsSession(await signInAt(op, browser(), VICTIM))).toBe(true);
+		const before = world.op.tokenRequests;
+		expectErrorRedirect(await signInAt(world.op, client, VICTIM, { iss: 'https://attacker.example.test' }), 'InvalidCheck');
+		expect(world.op.tokenRequests).toBe(before);
+		expect(setsSession(await signInAt(world.op, browser(), VICTIM))).toBe(true);
 	});
 });

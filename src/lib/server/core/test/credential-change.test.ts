@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { renderAccountEmail } from '../../providers/email-message.js';
 import { credentialChanged, keepsOtherSessions } from '../account/credential-change.js';
-import { accountWorld, outcomeOf, UA_FIREFOX, UA_SAFARI } from './account-fixture.js';
+import { accountWorld, outcomeOf, UA_SAFARI } from './account-fixture.js';
 import { confirmationForm } from './email-fixtures.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
 
@@ -36,10 +36,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		const world = () => accountWorld(makeAdapter(), strategy);
 
 		async function twoDevices(w: ReturnType<typeof world>) {
-			const laptop = w.browser(UA_FIREFOX);
-			await laptop.signInByEmail('ada@example.com');
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
+			const { laptop, phone } = await w.laptopAndPhone();
 			return { laptop, phone };
 		}
 
@@ -61,8 +58,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			const credentialID = await laptop.addPasskey();
 			expect(outcomeOf(await laptop.change('remove-passkey', { credentialID })).account).toBe('passkey-removed');
 			// no clock tick: the revocation took effect as of the next whole second
-			const tablet = w.browser(UA_SAFARI);
-			await tablet.signInByEmail('ada@example.com');
+			const tablet = await w.signedIn('ada@example.com', UA_SAFARI);
 			expect((await tablet.session())?.user?.email).toBe('ada@example.com');
 			expect((await laptop.session())?.user?.email).toBe('ada@example.com');
 		});
@@ -105,7 +101,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		test('credentialChanged (the app changed a password): every session ends and the user is told', async () => {
 			const w = world();
 			const { laptop, phone } = await twoDevices(w);
-			const user = (await w.adapter.getUserByEmail('ada@example.com'))!;
+			const user = await w.userOf('ada@example.com');
 			w.clock.now += 2000;
 			await credentialChanged(user.id, w.config, { request: 'http://localhost:3000/settings/password' });
 			expect(await laptop.session()).toBeNull();

@@ -1,5 +1,6 @@
 // A TCP proxy on 127.0.0.1 that can be cut (every connection dropped, new ones refused) and
-// restored: "the database server stopped" in the middle of a flow, deterministically.
+// restored: "the database server stopped" in the middle of a flow, deterministically. And a port
+// nothing listens on: a server that is down from the start.
 
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 
@@ -49,4 +50,13 @@ export async function startCuttableProxy(host: string, port: number): Promise<Cu
 		restore: () => new Promise<void>((resolve) => server.listen(own, '127.0.0.1', resolve)),
 		close: stop
 	};
+}
+
+/** A loopback port nothing listens on (it was free a moment ago): an IdP or SMTP server that is down. */
+export async function closedPort(): Promise<number> {
+	const server = createServer();
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as AddressInfo;
+	await new Promise<void>((resolve) => server.close(() => resolve()));
+	return port;
 }

@@ -2,19 +2,14 @@
 // getSessionAndUser once, extension follows updateAge (injectable clock), expiry and sign-out
 // delete the row. Runs on the memory adapter and on a real SQLite file.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import Credentials from '../../providers/credentials.js';
 import type { Adapter, AdapterSession, AdapterUser, AuthConfig, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
+import { memoryAndSqliteAdapters } from './stored-adapters.js';
 
 const DAY = 24 * 3600 * 1000;
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-dbsessions-'));
-afterAll(() => rmSync(tempDir, { recursive: true, force: true }));
 
 /** A real adapter whose calls are counted by method name. */
 function counted(adapter: Required<Adapter>) {
@@ -30,10 +25,7 @@ function counted(adapter: Required<Adapter>) {
 	return { adapter: wrapped, calls };
 }
 
-const adapters: [string, () => Required<Adapter>][] = [
-	['memory', () => MemoryAdapter()],
-	['sqlite', () => SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) })]
-];
+const adapters = memoryAndSqliteAdapters('dbsessions');
 
 describe.each(adapters)('database sessions (%s)', (_name, makeAdapter) => {
 	function setup(overrides: Partial<AuthConfig> = {}) {

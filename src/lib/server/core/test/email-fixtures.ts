@@ -1,7 +1,7 @@
 // Shared parts of the email sign-in tests: the real SMTP sink, a config that sends to it through
 // nodemailer, and helpers that drive a sign-in from the form to the confirmation POST.
 
-import { expect } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { startDemoSmtp, type StoredMail } from '../../../../../scripts/demo-smtp.js';
 import Email, { type EmailOptions } from '../../providers/email.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
@@ -20,6 +20,26 @@ export function startSink(): Promise<MailSink> {
 }
 
 /** nodemailer options for a local server without TLS. */
+/**
+ * The email sink world of a test file: the SMTP sink, started before the file's tests, emptied
+ * before each and closed after them. Read `world.sink` inside tests and hooks.
+ *
+ * @example
+ * const world = mailSinkWorld();
+ * test('…', async () => {
+ * 	const { client } = emailSetup(world.sink, MemoryAdapter());
+ * });
+ */
+export function mailSinkWorld() {
+	const world = {} as { sink: MailSink };
+	beforeAll(async () => {
+		world.sink = await startSink();
+	});
+	afterAll(() => world.sink?.close());
+	beforeEach(() => world.sink.clear());
+	return world;
+}
+
 export function smtpOptions(port: number) {
 	return { host: '127.0.0.1', port, secure: false, ignoreTLS: true, connectionTimeout: 2000 };
 }

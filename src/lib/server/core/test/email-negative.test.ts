@@ -2,8 +2,7 @@
 // for another address or made up; missing adapter methods; a mail server that is down; bad
 // addresses; CSRF; and the same answer for known and unknown addresses.
 
-import { createServer, type AddressInfo } from 'node:net';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import type { Adapter } from '../types.js';
 import { testClient } from './client.js';
@@ -13,24 +12,19 @@ import {
 	emailSetup,
 	expectErrorRedirect,
 	followLink,
+	mailSinkWorld,
 	mailTo,
 	openLink,
 	requestLink,
 	setsSession,
 	signInLink,
 	sinkProvider,
-	smtpOptions,
-	startSink,
-	type MailSink
+	smtpOptions
 } from './email-fixtures.js';
 import Email from '../../providers/email.js';
+import { closedPort } from './cuttable-proxy.js';
 
-let sink: MailSink;
-beforeAll(async () => {
-	sink = await startSink();
-});
-afterAll(() => sink.close());
-beforeEach(() => sink.clear());
+const world = mailSinkWorld();
 
 /** Asserts a redirect to the error page with `Verification`, and that the page explains it. */
 async function expectVerificationError(client: ReturnType<typeof testClient>, response: Response): Promise<void> {
@@ -47,20 +41,11 @@ function without(method: keyof Adapter): Required<Adapter> {
 	return adapter as Required<Adapter>;
 }
 
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
-
 describe('links that cannot be used', () => {
 	test('the second use of a link is Verification, and changes nothing', async () => {
-		const { client, adapter, events, config } = emailSetup(sink, MemoryAdapter());
+		const { client, adapter, events, config } = emailSetup(world.sink, MemoryAdapter());
 		await requestLink(client, 'ada@example.com');
-		const link = signInLink(mailTo(sink, 'ada@example.com'));
+		const link = signInLink(mailTo(world.sink, 'ada@example.com'));
 		expect(setsSession(await followLink(client, link))).toBe(true);
 		const user = await adapter.getUserByEmail('ada@example.com');
 		const eventCount = events.length;
@@ -74,9 +59,9 @@ describe('links that cannot be used', () => {
 	});
 
 	test('an expired link (injectable clock) is Verification; nothing is created', async () => {
-		const { client, adapter, events, clock, log } = emailSetup(sink, MemoryAdapter());
+		const { client, adapter, events, clock, log } = emailSetup(world.sink, MemoryAdapter());
 		await requestLink(client, 'ada@example.com');
-		const link = signInLink(mailTo(sink, 'ada@example.com'));
+		const link = signInLink(mailTo(world.sink, 'ada@example.com'));
 		clock.now += 24 * 3600 * 1000;
 		await expectVerificationError(client, await followLink(client, link));
 		expect(await adapter.getUserByEmail('ada@example.com')).toBeNull();
@@ -86,18 +71,18 @@ describe('links that cannot be used', () => {
 	});
 
 	test('a link one second before expiry still works', async () => {
-		const { client, clock } = emailSetup(sink, MemoryAdapter());
+		const { client, clock } = emailSetup(world.sink, MemoryAdapter());
 		await requestLink(client, 'ada@example.com');
 		clock.now += 24 * 3600 * 1000 - 1000;
-		expect(setsSession(await followLink(client, signInLink(mailTo(sink, 'ada@example.com'))))).toBe(true);
+		expect(setsSession(await followLink(client, signInLink(mailTo(world.sink, 'ada@example.com'))))).toBe(true);
 	});
 
 	test('a token used with another address is Verification; both links stay usable', async () => {
-		const { client, adapter, config } = emailSetup(sink, MemoryAdapter());
+		const { client, adapter, config } = emailSetup(world.sink, MemoryAdapter());
 		await requestLink(client, 'ada@example.com');
 		await requestLink(client, 'grace@example.com');
-		const adaLink = signInLink(mailTo(sink, 'ada@example.com'));
-		const graceLink = signInLink(mailTo(sink, 'grace@example.com'));
+		const adaLink = signInLink(mailTo(world.sink, 'ada@example.com'));
+		const graceLink = signInLink(mailTo(world.sink, 'grace@example.com'));
 
 		const swapped = new URL(adaLink);
 		swapped.searchParams.set('email', 'grace@example.com');
@@ -109,7 +94,7 @@ describe('links that cannot be used', () => {
 	});
 
 	test('made-up tokens and addresses end on the Verification error page, never a 5xx', async () => {
-		const { client, adapter } = emailSetup(sink, MemoryAdapter());
+		const { client, adapter } = emailSetup(world.sink, MemoryAdapter());
 		const callback = `${ORIGIN}/auth/callback/email`;
 		// a well-formed link with a token nobody issued: the page shows, its POST fails
 		const { action, fields } = confirmationForm((await openLink(client, `${callback}?token=garbage&email=ada%40example.com`)).html);
@@ -147,9 +132,9 @@ describe('links that cannot be used', () => {
 	});
 
 	test('two simultaneous confirmations of one link: exactly one signs in', async () => {
-		const { client, config } = emailSetup(sink, MemoryAdapter());
+		const { client, config } = emailSetup(world.sink, MemoryAdapter());
 		await requestLink(client, 'ada@example.com');
-		const link = signInLink(mailTo(sink, 'ada@example.com'));
+		const link = signInLink(mailTo(world.sink, 'ada@example.com'));
 		const results = await Promise.all([followLink(testClient(config), link), followLink(testClient(config), link)]);
 		expect(results.filter(setsSession)).toHaveLength(1);
 	});
@@ -157,9 +142,9 @@ describe('links that cannot be used', () => {
 
 describe('CSRF on the confirmation', () => {
 	test('a POST without or with a wrong CSRF token spends nothing; the real one then works', async () => {
-		const { client, config } = emailSetup(sink, MemoryAdapter());
+		const { client, config } = emailSetup(world.sink, MemoryAdapter());
 		await requestLink(client, 'ada@example.com');
-		const link = signInLink(mailTo(sink, 'ada@example.com'));
+		const link = signInLink(mailTo(world.sink, 'ada@example.com'));
 		const { action, fields } = confirmationForm((await openLink(client, link)).html);
 
 		const { csrfToken: _dropped, ...withoutCsrf } = fields;
@@ -177,19 +162,19 @@ describe('CSRF on the confirmation', () => {
 describe('adapter without a needed method', () => {
 	test('no createVerificationToken: MissingAdapterMethod, no mail, nothing written', async () => {
 		const adapter = without('createVerificationToken');
-		const { client, log } = emailSetup(sink, adapter);
+		const { client, log } = emailSetup(world.sink, adapter);
 		const response = await requestLink(client, 'ada@example.com');
 		expectErrorRedirect(response, 'MissingAdapterMethod', 'error');
 		expect(log.text()).toContain('createVerificationToken');
-		expect(sink.messages()).toHaveLength(0);
+		expect(world.sink.messages()).toHaveLength(0);
 		expect(await adapter.getUserByEmail('ada@example.com')).toBeNull();
 	});
 
 	test('no updateUser: the confirmation fails before the token is spent, and nothing is created', async () => {
 		const adapter = without('updateUser');
-		const { client, stored, log } = emailSetup(sink, adapter);
+		const { client, stored, log } = emailSetup(world.sink, adapter);
 		await requestLink(client, 'ada@example.com');
-		const response = await followLink(client, signInLink(mailTo(sink, 'ada@example.com')));
+		const response = await followLink(client, signInLink(mailTo(world.sink, 'ada@example.com')));
 		expectErrorRedirect(response, 'MissingAdapterMethod', 'error');
 		expect(log.text()).toContain('updateUser');
 		expect(await adapter.getUserByEmail('ada@example.com')).toBeNull();
@@ -201,7 +186,7 @@ describe('adapter without a needed method', () => {
 describe('mail server down', () => {
 	test('a clear EmailSignin error is logged, the user is back on the sign-in page, and the token is deleted', async () => {
 		const port = await closedPort();
-		const { client, stored, log, adapter } = emailSetup(sink, MemoryAdapter(), {
+		const { client, stored, log, adapter } = emailSetup(world.sink, MemoryAdapter(), {
 			providers: [Email({ server: smtpOptions(port), from: 'no-reply@kitgate.test' })]
 		});
 		const response = await requestLink(client, 'ada@example.com');
@@ -232,32 +217,32 @@ describe('addresses', () => {
 		['an empty value', '   '],
 		['a leading dot', '.ada@example.com']
 	])('%s is refused on the sign-in page with EmailSignin; no token, no mail, no callback', async (_label, typed) => {
-		const { client, stored, signInCalls, log } = emailSetup(sink, MemoryAdapter());
+		const { client, stored, signInCalls, log } = emailSetup(world.sink, MemoryAdapter());
 		const response = await requestLink(client, typed);
 		expectErrorRedirect(response, 'EmailSignin');
 		expect(stored).toHaveLength(0);
 		expect(signInCalls).toHaveLength(0);
-		expect(sink.messages()).toHaveLength(0);
+		expect(world.sink.messages()).toHaveLength(0);
 		expect(log.errors).toHaveLength(0);
 		const page = await (await client.request(response.headers.get('location') as string)).text();
 		expect(page).toContain('Check that you entered one valid email address');
 	});
 
 	test('a missing email field is refused the same way', async () => {
-		const { client } = emailSetup(sink, MemoryAdapter());
+		const { client } = emailSetup(world.sink, MemoryAdapter());
 		const csrfToken = await client.csrfToken();
 		expectErrorRedirect(await client.request('/auth/signin/email', { form: { csrfToken } }), 'EmailSignin');
 	});
 
 	test('the typed value is put back into the form to fix it', async () => {
-		const { client } = emailSetup(sink, MemoryAdapter());
+		const { client } = emailSetup(world.sink, MemoryAdapter());
 		const response = await requestLink(client, 'ada@example.com, grace@example.com');
 		const page = await (await client.request(response.headers.get('location') as string)).text();
 		expect(page).toContain('value="ada@example.com, grace@example.com"');
 	});
 
 	test('known and unknown addresses get the same answer, and both get a mail', async () => {
-		const { adapter, config } = emailSetup(sink, MemoryAdapter());
+		const { adapter, config } = emailSetup(world.sink, MemoryAdapter());
 		await adapter.createUser({ id: 'u1', email: 'known@example.com', emailVerified: new Date() });
 		const answers = [];
 		for (const address of ['known@example.com', 'unknown@example.com']) {
@@ -272,13 +257,13 @@ describe('addresses', () => {
 		}
 		expect(answers[0]).toEqual(answers[1]);
 		expect(answers[0].location).toBe(`${ORIGIN}/auth/verify-request?provider=email&type=email`);
-		expect(mailTo(sink, 'known@example.com').subject).toBe(mailTo(sink, 'unknown@example.com').subject);
+		expect(mailTo(world.sink, 'known@example.com').subject).toBe(mailTo(world.sink, 'unknown@example.com').subject);
 	});
 });
 
 describe('configuration', () => {
 	test('a provider with an invalid maxAge fails at start-up with the provider named', async () => {
-		const { config, log } = emailSetup(sink, MemoryAdapter(), { providers: [sinkProvider(sink, { maxAge: -5 })] });
+		const { config, log } = emailSetup(world.sink, MemoryAdapter(), { providers: [sinkProvider(world.sink, { maxAge: -5 })] });
 		const response = await testClient(config).request('/auth/signin');
 		expect(response.status).toBe(503);
 		expect(log.text()).toContain('Email provider "email": maxAge must be a positive number of seconds');

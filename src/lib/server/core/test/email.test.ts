@@ -2,17 +2,13 @@
 // the received message, opened (a confirmation page that spends nothing), confirmed, and gives a
 // session; JWT and database sessions, on the memory adapter and a real SQLite file.
 
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import Email, { renderVerificationEmail } from '../../providers/email.js';
-import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import { hashVerificationToken } from '../flows/email/email-token.js';
-import type { Adapter, AdapterUser, SendVerificationRequestParams, Session } from '../types.js';
+import type { AdapterUser, SendVerificationRequestParams, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import {
 	ORIGIN,
@@ -20,44 +16,32 @@ import {
 	emailSetup,
 	eventNames,
 	followLink,
+	mailSinkWorld,
 	mailTo,
 	openLink,
 	requestLink,
 	setsSession,
 	signInByEmail,
 	signInLink,
-	sinkProvider,
-	startSink,
-	type MailSink
+	sinkProvider
 } from './email-fixtures.js';
+import { memoryAndSqliteAdapters } from './stored-adapters.js';
 
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-email-'));
-let sink: MailSink;
-beforeAll(async () => {
-	sink = await startSink();
-});
-afterAll(async () => {
-	await sink.close();
-	rmSync(tempDir, { recursive: true, force: true });
-});
-beforeEach(() => sink.clear());
+const world = mailSinkWorld();
 
-const adapters: [string, () => Required<Adapter>][] = [
-	['memory', () => MemoryAdapter()],
-	['sqlite', () => SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) })]
-];
+const adapters = memoryAndSqliteAdapters('email');
 const strategies = ['database', 'jwt'] as const;
 
 describe.each(adapters)('email sign-in (%s adapter)', (_name, makeAdapter) => {
 	describe.each(strategies)('%s sessions', (strategy) => {
 		test('link by SMTP, confirmation page, POST with CSRF: a new verified user with an email account and a session', async () => {
-			const { client, adapter, stored, events, clock } = emailSetup(sink, makeAdapter(), { session: { strategy } });
+			const { client, adapter, stored, events, clock } = emailSetup(world.sink, makeAdapter(), { session: { strategy } });
 
 			const requested = await requestLink(client, '  Ada@Example.COM ');
 			expect(requested.status).toBe(302);
 			expect(requested.headers.get('location')).toBe(`${ORIGIN}/auth/verify-request?provider=email&type=email`);
 
-			const mail = mailTo(sink, 'ada@example.com');
+			const mail = mailTo(world.sink, 'ada@example.com');
 			expect(mail.subject).toBe('Sign in to localhost:3000');
 			expect(mail.from).toContain('no-reply@kitgate.test');
 			const link = signInLink(mail);
@@ -113,10 +97,10 @@ describe.each(adapters)('email sign-in (%s adapter)', (_name, makeAdapter) => {
 		});
 
 		test('an existing user with an unverified address: emailVerified is set once, with an updateUser event', async () => {
-			const { client, adapter, events, clock, config } = emailSetup(sink, makeAdapter(), { session: { strategy } });
+			const { client, adapter, events, clock, config } = emailSetup(world.sink, makeAdapter(), { session: { strategy } });
 			const existing = await adapter.createUser({ id: crypto.randomUUID(), email: 'grace@example.com', name: 'Grace', emailVerified: null });
 
-			const first = await signInByEmail(client, sink, 'grace@example.com');
+			const first = await signInByEmail(client, world.sink, 'grace@example.com');
 			expect(setsSession(first)).toBe(true);
 			const verifiedAt = clock.now;
 			const afterFirst = (await adapter.getUser(existing.id)) as AdapterUser;
@@ -126,9 +110,9 @@ describe.each(adapters)('email sign-in (%s adapter)', (_name, makeAdapter) => {
 
 			// a later sign-in, in another browser and an hour later, changes nothing
 			clock.now += 3600 * 1000;
-			sink.clear();
+			world.sink.clear();
 			const other = testClient(config);
-			await signInByEmail(other, sink, 'grace@example.com');
+			await signInByEmail(other, world.sink, 'grace@example.com');
 			const afterSecond = (await adapter.getUser(existing.id)) as AdapterUser;
 			expect(new Date(afterSecond.emailVerified as Date).getTime()).toBe(verifiedAt);
 			expect(eventNames(events)).toEqual(['linkAccount', 'updateUser', 'signIn', 'signIn']);
@@ -140,7 +124,7 @@ describe.each(adapters)('email sign-in (%s adapter)', (_name, makeAdapter) => {
 
 describe('signIn callback and callback URL', () => {
 	test('the signIn callback sees verificationRequest: true when the link is sent, and no email flag when it is used', async () => {
-		const { client, signInCalls, adapter } = emailSetup(sink, MemoryAdapter());
+		const { client, signInCalls, adapter } = emailSetup(world.sink, MemoryAdapter());
 		const known = await adapter.createUser({ id: 'known-id', email: 'known@example.com', emailVerified: null });
 
 		await requestLink(client, 'new@example.com');
@@ -149,7 +133,7 @@ describe('signIn callback and callback URL', () => {
 		expect((signInCalls[0].user as AdapterUser).id).toMatch(/^[0-9a-f-]{36}$/);
 		expect(signInCalls[1]).toMatchObject({ user: { id: known.id }, account: { type: 'email', providerAccountId: 'known@example.com' } });
 
-		await followLink(client, signInLink(mailTo(sink, 'new@example.com')));
+		await followLink(client, signInLink(mailTo(world.sink, 'new@example.com')));
 		expect(signInCalls).toHaveLength(3);
 		expect(signInCalls[2].email).toBeUndefined();
 		expect(signInCalls[2]).toMatchObject({ user: { email: 'new@example.com' }, account: { provider: 'email' } });
@@ -157,7 +141,7 @@ describe('signIn callback and callback URL', () => {
 
 	test('the callback URL travels in the link and passes the redirect callback again when used', async () => {
 		const seen: string[] = [];
-		const { client } = emailSetup(sink, MemoryAdapter(), {
+		const { client } = emailSetup(world.sink, MemoryAdapter(), {
 			callbacks: {
 				redirect: ({ url, baseUrl }) => {
 					seen.push(url);
@@ -167,7 +151,7 @@ describe('signIn callback and callback URL', () => {
 			}
 		});
 		await requestLink(client, 'ada@example.com', { callbackUrl: '/welcome?tab=1' });
-		const link = signInLink(mailTo(sink, 'ada@example.com'));
+		const link = signInLink(mailTo(world.sink, 'ada@example.com'));
 		expect(link.searchParams.get('callbackUrl')).toBe(`${ORIGIN}/welcome?tab=1`);
 
 		// a callback URL changed to another site in the confirmation form is refused by the redirect callback
@@ -179,11 +163,11 @@ describe('signIn callback and callback URL', () => {
 	});
 
 	test('a signIn callback that refuses the address: no token, no mail, the error page', async () => {
-		const { client, stored } = emailSetup(sink, MemoryAdapter(), { callbacks: { signIn: () => false } });
+		const { client, stored } = emailSetup(world.sink, MemoryAdapter(), { callbacks: { signIn: () => false } });
 		const response = await requestLink(client, 'blocked@example.com');
 		expect(new URL(response.headers.get('location') as string).searchParams.get('error')).toBe('AccessDenied');
 		expect(stored).toHaveLength(0);
-		expect(sink.messages()).toHaveLength(0);
+		expect(world.sink.messages()).toHaveLength(0);
 	});
 });
 
@@ -191,19 +175,19 @@ describe('tokens and secrets', () => {
 	test('a link issued before a secret rotation still works with the old secret second in the list', async () => {
 		const oldSecret = TEST_SECRET;
 		const newSecret = 'a-brand-new-secret-a-brand-new-secret-0123';
-		const before = emailSetup(sink, MemoryAdapter(), { secret: oldSecret });
+		const before = emailSetup(world.sink, MemoryAdapter(), { secret: oldSecret });
 		await requestLink(before.client, 'ada@example.com');
-		const link = signInLink(mailTo(sink, 'ada@example.com'));
+		const link = signInLink(mailTo(world.sink, 'ada@example.com'));
 
-		const after = emailSetup(sink, before.adapter, { secret: [newSecret, oldSecret] });
+		const after = emailSetup(world.sink, before.adapter, { secret: [newSecret, oldSecret] });
 		const response = await followLink(after.client, link);
 		expect(setsSession(response)).toBe(true);
 	});
 
 	test('maxAge, generateVerificationToken and normalizeIdentifier can be replaced', async () => {
-		const { client, stored, clock } = emailSetup(sink, MemoryAdapter(), {
+		const { client, stored, clock } = emailSetup(world.sink, MemoryAdapter(), {
 			providers: [
-				sinkProvider(sink, {
+				sinkProvider(world.sink, {
 					id: 'magic',
 					maxAge: 600,
 					generateVerificationToken: () => 'custom-token-0123456789',
@@ -213,7 +197,7 @@ describe('tokens and secrets', () => {
 		});
 		const response = await requestLink(client, ' ADA ', {}, 'magic');
 		expect(response.headers.get('location')).toBe(`${ORIGIN}/auth/verify-request?provider=magic&type=email`);
-		const mail = mailTo(sink, 'ada@example.org');
+		const mail = mailTo(world.sink, 'ada@example.org');
 		expect(mail.text).toContain('10 minutes');
 		const link = signInLink(mail);
 		expect(link.pathname).toBe('/auth/callback/magic');
@@ -223,7 +207,7 @@ describe('tokens and secrets', () => {
 	});
 
 	test('the verify-request page says how long the link lives', async () => {
-		const { client } = emailSetup(sink, MemoryAdapter());
+		const { client } = emailSetup(world.sink, MemoryAdapter());
 		const html = await (await client.request('/auth/verify-request?provider=email&type=email')).text();
 		expect(html).toContain('Check your email');
 		expect(html).toContain('The link expires in 24 hours and works only once.');
@@ -243,7 +227,7 @@ describe('a custom sender (HTTP mail API)', () => {
 		const apiUrl = `http://127.0.0.1:${(api.address() as AddressInfo).port}/v1/send`;
 		const params: SendVerificationRequestParams[] = [];
 		try {
-			const { client, clock } = emailSetup(sink, MemoryAdapter(), {
+			const { client, clock } = emailSetup(world.sink, MemoryAdapter(), {
 				theme: { brandColor: '#0f766e' },
 				providers: [
 					Email({
@@ -276,7 +260,7 @@ describe('a custom sender (HTTP mail API)', () => {
 			expect(received[0].authorization).toBe('Bearer test-key');
 			expect(received[0].body).toMatchObject({ to: 'ada@example.com', subject: 'Sign in to localhost:3000' });
 			expect(received[0].body.html).toContain('background-color:#0f766e');
-			expect(sink.messages()).toHaveLength(0);
+			expect(world.sink.messages()).toHaveLength(0);
 
 			// the link the API would deliver signs in like any other
 			expect(setsSession(await followLink(client, sent.url))).toBe(true);

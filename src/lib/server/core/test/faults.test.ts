@@ -19,7 +19,7 @@ import Email from '../../providers/email.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, OAuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
-import { startCuttableProxy } from './cuttable-proxy.js';
+import { closedPort, startCuttableProxy } from './cuttable-proxy.js';
 import { startFaultyIssuer, type FaultyIssuer } from './faulty-issuer.js';
 import { expectErrorRedirect, quietLogger, setsSession, type TestClient } from './oauth-fixtures.js';
 
@@ -29,15 +29,6 @@ afterAll(async () => {
 	for (const cleanup of cleanups.reverse()) await cleanup();
 	rmSync(directory, { recursive: true, force: true });
 });
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
 
 /** A TCP server that accepts connections and never says a word (a hung SMTP server). */
 async function silentServer(): Promise<number> {

@@ -4,7 +4,7 @@
 // without credentials, no reflected unescaped input; the servers keep answering.
 
 import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import fc from 'fast-check';
 import { isRedirect, type RequestEvent } from '@sveltejs/kit';
@@ -31,19 +31,12 @@ import {
 	type CsrfPair,
 	type HostileRequest
 } from './hostile-requests.js';
+import { closedPort } from './cuttable-proxy.js';
 
 const servers: Server[] = [];
 let port: number;
 let csrf: CsrfPair;
 let expressOrigins: { plain: string; parsed: string };
-
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port: free } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return free;
-}
 
 /** An Express app serving kitgate and a page calling `getSession`, with or without body parsers. */
 async function startExpress(config: AuthConfig, parsers: boolean): Promise<string> {

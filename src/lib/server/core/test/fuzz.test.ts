@@ -2,7 +2,6 @@
 // credentials, an OIDC provider on a closed port, email and passkeys. No 5xx, no escaping
 // exception, no session without credentials, no reflected unescaped input, no foreign redirect.
 
-import { createServer, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Auth } from '../auth.js';
@@ -22,18 +21,10 @@ import {
 	type CsrfPair,
 	type HostileRequest
 } from './hostile-requests.js';
+import { closedPort } from './cuttable-proxy.js';
 
 let config: AuthConfig;
 let csrf: CsrfPair;
-
-/** A loopback port nothing listens on: the OIDC issuer that is down. */
-async function closedPort(): Promise<number> {
-	const server = createServer();
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
-	await new Promise<void>((resolve) => server.close(() => resolve()));
-	return port;
-}
 
 beforeAll(async () => {
 	await prepareForgedTokens();

@@ -12,10 +12,12 @@ import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SignJWT, exportJWK, exportSPKI, generateKeyPair, type CryptoKey, type JWK, type JWTHeaderParameters } from 'jose';
-import { expect } from 'vitest';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { MemoryAdapter } from '../../adapters/memory.js';
 import { clearDiscoveryCache } from '../flows/oauth/oauth-metadata.js';
-import type { OAuthConfig } from '../types.js';
-import type { TestClient } from './oauth-fixtures.js';
+import type { AuthConfig, OAuthConfig } from '../types.js';
+import { TEST_SECRET, testClient } from './client.js';
+import { quietLogger, type TestClient } from './oauth-fixtures.js';
 
 /** The relying party the provider knows (client_secret_basic). */
 export const OP_CLIENT = { id: 'kitgate-rp', secret: 'rp-secret-rp-secret-rp-secret-rp-secret' };
@@ -265,4 +267,32 @@ export async function startAt(client: TestClient, providerId = 'op'): Promise<UR
 /** A whole sign-in of `user` at `op` in `client`: start, authorization, callback. Returns the callback's response. */
 export async function signInAt(op: HostileOpenIdProvider, client: TestClient, user: OpUser, extra: Record<string, string> = {}, providerId = 'op'): Promise<Response> {
 	return client.request(op.authorize((await startAt(client, providerId)).href, user, extra));
+}
+
+/**
+ * The world of the tests against the crafted OP: a fresh provider for every test of the calling
+ * file (started before the test, closed after it; read `world.op` inside tests), and `setup()`: a
+ * memory adapter, a capturing logger and a config with the OP's provider (PKCE, state, nonce),
+ * `overrides` last, with a browser on it (`client`) and a maker of more (`browser()`).
+ *
+ * @example
+ * const world = hostileProviderWorld();
+ * test('…', async () => {
+ * 	const { client, log } = world.setup();
+ * 	world.op.mintIdToken = …;
+ * });
+ */
+export function hostileProviderWorld() {
+	const world = {} as { op: HostileOpenIdProvider };
+	beforeEach(async () => {
+		world.op = await startHostileOpenIdProvider();
+	});
+	afterEach(() => world.op.close());
+	function setup(overrides: Partial<AuthConfig> = {}) {
+		const adapter = MemoryAdapter();
+		const log = quietLogger();
+		const config: AuthConfig = { secret: TEST_SECRET, trustHost: true, adapter, logger: log.logger, providers: [world.op.provider()], ...overrides };
+		return { adapter, log, config, client: testClient(config), browser: () => testClient(config) };
+	}
+	return Object.assign(world, { setup });
 }

@@ -7,29 +7,16 @@
 // stored. Against a crafted provider on 127.0.0.1 (hostile-openid-provider.ts).
 
 import { importJWK, type CryptoKey } from 'jose';
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { MemoryAdapter } from '../../adapters/memory.js';
-import type { Adapter, AuthConfig } from '../types.js';
-import { TEST_SECRET, testClient } from './client.js';
-import { OP_CLIENT, signInAt, startAt, startHostileOpenIdProvider, type HostileOpenIdProvider, type OpUser } from './hostile-openid-provider.js';
-import { expectErrorRedirect, quietLogger, setsSession } from './oauth-fixtures.js';
+import { describe, expect, test } from 'vitest';
+import type { Adapter } from '../types.js';
+import { testClient } from './client.js';
+import { type HostileOpenIdProvider, hostileProviderWorld, OP_CLIENT, type OpUser, signInAt, startAt } from './hostile-openid-provider.js';
+import { expectErrorRedirect, setsSession } from './oauth-fixtures.js';
 
 const ALICE: OpUser = { sub: 'alice', email: 'alice@example.test', name: 'Alice' };
 const MALLORY: OpUser = { sub: 'mallory', email: 'mallory@example.test', name: 'Mallory' };
 
-let op: HostileOpenIdProvider;
-beforeEach(async () => {
-	op = await startHostileOpenIdProvider();
-});
-afterEach(() => op.close());
-
-/** A browser on a config with the OP (PKCE, state, nonce) and a memory adapter. */
-function setup(overrides: Partial<AuthConfig> = {}) {
-	const adapter = MemoryAdapter();
-	const log = quietLogger();
-	const config: AuthConfig = { secret: TEST_SECRET, trustHost: true, adapter, logger: log.logger, providers: [op.provider()], ...overrides };
-	return { adapter, log, config, client: testClient(config) };
-}
+const world = hostileProviderWorld();
 
 /** Nobody was signed in or stored for `user`. */
 async function expectNobody(adapter: Required<Adapter>, user: OpUser = ALICE) {
@@ -44,8 +31,8 @@ async function sessionName(client: ReturnType<typeof testClient>): Promise<strin
 
 describe('ID tokens kitgate accepts', () => {
 	test('control: an ID token signed by the provider’s published key, for this client and this sign-in, signs in', async () => {
-		const { client, adapter, log } = setup();
-		const done = await signInAt(op, client, ALICE);
+		const { client, adapter, log } = world.setup();
+		const done = await signInAt(world.op, client, ALICE);
 		expect(done.headers.get('location')).toBe('http://localhost:3000/dashboard');
 		expect(setsSession(done)).toBe(true);
 		expect(await sessionName(client)).toBe('Alice');
@@ -56,54 +43,54 @@ describe('ID tokens kitgate accepts', () => {
 
 describe('signature and algorithm (9.1.1, 9.1.2)', () => {
 	test('an unsigned ID token (alg none) is refused, also when the provider’s metadata lists none', async () => {
-		op.mintIdToken = (parts, { unsecured }) => unsecured({ ...parts, header: { alg: 'none', typ: 'JWT' } });
-		const first = setup();
-		expectErrorRedirect(await signInAt(op, first.client, ALICE), 'OAuthCallbackError');
+		world.op.mintIdToken = (parts, { unsecured }) => unsecured({ ...parts, header: { alg: 'none', typ: 'JWT' } });
+		const first = world.setup();
+		expectErrorRedirect(await signInAt(world.op, first.client, ALICE), 'OAuthCallbackError');
 		expect(first.log.text()).toMatch(/unexpected JWT "alg" header parameter/);
 		await expectNobody(first.adapter);
 
-		op.changeMetadata({ id_token_signing_alg_values_supported: ['RS256', 'none'] });
-		const second = setup();
-		expectErrorRedirect(await signInAt(op, second.client, ALICE), 'OAuthCallbackError');
+		world.op.changeMetadata({ id_token_signing_alg_values_supported: ['RS256', 'none'] });
+		const second = world.setup();
+		expectErrorRedirect(await signInAt(world.op, second.client, ALICE), 'OAuthCallbackError');
 		expect(second.log.text()).toMatch(/checking the ID token's signature failed: unsupported JWS "alg" identifier/);
 		await expectNobody(second.adapter);
 	});
 
 	test('an algorithm the provider’s metadata does not list is refused: HS256 keyed with the client secret, RS384 with the published key', async () => {
-		op.mintIdToken = (parts, { sign }) => sign({ ...parts, header: { alg: 'HS256' } }, new TextEncoder().encode(OP_CLIENT.secret));
-		const hmac = setup();
-		expectErrorRedirect(await signInAt(op, hmac.client, ALICE), 'OAuthCallbackError');
+		world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, header: { alg: 'HS256' } }, new TextEncoder().encode(OP_CLIENT.secret));
+		const hmac = world.setup();
+		expectErrorRedirect(await signInAt(world.op, hmac.client, ALICE), 'OAuthCallbackError');
 		expect(hmac.log.text()).toMatch(/unexpected JWT "alg" header parameter/);
 		await expectNobody(hmac.adapter);
 
 		// the provider's own key material, used under an algorithm its metadata does not list
-		const rs384 = (await importJWK({ ...op.published.privateJwk, alg: 'RS384' }, 'RS384')) as CryptoKey;
-		op.mintIdToken = (parts, { sign }) => sign({ ...parts, header: { alg: 'RS384', kid: 'op-key' } }, rs384);
-		const other = setup();
-		expectErrorRedirect(await signInAt(op, other.client, ALICE), 'OAuthCallbackError');
+		const rs384 = (await importJWK({ ...world.op.published.privateJwk, alg: 'RS384' }, 'RS384')) as CryptoKey;
+		world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, header: { alg: 'RS384', kid: 'op-key' } }, rs384);
+		const other = world.setup();
+		expectErrorRedirect(await signInAt(world.op, other.client, ALICE), 'OAuthCallbackError');
 		expect(other.log.text()).toMatch(/unexpected JWT "alg" header parameter/);
 		await expectNobody(other.adapter);
 	});
 
 	test('key confusion: HS256 keyed with the provider’s public key is refused, also when the metadata lists HS256', async () => {
-		op.changeMetadata({ id_token_signing_alg_values_supported: ['RS256', 'HS256'] });
-		for (const publicKey of [op.published.pem, JSON.stringify(op.published.jwk)]) {
-			op.mintIdToken = (parts, { sign }) => sign({ ...parts, header: { alg: 'HS256', kid: 'op-key' } }, new TextEncoder().encode(publicKey));
-			const { client, adapter, log } = setup();
-			expectErrorRedirect(await signInAt(op, client, ALICE), 'OAuthCallbackError');
+		world.op.changeMetadata({ id_token_signing_alg_values_supported: ['RS256', 'HS256'] });
+		for (const publicKey of [world.op.published.pem, JSON.stringify(world.op.published.jwk)]) {
+			world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, header: { alg: 'HS256', kid: 'op-key' } }, new TextEncoder().encode(publicKey));
+			const { client, adapter, log } = world.setup();
+			expectErrorRedirect(await signInAt(world.op, client, ALICE), 'OAuthCallbackError');
 			expect(log.text()).toMatch(/checking the ID token's signature failed: signature verification failed/);
 			await expectNobody(adapter);
 		}
 	});
 
 	test('a claim changed under the provider’s signature (another sub) is refused', async () => {
-		op.mintIdToken = async (parts, { sign }) => {
+		world.op.mintIdToken = async (parts, { sign }) => {
 			const [header, , signature] = (await sign(parts)).split('.');
 			const forged = Buffer.from(JSON.stringify({ ...parts.claims, sub: 'mallory', email: MALLORY.email })).toString('base64url');
 			return `${header}.${forged}.${signature}`;
 		};
-		const { client, adapter, log } = setup();
-		expectErrorRedirect(await signInAt(op, client, ALICE), 'OAuthCallbackError');
+		const { client, adapter, log } = world.setup();
+		expectErrorRedirect(await signInAt(world.op, client, ALICE), 'OAuthCallbackError');
 		expect(log.text()).toMatch(/checking the ID token's signature failed/);
 		await expectNobody(adapter, MALLORY);
 		await expectNobody(adapter);
@@ -117,12 +104,12 @@ describe('where the key comes from (9.1.3)', () => {
 		['an x5u header naming the attacker’s URL', (op: HostileOpenIdProvider) => ({ alg: 'RS256', kid: 'attacker-key', x5u: op.attackerJwks })],
 		['the provider’s kid, signed by the attacker', (op: HostileOpenIdProvider) => ({ alg: 'RS256', kid: 'op-key', jku: op.attackerJwks })]
 	])('an ID token signed by the attacker with %s is refused; only the provider’s jwks_uri is fetched', async (_name, header) => {
-		op.mintIdToken = (parts, { sign }) => sign({ ...parts, header: header(op) }, op.attacker.privateKey);
-		const { client, adapter, log } = setup();
-		expectErrorRedirect(await signInAt(op, client, ALICE), 'OAuthCallbackError');
+		world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, header: header(world.op) }, world.op.attacker.privateKey);
+		const { client, adapter, log } = world.setup();
+		expectErrorRedirect(await signInAt(world.op, client, ALICE), 'OAuthCallbackError');
 		expect(log.text()).toMatch(/checking the ID token's signature failed/);
-		expect(op.fetched).not.toContain(op.attackerJwks);
-		expect(op.fetched.filter((url) => url.endsWith('/jwks'))).toEqual([`${op.issuer}/jwks`]);
+		expect(world.op.fetched).not.toContain(world.op.attackerJwks);
+		expect(world.op.fetched.filter((url) => url.endsWith('/jwks'))).toEqual([`${world.op.issuer}/jwks`]);
 		await expectNobody(adapter);
 	});
 });
@@ -130,21 +117,21 @@ describe('where the key comes from (9.1.3)', () => {
 describe('validity period (9.2.1)', () => {
 	test('an ID token not valid yet (nbf an hour ahead) is refused, as is an expired one; one valid now signs in', async () => {
 		const now = () => Math.floor(Date.now() / 1000);
-		op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, nbf: now() + 3600 } });
-		const early = setup();
-		expectErrorRedirect(await signInAt(op, early.client, ALICE), 'OAuthCallbackError');
+		world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, nbf: now() + 3600 } });
+		const early = world.setup();
+		expectErrorRedirect(await signInAt(world.op, early.client, ALICE), 'OAuthCallbackError');
 		expect(early.log.text()).toMatch(/unexpected JWT "nbf" \(not before\) claim value/);
 		await expectNobody(early.adapter);
 
-		op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, iat: now() - 7200, exp: now() - 3600 } });
-		const late = setup();
-		expectErrorRedirect(await signInAt(op, late.client, ALICE), 'OAuthCallbackError');
+		world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, iat: now() - 7200, exp: now() - 3600 } });
+		const late = world.setup();
+		expectErrorRedirect(await signInAt(world.op, late.client, ALICE), 'OAuthCallbackError');
 		expect(late.log.text()).toMatch(/"exp" \(expiration time\) claim value, expiration is past/);
 		await expectNobody(late.adapter);
 
-		op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, nbf: now() - 5 } });
-		const inTime = setup();
-		expect(setsSession(await signInAt(op, inTime.client, ALICE))).toBe(true);
+		world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, nbf: now() - 5 } });
+		const inTime = world.setup();
+		expect(setsSession(await signInAt(world.op, inTime.client, ALICE))).toBe(true);
 	});
 });
 
@@ -156,9 +143,9 @@ describe('audience and issuer (9.2.3, 10.5.4)', () => {
 		['no audience', { aud: undefined }, /"aud"/],
 		['another issuer', { iss: 'https://attacker.example.test' }, /unexpected JWT "iss" \(issuer\) claim value/]
 	])('an ID token with %s is refused', async (_name, claims, logged) => {
-		op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, ...claims } });
-		const { client, adapter, log } = setup();
-		expectErrorRedirect(await signInAt(op, client, ALICE), 'OAuthCallbackError');
+		world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, ...claims } });
+		const { client, adapter, log } = world.setup();
+		expectErrorRedirect(await signInAt(world.op, client, ALICE), 'OAuthCallbackError');
 		expect(log.text()).toMatch(logged);
 		await expectNobody(adapter);
 	});
@@ -166,35 +153,35 @@ describe('audience and issuer (9.2.3, 10.5.4)', () => {
 
 describe('this sign-in only (10.5.1, 9.2.2)', () => {
 	test('an ID token replayed from an earlier sign-in (valid, unexpired, signed, another nonce) is refused; one without a nonce too', async () => {
-		const earlier = setup();
-		expect(setsSession(await signInAt(op, earlier.client, MALLORY))).toBe(true);
-		const kept = op.idTokens[0];
+		const earlier = world.setup();
+		expect(setsSession(await signInAt(world.op, earlier.client, MALLORY))).toBe(true);
+		const kept = world.op.idTokens[0];
 
-		op.mintIdToken = () => kept;
-		const replayed = setup();
-		expectErrorRedirect(await signInAt(op, replayed.client, ALICE), 'InvalidCheck');
+		world.op.mintIdToken = () => kept;
+		const replayed = world.setup();
+		expectErrorRedirect(await signInAt(world.op, replayed.client, ALICE), 'InvalidCheck');
 		expect(replayed.log.text()).toMatch(/nonce does not match/);
 		await expectNobody(replayed.adapter, MALLORY);
 
-		op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, nonce: undefined } });
-		const without = setup();
-		expectErrorRedirect(await signInAt(op, without.client, ALICE), 'OAuthCallbackError');
+		world.op.mintIdToken = (parts, { sign }) => sign({ ...parts, claims: { ...parts.claims, nonce: undefined } });
+		const without = world.setup();
+		expectErrorRedirect(await signInAt(world.op, without.client, ALICE), 'OAuthCallbackError');
 		expect(without.log.text()).toMatch(/missing JWT "nonce" \(nonce\) claim|"nonce"/);
 		await expectNobody(without.adapter);
 	});
 
 	test('an ID token in the callback’s query (front channel) is refused before any token request: only the token endpoint’s answer identifies the user', async () => {
 		// a token the provider really signed for this client (kept from the attacker's own sign-in)
-		const attacker = setup();
-		expect(setsSession(await signInAt(op, attacker.client, MALLORY))).toBe(true);
-		const signed = op.idTokens[0];
+		const attacker = world.setup();
+		expect(setsSession(await signInAt(world.op, attacker.client, MALLORY))).toBe(true);
+		const signed = world.op.idTokens[0];
 
-		const { client, adapter, log } = setup();
-		const before = op.tokenRequests;
-		const back = op.authorize((await startAt(client)).href, ALICE, { id_token: signed });
+		const { client, adapter, log } = world.setup();
+		const before = world.op.tokenRequests;
+		const back = world.op.authorize((await startAt(client)).href, ALICE, { id_token: signed });
 		expectErrorRedirect(await client.request(back), 'InvalidCheck');
 		expect(log.text()).toMatch(/implicit and hybrid flows are not supported/);
-		expect(op.tokenRequests).toBe(before);
+		expect(world.op.tokenRequests).toBe(before);
 		await expectNobody(adapter, MALLORY);
 		await expectNobody(adapter);
 		expect(await sessionName(client)).toBeNull();

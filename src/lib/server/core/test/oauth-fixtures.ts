@@ -3,7 +3,7 @@
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startDemoIdp } from '../../../../../scripts/demo-idp.js';
 import type { AuthConfig, OAuthConfig } from '../types.js';
 import { loginAtIdp, type IdpLoginOptions } from './idp-browser.js';
@@ -28,6 +28,25 @@ export const CLIENTS = {
 export async function startTestIdp(): Promise<{ issuer: string; close: () => Promise<void> }> {
 	const redirect_uris = [ORIGIN, PROXY_ORIGIN].flatMap((origin) => PROVIDER_IDS.map((id) => `${origin}/auth/callback/${id}`));
 	return startDemoIdp({ clients: Object.values(CLIENTS).map((client) => ({ ...client, redirect_uris })) });
+}
+
+/**
+ * The identity provider world of a test file: the test IdP, started before the file's tests and
+ * closed after them. Read `world.idp` inside tests and hooks.
+ *
+ * @example
+ * const world = testIdpWorld();
+ * test('…', async () => {
+ * 	const client = testClient(oauthConfig([idpProvider(world.idp.issuer)]));
+ * });
+ */
+export function testIdpWorld() {
+	const world = {} as { idp: Awaited<ReturnType<typeof startTestIdp>> };
+	beforeAll(async () => {
+		world.idp = await startTestIdp();
+	});
+	afterAll(() => world.idp?.close());
+	return world;
 }
 
 /** An OIDC provider on the test IdP (client `kitgate-basic`), with `overrides`. */

@@ -1,7 +1,7 @@
 // OAuth sign-in with an adapter (memory): user creation, account linking rules, the signIn
 // callback's outcomes, events, `jwt` triggers and `pages.newUser`, against the real IdP.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import type { Adapter, AuthConfig, EventCallbacks, OAuthConfig, Session } from '../types.js';
 import { testClient } from './client.js';
@@ -14,14 +14,10 @@ import {
 	setsSession,
 	linkThroughIdp,
 	signInThroughIdp,
-	startTestIdp
+	testIdpWorld
 } from './oauth-fixtures.js';
 
-let idp: { issuer: string; close: () => Promise<void> };
-beforeAll(async () => {
-	idp = await startTestIdp();
-});
-afterAll(() => idp.close());
+const world = testIdpWorld();
 
 type EventName = keyof EventCallbacks;
 
@@ -51,7 +47,7 @@ const other = (issuer: string, extra: Partial<OAuthConfig> = {}) => idpProvider(
 
 describe('first and later sign-ins', () => {
 	test('creates the user and links the account (database sessions), with createUser/linkAccount/signIn events', async () => {
-		const { adapter, events, client } = setup([idpProvider(idp.issuer)]);
+		const { adapter, events, client } = setup([idpProvider(world.idp.issuer)]);
 		const response = await signInThroughIdp(client, 'idp');
 		expect(response.headers.get('location')).toBe(`${ORIGIN}/dashboard`);
 		expect(setsSession(response)).toBe(true);
@@ -70,7 +66,7 @@ describe('first and later sign-ins', () => {
 	});
 
 	test('JWT sessions with an adapter: jwt trigger signUp, then signIn on the next sign-in; sub is the stored user id', async () => {
-		const { adapter, triggers, events, client } = setup([idpProvider(idp.issuer)], { session: { strategy: 'jwt' } });
+		const { adapter, triggers, events, client } = setup([idpProvider(world.idp.issuer)], { session: { strategy: 'jwt' } });
 		await signInThroughIdp(client, 'idp');
 		await signInThroughIdp(client, 'idp');
 		expect(triggers).toEqual(['signUp', 'signIn']);
@@ -83,7 +79,7 @@ describe('first and later sign-ins', () => {
 	});
 
 	test('a repeated sign-in stores the new tokens on the account', async () => {
-		const { adapter, client } = setup([idpProvider(idp.issuer)]);
+		const { adapter, client } = setup([idpProvider(world.idp.issuer)]);
 		await signInThroughIdp(client, 'idp');
 		const first = await adapter.getAccount('demo', 'idp');
 		await signInThroughIdp(client, 'idp');
@@ -93,7 +89,7 @@ describe('first and later sign-ins', () => {
 	});
 
 	test('pages.newUser receives new users (with callbackUrl); returning users go to the callback URL', async () => {
-		const { client } = setup([idpProvider(idp.issuer)], { pages: { newUser: '/welcome' } });
+		const { client } = setup([idpProvider(world.idp.issuer)], { pages: { newUser: '/welcome' } });
 		const first = await signInThroughIdp(client, 'idp');
 		expect(first.headers.get('location')).toBe(`${ORIGIN}/welcome?callbackUrl=${encodeURIComponent(`${ORIGIN}/dashboard`)}`);
 		const second = await signInThroughIdp(client, 'idp');
@@ -103,7 +99,7 @@ describe('first and later sign-ins', () => {
 
 describe('account linking', () => {
 	test('same email, other provider: OAuthAccountNotLinked on the sign-in page, nothing written', async () => {
-		const { adapter, events, config, client } = setup([idpProvider(idp.issuer), other(idp.issuer)]);
+		const { adapter, events, config, client } = setup([idpProvider(world.idp.issuer), other(world.idp.issuer)]);
 		await signInThroughIdp(client, 'idp');
 		const owner = await adapter.getUserByEmail('demo@kitgate.dev');
 		const stranger = testClient(config);
@@ -115,7 +111,7 @@ describe('account linking', () => {
 
 	test('allowDangerousEmailAccountLinking links the account to the user who proved that email', async () => {
 		const trusted = { allowDangerousEmailAccountLinking: true };
-		const { adapter, events, config, client } = setup([idpProvider(idp.issuer, trusted), other(idp.issuer, trusted)]);
+		const { adapter, events, config, client } = setup([idpProvider(world.idp.issuer, trusted), other(world.idp.issuer, trusted)]);
 		await signInThroughIdp(client, 'idp');
 		const owner = await adapter.getUserByEmail('demo@kitgate.dev');
 		// a trusted provider proves the address: the user owns it
@@ -129,7 +125,7 @@ describe('account linking', () => {
 	});
 
 	test('a signed-in user who connects a new provider account (POST /account/link) gets it linked', async () => {
-		const { adapter, client } = setup([idpProvider(idp.issuer), other(idp.issuer)]);
+		const { adapter, client } = setup([idpProvider(world.idp.issuer), other(world.idp.issuer)]);
 		await signInThroughIdp(client, 'idp');
 		const owner = await adapter.getUserByEmail('demo@kitgate.dev');
 		const response = await linkThroughIdp(client, 'other', { login: 'alice' });
@@ -139,7 +135,7 @@ describe('account linking', () => {
 	});
 
 	test('a plain sign-in with a new provider account while signed in connects nothing: a user of its own (row N2)', async () => {
-		const { adapter, client } = setup([idpProvider(idp.issuer), other(idp.issuer)]);
+		const { adapter, client } = setup([idpProvider(world.idp.issuer), other(world.idp.issuer)]);
 		await signInThroughIdp(client, 'idp');
 		const owner = await adapter.getUserByEmail('demo@kitgate.dev');
 		await signInThroughIdp(client, 'other', { login: 'alice' });
@@ -150,8 +146,8 @@ describe('account linking', () => {
 	});
 
 	test("signed in as one user, connecting another user's account: OAuthAccountNotLinked", async () => {
-		const { adapter, client } = setup([idpProvider(idp.issuer), other(idp.issuer)]);
-		const alice = testClient(oauthConfig([idpProvider(idp.issuer), other(idp.issuer)], { adapter }));
+		const { adapter, client } = setup([idpProvider(world.idp.issuer), other(world.idp.issuer)]);
+		const alice = testClient(oauthConfig([idpProvider(world.idp.issuer), other(world.idp.issuer)], { adapter }));
 		await signInThroughIdp(alice, 'other', { login: 'alice' });
 		await signInThroughIdp(client, 'idp');
 		expectErrorRedirect(await linkThroughIdp(client, 'other', { login: 'alice' }), 'OAuthAccountNotLinked');
@@ -162,14 +158,14 @@ describe('account linking', () => {
 
 describe('the signIn callback', () => {
 	test('false: AccessDenied on the error page, nothing written', async () => {
-		const { adapter, events, client } = setup([idpProvider(idp.issuer)], { callbacks: { signIn: () => false } });
+		const { adapter, events, client } = setup([idpProvider(world.idp.issuer)], { callbacks: { signIn: () => false } });
 		expectErrorRedirect(await signInThroughIdp(client, 'idp'), 'AccessDenied', 'error');
 		expect(await adapter.getUserByEmail('demo@kitgate.dev')).toBeNull();
 		expect(events).toEqual([]);
 	});
 
 	test('a throw: AccessDenied carrying the original message, nothing written', async () => {
-		const { adapter, log, client } = setup([idpProvider(idp.issuer)], {
+		const { adapter, log, client } = setup([idpProvider(world.idp.issuer)], {
 			callbacks: {
 				signIn: () => {
 					throw new Error('banned domain');
@@ -183,7 +179,7 @@ describe('the signIn callback', () => {
 
 	test('a string: redirect there, no session, nothing written; it sees the profile user and account', async () => {
 		const seen: unknown[] = [];
-		const { adapter, client } = setup([idpProvider(idp.issuer)], {
+		const { adapter, client } = setup([idpProvider(world.idp.issuer)], {
 			callbacks: {
 				signIn: (params) => {
 					seen.push(params);
@@ -204,7 +200,7 @@ describe('the signIn callback', () => {
 
 	test('for a returning user it receives the stored user', async () => {
 		const seen: { user: { id?: string } }[] = [];
-		const { adapter, client } = setup([idpProvider(idp.issuer)], {
+		const { adapter, client } = setup([idpProvider(world.idp.issuer)], {
 			callbacks: { signIn: (params) => (seen.push(params as never), true) }
 		});
 		await signInThroughIdp(client, 'idp');
@@ -218,7 +214,7 @@ describe('adapter problems', () => {
 	test('a missing adapter method fails before anything is written', async () => {
 		const { linkAccount: _linkAccount, ...withoutLink } = MemoryAdapter();
 		const adapter = withoutLink as Required<Adapter>;
-		const { client, log } = setup([idpProvider(idp.issuer)], {}, adapter);
+		const { client, log } = setup([idpProvider(world.idp.issuer)], {}, adapter);
 		expectErrorRedirect(await signInThroughIdp(client, 'idp'), 'MissingAdapterMethod', 'error');
 		expect(log.text()).toContain('`linkAccount`');
 		expect(await adapter.getUserByEmail('demo@kitgate.dev')).toBeNull();
@@ -232,7 +228,7 @@ describe('adapter problems', () => {
 				throw new Error('disk full');
 			}
 		};
-		const { client, log } = setup([idpProvider(idp.issuer)], {}, adapter);
+		const { client, log } = setup([idpProvider(world.idp.issuer)], {}, adapter);
 		expectErrorRedirect(await signInThroughIdp(client, 'idp'), 'CallbackRouteError');
 		expect(log.text()).toContain('disk full');
 		expect(await memory.getUserByEmail('demo@kitgate.dev')).toBeNull();

@@ -18,16 +18,16 @@ import {
 	quietLogger,
 	setsSession,
 	startSignIn,
-	startTestIdp,
+	testIdpWorld,
 	throughIdp
 } from './oauth-fixtures.js';
 
-let idp: { issuer: string; close: () => Promise<void> };
+const world = testIdpWorld();
 let fake: HostileOpenIdProvider;
 beforeAll(async () => {
-	[idp, fake] = await Promise.all([startTestIdp(), startHostileOpenIdProvider()]);
+	fake = await startHostileOpenIdProvider();
 });
-afterAll(() => Promise.all([idp.close(), fake.close()]));
+afterAll(() => fake.close());
 
 /** A client on a config with a memory adapter and a capturing logger, for one provider (or more). */
 function setup(providers: OAuthConfig[]) {
@@ -45,16 +45,16 @@ async function expectNothingStored(adapter: Required<Adapter>, provider = 'idp',
 
 describe('check cookies', () => {
 	test('callback without the check cookies (another browser): InvalidCheck', async () => {
-		const { adapter, log, client } = setup([idpProvider(idp.issuer)]);
+		const { adapter, log, client } = setup([idpProvider(world.idp.issuer)]);
 		const back = await throughIdp(client, 'idp');
-		const stranger = testClient(oauthConfig([idpProvider(idp.issuer)], { adapter, logger: log.logger }));
+		const stranger = testClient(oauthConfig([idpProvider(world.idp.issuer)], { adapter, logger: log.logger }));
 		expectErrorRedirect(await stranger.request(back), 'InvalidCheck');
 		expect(log.text()).toMatch(/PKCE code verifier cookie .* is missing, expired or invalid/);
 		await expectNothingStored(adapter);
 	});
 
 	test('a tampered PKCE cookie reads as missing: InvalidCheck', async () => {
-		const { adapter, client } = setup([idpProvider(idp.issuer)]);
+		const { adapter, client } = setup([idpProvider(world.idp.issuer)]);
 		const back = await throughIdp(client, 'idp');
 		const value = client.jar.get('kitgate.pkce.code_verifier') as string;
 		const middle = Math.floor(value.length / 2);
@@ -64,7 +64,7 @@ describe('check cookies', () => {
 	});
 
 	test('PKCE verifier of another attempt (valid cookie, wrong verifier): the IdP refuses, OAuthCallbackError', async () => {
-		const { adapter, log, client } = setup([idpProvider(idp.issuer)]);
+		const { adapter, log, client } = setup([idpProvider(world.idp.issuer)]);
 		await startSignIn(client, 'idp');
 		const earlierVerifier = client.jar.get('kitgate.pkce.code_verifier') as string;
 		const back = await loginAtIdp(authorizationUrl(await startSignIn(client, 'idp')).href);
@@ -75,7 +75,7 @@ describe('check cookies', () => {
 	});
 
 	test('wrong state: InvalidCheck, and the check cookies are cleared all the same', async () => {
-		const { adapter, log, client } = setup([idpProvider(idp.issuer, { checks: ['pkce', 'state'] })]);
+		const { adapter, log, client } = setup([idpProvider(world.idp.issuer, { checks: ['pkce', 'state'] })]);
 		const back = new URL(await throughIdp(client, 'idp'));
 		back.searchParams.set('state', 'forged-state-value');
 		const response = await client.request(back.href);
@@ -87,15 +87,15 @@ describe('check cookies', () => {
 	});
 
 	test('state missing from the callback when it was sent: InvalidCheck', async () => {
-		const { client } = setup([idpProvider(idp.issuer, { checks: ['state'] })]);
+		const { client } = setup([idpProvider(world.idp.issuer, { checks: ['state'] })]);
 		const back = new URL(await throughIdp(client, 'idp'));
 		back.searchParams.delete('state');
 		expectErrorRedirect(await client.request(back.href), 'InvalidCheck');
 	});
 
 	test('check cookies made for provider A do not validate a callback for provider B', async () => {
-		const other = idpProvider(idp.issuer, { id: 'other' });
-		const { adapter, log, client } = setup([idpProvider(idp.issuer, { checks: ['pkce', 'state'] }), { ...other, checks: ['pkce', 'state'] }]);
+		const other = idpProvider(world.idp.issuer, { id: 'other' });
+		const { adapter, log, client } = setup([idpProvider(world.idp.issuer, { checks: ['pkce', 'state'] }), { ...other, checks: ['pkce', 'state'] }]);
 		const back = new URL(await throughIdp(client, 'idp'));
 		back.pathname = '/auth/callback/other';
 		expectErrorRedirect(await client.request(back.href), 'InvalidCheck');
@@ -106,7 +106,7 @@ describe('check cookies', () => {
 
 describe('replayed authorization code', () => {
 	test('the same callback URL twice: the second finds no check cookies (InvalidCheck), no new session', async () => {
-		const { client } = setup([idpProvider(idp.issuer)]);
+		const { client } = setup([idpProvider(world.idp.issuer)]);
 		const back = await throughIdp(client, 'idp');
 		const first = await client.request(back);
 		expect(first.headers.get('location')).toBe(`${ORIGIN}/dashboard`);
@@ -115,11 +115,11 @@ describe('replayed authorization code', () => {
 	});
 
 	test('replayed with the original cookies too: the IdP refuses the used code, OAuthCallbackError', async () => {
-		const { adapter, log, client } = setup([idpProvider(idp.issuer)]);
+		const { adapter, log, client } = setup([idpProvider(world.idp.issuer)]);
 		const back = await throughIdp(client, 'idp');
 		const cookiesBefore = new Map(client.jar);
 		expect(setsSession(await client.request(back))).toBe(true);
-		const attacker = testClient(oauthConfig([idpProvider(idp.issuer)], { adapter, logger: log.logger }));
+		const attacker = testClient(oauthConfig([idpProvider(world.idp.issuer)], { adapter, logger: log.logger }));
 		for (const [name, value] of cookiesBefore) attacker.jar.set(name, value);
 		expectErrorRedirect(await attacker.request(back), 'OAuthCallbackError');
 		expect(log.text()).toMatch(/token (request|response) failed.*invalid_grant/);
@@ -129,9 +129,9 @@ describe('replayed authorization code', () => {
 describe('ID token validation', () => {
 	test('an ID token for another audience (issued to a second client): OAuthCallbackError', async () => {
 		// the authorization and the code exchange happen as `kitgate-second`; kitgate expects `kitgate-basic`
-		const discovery = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as { token_endpoint: string };
+		const discovery = (await (await fetch(`${world.idp.issuer}/.well-known/openid-configuration`)).json()) as { token_endpoint: string };
 		const second = CLIENTS.second;
-		const provider = idpProvider(idp.issuer, {
+		const provider = idpProvider(world.idp.issuer, {
 			authorization: { params: { client_id: second.client_id } },
 			token: {
 				request: async ({ params }) => {
@@ -202,7 +202,7 @@ describe('ID token validation', () => {
 
 describe('identity provider errors', () => {
 	test('the user cancels at the IdP (error=access_denied): OAuthCallbackError, reason logged', async () => {
-		const { adapter, log, client } = setup([idpProvider(idp.issuer)]);
+		const { adapter, log, client } = setup([idpProvider(world.idp.issuer)]);
 		const back = await throughIdp(client, 'idp', { abort: true });
 		expect(new URL(back).searchParams.get('error')).toBe('access_denied');
 		const response = await client.request(back);
@@ -213,14 +213,14 @@ describe('identity provider errors', () => {
 	});
 
 	test('a callback with no parameters at all: InvalidCheck, never a 500', async () => {
-		const { client } = setup([idpProvider(idp.issuer)]);
+		const { client } = setup([idpProvider(world.idp.issuer)]);
 		expectErrorRedirect(await client.request('/auth/callback/idp'), 'InvalidCheck');
 		const posted = await client.request('/auth/callback/idp', { form: { code: 'x', state: 'y' } });
 		expectErrorRedirect(posted, 'InvalidCheck');
 	});
 
 	test('codes and tokens never reach the log', async () => {
-		const { log, client } = setup([idpProvider(idp.issuer)]);
+		const { log, client } = setup([idpProvider(world.idp.issuer)]);
 		const back = new URL(await throughIdp(client, 'idp'));
 		const code = back.searchParams.get('code') as string;
 		const cookiesBefore = new Map(client.jar);

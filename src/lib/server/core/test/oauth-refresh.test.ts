@@ -1,15 +1,11 @@
 // Upstream token refresh (`refresh: true`) against the real IdP: refresh before `expires_at`,
 // rotation kept, one refresh for concurrent reads, `RefreshTokenError` when the IdP refuses.
-// JWT sessions keep the tokens in the cookie; database sessions on the adapter account.
+// JWT sessions keep the tokens in the cookie; database sessions on the adapter account. When a
+// token is due (isDue alone): flows/oauth/token-refresh.test.ts.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from 'vitest';
-import { MemoryAdapter } from '../../adapters/memory.js';
-import { SQLiteAdapter } from '../../adapters/sqlite.js';
 import { decodeJwt, encodeJwt } from '../crypto/jwt.js';
-import { UPSTREAM_TOKEN_KEY, isDue, type UpstreamTokens } from '../flows/oauth/token-refresh.js';
+import { UPSTREAM_TOKEN_KEY, type UpstreamTokens } from '../flows/oauth/token-refresh.js';
 import type { Adapter, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import {
@@ -19,23 +15,21 @@ import {
 	setsSession,
 	signInThroughIdp,
 	startRecordingProxy,
-	startTestIdp,
+	testIdpWorld,
 	type RecordedRequest
 } from './oauth-fixtures.js';
+import { memoryAndSqliteAdapters } from './stored-adapters.js';
 
 const HOUR = 3600 * 1000;
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-refresh-'));
 
-let idp: { issuer: string; close: () => Promise<void> };
+const world = testIdpWorld();
 let proxy: { url: string; requests: RecordedRequest[]; close: () => Promise<void> };
 beforeAll(async () => {
-	idp = await startTestIdp();
 	// the token endpoint is reached through a recording pass-through, to count refresh requests
-	proxy = await startRecordingProxy(idp.issuer);
+	proxy = await startRecordingProxy(world.idp.issuer);
 });
 afterAll(async () => {
-	await Promise.all([idp.close(), proxy.close()]);
-	rmSync(tempDir, { recursive: true, force: true });
+	await proxy.close();
 });
 beforeEach(() => {
 	proxy.requests.length = 0;
@@ -44,19 +38,13 @@ beforeEach(() => {
 const refreshRequests = () => proxy.requests.filter((r) => new URLSearchParams(r.body).get('grant_type') === 'refresh_token');
 
 function refreshingProvider() {
-	return idpProvider(idp.issuer, { id: 'refresh', refresh: true, token: `${proxy.url}/token` });
+	return idpProvider(world.idp.issuer, { id: 'refresh', refresh: true, token: `${proxy.url}/token` });
 }
 
 async function readSession(client: ReturnType<typeof testClient>): Promise<{ session: Session | null; response: Response }> {
 	const response = await client.request('/auth/session');
 	return { session: (await response.clone().json()) as Session | null, response };
 }
-
-test('isDue: within the skew of expires_at (pure)', () => {
-	expect(isDue(1000, 900_000, 60)).toBe(false);
-	expect(isDue(1000, 940_000, 60)).toBe(true);
-	expect(isDue(undefined, Date.now(), 60)).toBe(false);
-});
 
 describe('JWT sessions', () => {
 	let clock: { now: number };
@@ -136,16 +124,13 @@ describe('JWT sessions', () => {
 
 	test('providers without `refresh` keep no upstream tokens in the cookie', async () => {
 		clock = { now: Date.now() };
-		const client = testClient(oauthConfig([idpProvider(idp.issuer, { id: 'refresh' })]));
+		const client = testClient(oauthConfig([idpProvider(world.idp.issuer, { id: 'refresh' })]));
 		await signInThroughIdp(client, 'refresh');
 		expect(await upstreamOf(client)).toBeUndefined();
 	});
 });
 
-const adapters: [string, () => Required<Adapter> & { close?: () => Promise<void> }][] = [
-	['memory', () => MemoryAdapter()],
-	['sqlite', () => SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) })]
-];
+const adapters = memoryAndSqliteAdapters('refresh');
 
 describe.each(adapters)('database sessions (%s)', (_name, makeAdapter) => {
 	let adapter: Required<Adapter> & { close?: () => Promise<void> };

@@ -3,7 +3,7 @@
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { Auth } from '../auth.js';
 import { decodeJwt } from '../crypto/jwt.js';
 import type { Account, JWT, OAuthConfig, Profile, Session } from '../types.js';
@@ -22,14 +22,11 @@ import {
 	signInThroughIdp,
 	startRecordingProxy,
 	startSignIn,
-	startTestIdp
+	startTestIdp,
+	testIdpWorld
 } from './oauth-fixtures.js';
 
-let idp: { issuer: string; close: () => Promise<void> };
-beforeAll(async () => {
-	idp = await startTestIdp();
-});
-afterAll(() => idp.close());
+const world = testIdpWorld();
 
 /** A config whose `jwt` callback records what each sign-in handed it. */
 function recording(provider: OAuthConfig, extra: Parameters<typeof oauthConfig>[1] = {}) {
@@ -52,11 +49,11 @@ async function sessionOf(client: ReturnType<typeof testClient>): Promise<Session
 
 describe('authorization code flow', () => {
 	test('PKCE, state and nonce (the OIDC default): code_challenge S256, a session, tokens on the account, check cookies cleared', async () => {
-		const { config, seen } = recording(idpProvider(idp.issuer));
+		const { config, seen } = recording(idpProvider(world.idp.issuer));
 		const client = testClient(config);
 		const started = await startSignIn(client, 'idp');
 		const url = authorizationUrl(started);
-		expect(url.origin).toBe(idp.issuer);
+		expect(url.origin).toBe(world.idp.issuer);
 		expect(url.searchParams.get('code_challenge_method')).toBe('S256');
 		expect(url.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
 		expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
@@ -88,11 +85,11 @@ describe('authorization code flow', () => {
 		expect(signIn.account?.id_token?.split('.')).toHaveLength(3);
 		expect(signIn.account?.expires_at).toBeGreaterThanOrEqual(Math.floor(before / 1000) + 3600 - 5);
 		expect(signIn.account?.expires_at).toBeLessThanOrEqual(Math.floor(Date.now() / 1000) + 3600);
-		expect(signIn.profile).toMatchObject({ sub: 'demo', iss: idp.issuer, aud: CLIENTS.basic.client_id });
+		expect(signIn.profile).toMatchObject({ sub: 'demo', iss: world.idp.issuer, aud: CLIENTS.basic.client_id });
 	});
 
 	test('state: sent, checked, and the flow completes', async () => {
-		const client = testClient(oauthConfig([idpProvider(idp.issuer, { checks: ['state'] })]));
+		const client = testClient(oauthConfig([idpProvider(world.idp.issuer, { checks: ['state'] })]));
 		const started = await startSignIn(client, 'idp');
 		const url = authorizationUrl(started);
 		expect(url.searchParams.get('state')).toMatch(/^[\w-]{43}$/);
@@ -103,7 +100,7 @@ describe('authorization code flow', () => {
 	});
 
 	test('nonce: sent and matched against the ID token', async () => {
-		const { config, seen } = recording(idpProvider(idp.issuer, { checks: ['pkce', 'nonce', 'state'] }));
+		const { config, seen } = recording(idpProvider(world.idp.issuer, { checks: ['pkce', 'nonce', 'state'] }));
 		const client = testClient(config);
 		const url = authorizationUrl(await startSignIn(client, 'idp'));
 		const nonce = url.searchParams.get('nonce');
@@ -115,7 +112,7 @@ describe('authorization code flow', () => {
 
 	test('checks: ["none"] sends no check at all, warns once, and still signs in', async () => {
 		const log = quietLogger();
-		const client = testClient(oauthConfig([idpProvider(idp.issuer, { id: 'plain', checks: ['none'] })], { logger: log.logger }));
+		const client = testClient(oauthConfig([idpProvider(world.idp.issuer, { id: 'plain', checks: ['none'] })], { logger: log.logger }));
 		const url = authorizationUrl(await startSignIn(client, 'plain'));
 		for (const name of ['state', 'nonce', 'code_challenge']) expect(url.searchParams.get(name)).toBeNull();
 		expect(setsSession(await client.request(await loginAtIdp(url.href)))).toBe(true);
@@ -123,9 +120,9 @@ describe('authorization code flow', () => {
 	});
 
 	test('discovery is fetched once and reused by later sign-ins', async () => {
-		const proxy = await startRecordingProxy(idp.issuer);
+		const proxy = await startRecordingProxy(world.idp.issuer);
 		try {
-			const provider = idpProvider(idp.issuer, { id: 'wk', issuer: undefined, wellKnown: `${proxy.url}/.well-known/openid-configuration` });
+			const provider = idpProvider(world.idp.issuer, { id: 'wk', issuer: undefined, wellKnown: `${proxy.url}/.well-known/openid-configuration` });
 			const client = testClient(oauthConfig([provider]));
 			await signInThroughIdp(client, 'wk');
 			await signInThroughIdp(client, 'wk');
@@ -136,7 +133,7 @@ describe('authorization code flow', () => {
 	});
 
 	test('response_mode=form_post: the callback arrives as a POST and completes', async () => {
-		const provider = idpProvider(idp.issuer, { checks: ['pkce', 'state', 'nonce'], authorization: { params: { response_mode: 'form_post' } } });
+		const provider = idpProvider(world.idp.issuer, { checks: ['pkce', 'state', 'nonce'], authorization: { params: { response_mode: 'form_post' } } });
 		const client = testClient(oauthConfig([provider]));
 		const url = authorizationUrl(await startSignIn(client, 'idp'));
 		const { action, fields } = await loginAtIdpFormPost(url.href);
@@ -148,7 +145,7 @@ describe('authorization code flow', () => {
 	});
 
 	test('discovery from `wellKnown` (no issuer given)', async () => {
-		const provider = idpProvider(idp.issuer, { id: 'wk', issuer: undefined, wellKnown: `${idp.issuer}/.well-known/openid-configuration` });
+		const provider = idpProvider(world.idp.issuer, { id: 'wk', issuer: undefined, wellKnown: `${world.idp.issuer}/.well-known/openid-configuration` });
 		const client = testClient(oauthConfig([provider]));
 		const done = await signInThroughIdp(client, 'wk');
 		expect(done.headers.get('location')).toBe(`${ORIGIN}/dashboard`);
@@ -157,7 +154,7 @@ describe('authorization code flow', () => {
 
 	test('`idToken: false` reads the user from the userinfo endpoint (the ID token is still validated)', async () => {
 		const profiles: Profile[] = [];
-		const provider = idpProvider(idp.issuer, {
+		const provider = idpProvider(world.idp.issuer, {
 			idToken: false,
 			profile: (profile) => {
 				profiles.push(profile);
@@ -176,9 +173,9 @@ describe('authorization code flow', () => {
 	});
 
 	test('client_secret_basic (the default) sends the secret in the Authorization header', async () => {
-		const proxy = await startRecordingProxy(idp.issuer);
+		const proxy = await startRecordingProxy(world.idp.issuer);
 		try {
-			const client = testClient(oauthConfig([idpProvider(idp.issuer, { token: `${proxy.url}/token` })]));
+			const client = testClient(oauthConfig([idpProvider(world.idp.issuer, { token: `${proxy.url}/token` })]));
 			expect(setsSession(await signInThroughIdp(client, 'idp'))).toBe(true);
 			const [tokenRequest] = proxy.requests;
 			const [scheme, encoded] = String(tokenRequest.headers.authorization).split(' ');
@@ -194,9 +191,9 @@ describe('authorization code flow', () => {
 	});
 
 	test('client_secret_post sends the secret in the form body', async () => {
-		const proxy = await startRecordingProxy(idp.issuer);
+		const proxy = await startRecordingProxy(world.idp.issuer);
 		try {
-			const provider = idpProvider(idp.issuer, {
+			const provider = idpProvider(world.idp.issuer, {
 				id: 'post',
 				clientId: CLIENTS.post.client_id,
 				clientSecret: CLIENTS.post.client_secret,
@@ -216,7 +213,7 @@ describe('authorization code flow', () => {
 	});
 
 	test('client_secret_jwt authenticates with an HMAC-signed client assertion', async () => {
-		const provider = idpProvider(idp.issuer, {
+		const provider = idpProvider(world.idp.issuer, {
 			id: 'post',
 			clientId: CLIENTS.jwt.client_id,
 			clientSecret: CLIENTS.jwt.client_secret,
@@ -228,7 +225,7 @@ describe('authorization code flow', () => {
 
 	test('a wrong client secret: OAuthCallbackError on the sign-in page, invalid_client logged', async () => {
 		const log = quietLogger();
-		const provider = idpProvider(idp.issuer, { clientSecret: 'not-the-secret' });
+		const provider = idpProvider(world.idp.issuer, { clientSecret: 'not-the-secret' });
 		const client = testClient(oauthConfig([provider], { logger: log.logger }));
 		expectErrorRedirect(await signInThroughIdp(client, 'idp'), 'OAuthCallbackError');
 		expect(log.text()).toMatch(/token response failed.*401.*"invalid_client"/);
@@ -236,12 +233,12 @@ describe('authorization code flow', () => {
 	});
 
 	test('type "oauth" with explicit endpoint URLs: no discovery, profile from userinfo', async () => {
-		const discovery = (await (await fetch(`${idp.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string>;
+		const discovery = (await (await fetch(`${world.idp.issuer}/.well-known/openid-configuration`)).json()) as Record<string, string>;
 		const provider: OAuthConfig = {
 			id: 'plain',
 			name: 'Plain OAuth',
 			type: 'oauth',
-			issuer: idp.issuer,
+			issuer: world.idp.issuer,
 			clientId: CLIENTS.basic.client_id,
 			clientSecret: CLIENTS.basic.client_secret,
 			authorization: { url: discovery.authorization_endpoint, params: { scope: 'openid email profile' } },
@@ -257,7 +254,7 @@ describe('authorization code flow', () => {
 	});
 
 	test('userinfo.request replaces the userinfo call', async () => {
-		const provider = idpProvider(idp.issuer, {
+		const provider = idpProvider(world.idp.issuer, {
 			idToken: false,
 			userinfo: { request: ({ tokens }) => ({ sub: 'custom-42', name: 'From request', has_token: Boolean(tokens?.access_token) }) }
 		});
@@ -269,7 +266,7 @@ describe('authorization code flow', () => {
 	});
 
 	test('authorization params and sign-in query parameters reach the IdP, protected ones do not', async () => {
-		const provider = idpProvider(idp.issuer, { authorization: { params: { scope: 'openid email', ui_locales: 'fr' } } });
+		const provider = idpProvider(world.idp.issuer, { authorization: { params: { scope: 'openid email', ui_locales: 'fr' } } });
 		const client = testClient(oauthConfig([provider]));
 		const url = authorizationUrl(await startSignIn(client, 'idp', {}, '?login_hint=demo&redirect_uri=https://evil.example/cb'));
 		expect(url.searchParams.get('scope')).toBe('openid email');
@@ -279,7 +276,7 @@ describe('authorization code flow', () => {
 	});
 
 	test('profile() and account() shape the user and the stored token fields', async () => {
-		const provider = idpProvider(idp.issuer, {
+		const provider = idpProvider(world.idp.issuer, {
 			profile: (profile) => ({ id: `user-${profile.sub}`, name: String(profile.preferred_username), email: profile.email }),
 			account: (tokens) => ({ access_token: tokens.access_token, custom: 'kept' })
 		});
@@ -297,7 +294,7 @@ describe('authorization code flow', () => {
 	});
 
 	test('callback URL survives the round trip through an encrypted cookie bound to the provider', async () => {
-		const client = testClient(oauthConfig([idpProvider(idp.issuer)]));
+		const client = testClient(oauthConfig([idpProvider(world.idp.issuer)]));
 		const started = await startSignIn(client, 'idp', { callbackUrl: `${ORIGIN}/deep/page?tab=2` });
 		const raw = client.jar.get('kitgate.callback-url') as string;
 		const payload = await decodeJwt({ token: raw, secret: TEST_SECRET, salt: 'kitgate.callback-url' });
@@ -309,7 +306,7 @@ describe('authorization code flow', () => {
 
 describe('redirect proxy', () => {
 	test('redirectProxyUrl sets redirect_uri, adds state, and the proxy forwards the callback back', async () => {
-		const provider = idpProvider(idp.issuer);
+		const provider = idpProvider(world.idp.issuer);
 		// the deployment's URL is configured: the proxy forwards only to URLs nobody could forge
 		const app = testClient(oauthConfig([provider], { redirectProxyUrl: `${PROXY_ORIGIN}/auth`, url: ORIGIN }));
 		const proxyConfig = oauthConfig([provider]);
@@ -333,13 +330,13 @@ describe('redirect proxy', () => {
 
 	test('without a configured URL (only a trusted Host header) a proxied sign-in is refused: OAuthSignin', async () => {
 		const log = quietLogger();
-		const app = testClient(oauthConfig([idpProvider(idp.issuer)], { redirectProxyUrl: `${PROXY_ORIGIN}/auth`, logger: log.logger }));
+		const app = testClient(oauthConfig([idpProvider(world.idp.issuer)], { redirectProxyUrl: `${PROXY_ORIGIN}/auth`, logger: log.logger }));
 		expectErrorRedirect(await startSignIn(app, 'idp'), 'OAuthSignin');
 		expect(log.text()).toMatch(/set AUTH_URL/);
 	});
 
 	test('a per-provider redirectProxyUrl wins over the global one', async () => {
-		const provider = idpProvider(idp.issuer, { redirectProxyUrl: `${PROXY_ORIGIN}/auth` });
+		const provider = idpProvider(world.idp.issuer, { redirectProxyUrl: `${PROXY_ORIGIN}/auth` });
 		const app = testClient(oauthConfig([provider], { redirectProxyUrl: 'https://ignored.example/auth', url: ORIGIN }));
 		const url = authorizationUrl(await startSignIn(app, 'idp'));
 		expect(url.searchParams.get('redirect_uri')).toBe(`${PROXY_ORIGIN}/auth/callback/idp`);

@@ -4,21 +4,17 @@
 // provider gave to someone else) is not that user, and a userinfo answer for another `sub` than
 // the ID token's is refused. Against a crafted provider on 127.0.0.1 (hostile-openid-provider.ts).
 
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import type { AuthConfig, OAuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
-import { signInAt, startHostileOpenIdProvider, type HostileOpenIdProvider } from './hostile-openid-provider.js';
+import { hostileProviderWorld, signInAt } from './hostile-openid-provider.js';
 import { expectErrorRedirect, quietLogger, setsSession } from './oauth-fixtures.js';
 
-let op: HostileOpenIdProvider;
-beforeEach(async () => {
-	op = await startHostileOpenIdProvider();
-});
-afterEach(() => op.close());
+const world = hostileProviderWorld();
 
 /** A config on a memory adapter recording the user id of every sign-in. */
-function setup(provider: OAuthConfig = op.provider(), strategy: 'jwt' | 'database' = 'database') {
+function setup(provider: OAuthConfig = world.op.provider(), strategy: 'jwt' | 'database' = 'database') {
 	const adapter = MemoryAdapter();
 	const log = quietLogger();
 	const signIns: string[] = [];
@@ -36,12 +32,12 @@ function setup(provider: OAuthConfig = op.provider(), strategy: 'jwt' | 'databas
 
 describe('the user is the provider’s sub', () => {
 	test.each(['database', 'jwt'] as const)('%s sessions: a returning sub whose email and name changed at the provider is the same user; no second user is made', async (strategy) => {
-		const { adapter, signIns, browser } = setup(op.provider(), strategy);
-		expect(setsSession(await signInAt(op, browser(), { sub: 'alice', email: 'alice@example.test', name: 'Alice' }))).toBe(true);
+		const { adapter, signIns, browser } = setup(world.op.provider(), strategy);
+		expect(setsSession(await signInAt(world.op, browser(), { sub: 'alice', email: 'alice@example.test', name: 'Alice' }))).toBe(true);
 		const first = (await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' }))!;
 		expect(first).not.toBeNull();
 
-		expect(setsSession(await signInAt(op, browser(), { sub: 'alice', email: 'alice.new@example.test', name: 'Alice New' }))).toBe(true);
+		expect(setsSession(await signInAt(world.op, browser(), { sub: 'alice', email: 'alice.new@example.test', name: 'Alice New' }))).toBe(true);
 		expect(signIns).toEqual([first.id, first.id]);
 		expect((await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' }))?.id).toBe(first.id);
 		expect(await adapter.getUserByEmail('alice.new@example.test')).toBeNull();
@@ -49,26 +45,26 @@ describe('the user is the provider’s sub', () => {
 
 	test('another sub arriving with a known user’s verified email (an address the provider reassigned) is not that user: OAuthAccountNotLinked, nothing linked', async () => {
 		const { adapter, signIns, browser } = setup();
-		expect(setsSession(await signInAt(op, browser(), { sub: 'alice', email: 'shared@example.test', name: 'Alice' }))).toBe(true);
+		expect(setsSession(await signInAt(world.op, browser(), { sub: 'alice', email: 'shared@example.test', name: 'Alice' }))).toBe(true);
 		const alice = (await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' }))!;
 
 		const newcomer = browser();
-		expectErrorRedirect(await signInAt(op, newcomer, { sub: 'bob', email: 'shared@example.test', name: 'Bob', email_verified: true }), 'OAuthAccountNotLinked');
+		expectErrorRedirect(await signInAt(world.op, newcomer, { sub: 'bob', email: 'shared@example.test', name: 'Bob', email_verified: true }), 'OAuthAccountNotLinked');
 		expect(await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'bob' })).toBeNull();
 		expect(signIns).toEqual([alice.id]);
 		expect(await (await newcomer.request('/auth/session')).json()).toBeNull();
 	});
 
 	test('the profile comes from userinfo (idToken: false): an answer for another sub than the ID token’s is refused', async () => {
-		op.userinfo = (user) => ({ ...user, sub: 'mallory', email: 'mallory@example.test' });
-		const { adapter, log, browser } = setup(op.provider({ idToken: false }));
-		expectErrorRedirect(await signInAt(op, browser(), { sub: 'alice', email: 'alice@example.test' }), 'OAuthCallbackError');
+		world.op.userinfo = (user) => ({ ...user, sub: 'mallory', email: 'mallory@example.test' });
+		const { adapter, log, browser } = setup(world.op.provider({ idToken: false }));
+		expectErrorRedirect(await signInAt(world.op, browser(), { sub: 'alice', email: 'alice@example.test' }), 'OAuthCallbackError');
 		expect(log.text()).toMatch(/the userinfo request failed: unexpected "response" body "sub" property value/);
 		expect(await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'mallory' })).toBeNull();
 		expect(await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' })).toBeNull();
 
-		op.userinfo = (user) => ({ ...user });
-		expect(setsSession(await signInAt(op, browser(), { sub: 'alice', email: 'alice@example.test' }))).toBe(true);
+		world.op.userinfo = (user) => ({ ...user });
+		expect(setsSession(await signInAt(world.op, browser(), { sub: 'alice', email: 'alice@example.test' }))).toBe(true);
 		expect(await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' })).not.toBeNull();
 	});
 });

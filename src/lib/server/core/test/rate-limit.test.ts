@@ -16,43 +16,16 @@ import { SvelteKitAuth } from '../../sveltekit/index.js';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { SqlRateLimitStore } from '../../adapters/rate-limit-store.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
-import Credentials from '../../providers/credentials.js';
 import { Auth } from '../auth.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AuthConfig, EmailConfig, RateLimitOptions, SendVerificationRequestParams } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
+import { adaCredentialsWorld } from './credentials-fixture.js';
 import { quietLogger, setsSession } from './oauth-fixtures.js';
 
 const ORIGIN = 'http://localhost:3000';
 const directory = mkdtempSync(join(tmpdir(), 'kitgate-limits-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
-
-/** A credentials config counting `authorize` calls; ada/lovelace is the only valid pair. */
-function credentialsSetup(rateLimit: RateLimitOptions | false = {}, extra: Partial<AuthConfig> = {}, minFailureMs: number | 'default' = 0) {
-	const clock = { now: Date.UTC(2030, 5, 1) };
-	const calls: string[] = [];
-	const log = quietLogger();
-	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => clock.now,
-		logger: log.logger,
-		rateLimit: rateLimit === false ? false : { store: MemoryRateLimitStore(), ...rateLimit },
-		providers: [
-			Credentials({
-				...(minFailureMs === 'default' ? {} : { minFailureMs }),
-				credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
-				authorize: async ({ username, password }) => {
-					calls.push(String(username));
-					if (username === 'boom') throw new Error('the user database is down');
-					return username === 'ada' && password === 'lovelace' ? { id: 'u-ada', name: 'Ada' } : null;
-				}
-			})
-		],
-		...extra
-	};
-	return { config, clock, calls, log };
-}
 
 /** One credentials POST from a fresh browser, optionally from `address` (as an integration passes it). */
 async function attempt(
@@ -81,7 +54,7 @@ function errorOf(response: Response): string | null {
 
 describe('credentials: logging', () => {
 	test('a wrong password is a warning with its code, never an error with a stack (a user\'s mistake)', async () => {
-		const { config, log } = credentialsSetup();
+		const { config, log } = adaCredentialsWorld();
 		expect(errorOf(await attempt(config, wrong()))).toBe('CredentialsSignin');
 		expect(log.errors).toEqual([]);
 		expect(log.warnings).toEqual(['CredentialsSignin Invalid credentials (code "credentials")']);
@@ -90,7 +63,7 @@ describe('credentials: logging', () => {
 
 describe('credentials: per identifier', () => {
 	test('after perIdentifier failures the next attempt is RateLimited without calling authorize, even with the right password', async () => {
-		const { config, calls, log } = credentialsSetup({ credentials: { perIdentifier: 3 } });
+		const { config, calls, log } = adaCredentialsWorld({ credentials: { perIdentifier: 3 } });
 		for (let i = 0; i < 3; i++) expect(errorOf(await attempt(config, wrong()))).toBe('CredentialsSignin');
 		const limited = await attempt(config, right);
 		expect(limited.status).toBe(302);
@@ -103,20 +76,20 @@ describe('credentials: per identifier', () => {
 	});
 
 	test('the identifier is compared trimmed and in lower case', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 2 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 2 } });
 		await attempt(config, wrong('ada'));
 		await attempt(config, wrong(' ADA '));
 		expect(errorOf(await attempt(config, wrong('Ada')))).toBe('RateLimited');
 	});
 
 	test('other identifiers are not affected', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 1 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 1 } });
 		await attempt(config, wrong('ada'));
 		expect(errorOf(await attempt(config, wrong('grace')))).toBe('CredentialsSignin');
 	});
 
 	test('a success forgets the identifier\'s failures', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 3 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 3 } });
 		await attempt(config, wrong());
 		await attempt(config, wrong());
 		expect(setsSession(await attempt(config, right))).toBe(true);
@@ -125,7 +98,7 @@ describe('credentials: per identifier', () => {
 	});
 
 	test('the window ends: the same identifier may try again', async () => {
-		const { config, clock } = credentialsSetup({ credentials: { perIdentifier: 1, windowSeconds: 60 } });
+		const { config, clock } = adaCredentialsWorld({ credentials: { perIdentifier: 1, windowSeconds: 60 } });
 		await attempt(config, wrong());
 		expect(errorOf(await attempt(config, right))).toBe('RateLimited');
 		clock.now += 60_000;
@@ -133,7 +106,7 @@ describe('credentials: per identifier', () => {
 	});
 
 	test('JSON callers (X-Auth-Return-Redirect) get 429 { error, url } with Retry-After', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 1, windowSeconds: 120 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 1, windowSeconds: 120 } });
 		await attempt(config, wrong());
 		const limited = await attempt(config, right, { headers: { 'x-auth-return-redirect': '1' } });
 		expect(limited.status).toBe(429);
@@ -146,27 +119,27 @@ describe('credentials: per identifier', () => {
 	});
 
 	test('20 concurrent wrong attempts with a limit of 5: authorize runs exactly 5 times', async () => {
-		const { config, calls } = credentialsSetup({ credentials: { perIdentifier: 5 } });
+		const { config, calls } = adaCredentialsWorld({ credentials: { perIdentifier: 5 } });
 		const results = await Promise.all(Array.from({ length: 20 }, () => attempt(config, wrong())));
 		expect(calls).toHaveLength(5);
 		expect(results.map(errorOf).filter((e) => e === 'RateLimited')).toHaveLength(15);
 	});
 
 	test('an authorize that throws counts as a failed attempt (apps often throw a plain Error for a wrong password)', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 1 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 1 } });
 		expect(errorOf(await attempt(config, { username: 'boom', password: 'x' }))).toBe('CallbackRouteError');
 		expect(errorOf(await attempt(config, { username: 'boom', password: 'x' }))).toBe('RateLimited');
 	});
 
 	test('a custom identifier function picks the field', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 1, identifier: (fields) => String(fields.password) } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 1, identifier: (fields) => String(fields.password) } });
 		await attempt(config, { username: 'a', password: 'same' });
 		expect(errorOf(await attempt(config, { username: 'b', password: 'same' }))).toBe('RateLimited');
 	});
 
 	test('rateLimit: false, or credentials: false, turns the limit off', async () => {
 		for (const option of [false, { credentials: false }] as const) {
-			const { config } = credentialsSetup(option);
+			const { config } = adaCredentialsWorld(option);
 			for (let i = 0; i < 15; i++) expect(errorOf(await attempt(config, wrong()))).toBe('CredentialsSignin');
 		}
 	});
@@ -174,7 +147,7 @@ describe('credentials: per identifier', () => {
 
 describe('credentials: per client address', () => {
 	test('failures with many usernames from one address are limited; another address is not', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 3 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 0, perAddress: 3 } });
 		for (const name of ['a', 'b', 'c']) await attempt(config, wrong(name), { address: '203.0.113.9' });
 		expect(errorOf(await attempt(config, wrong('d'), { address: '203.0.113.9' }))).toBe('RateLimited');
 		expect(errorOf(await attempt(config, wrong('d'), { address: '::ffff:203.0.113.9' }))).toBe('RateLimited');
@@ -182,12 +155,12 @@ describe('credentials: per client address', () => {
 	});
 
 	test('successful sign-ins do not count against the address', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 2 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 0, perAddress: 2 } });
 		for (let i = 0; i < 10; i++) expect(setsSession(await attempt(config, right, { address: '203.0.113.9' }))).toBe(true);
 	});
 
 	test('IPv6 addresses of one /64 share their limit', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 2 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 0, perAddress: 2 } });
 		await attempt(config, wrong('a'), { address: '2001:db8:1:2::1' });
 		await attempt(config, wrong('b'), { address: '2001:db8:1:2::2' });
 		expect(errorOf(await attempt(config, wrong('c'), { address: '2001:db8:1:2:ffff::3' }))).toBe('RateLimited');
@@ -195,7 +168,7 @@ describe('credentials: per client address', () => {
 	});
 
 	test('X-Forwarded-For is ignored unless trustedProxies says how many proxies append to it', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 1 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 0, perAddress: 1 } });
 		for (let i = 0; i < 5; i++) {
 			const spoofed = { 'x-forwarded-for': '203.0.113.9' };
 			expect(errorOf(await attempt(config, wrong(`u${i}`), { headers: spoofed }))).toBe('CredentialsSignin');
@@ -203,7 +176,7 @@ describe('credentials: per client address', () => {
 	});
 
 	test('with one trusted proxy the rightmost entry counts; changing the entries left of it does not escape', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 2 }, trustedProxies: 1 });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 0, perAddress: 2 }, trustedProxies: 1 });
 		const from = (typed: string) => ({ address: '10.0.0.2', headers: { 'x-forwarded-for': `${typed}, 203.0.113.9` } });
 		await attempt(config, wrong('a'), from('1.1.1.1'));
 		await attempt(config, wrong('b'), from('2.2.2.2'));
@@ -213,7 +186,7 @@ describe('credentials: per client address', () => {
 	});
 
 	test('a clientAddress function wins over everything else', async () => {
-		const { config } = credentialsSetup({
+		const { config } = adaCredentialsWorld({
 			credentials: { perIdentifier: 0, perAddress: 1 },
 			clientAddress: (request) => request.headers.get('cf-connecting-ip') ?? undefined
 		});
@@ -225,7 +198,7 @@ describe('credentials: per client address', () => {
 describe('credentials: failures take at least minFailureMs', () => {
 	test('an unknown user and a wrong password are both not faster than the floor', async () => {
 		const floor = 250;
-		const { config } = credentialsSetup({ credentials: false }, {}, floor);
+		const { config } = adaCredentialsWorld({ credentials: false }, {}, floor);
 		for (const fields of [wrong('nobody-at-all'), wrong('ada')]) {
 			const started = performance.now();
 			const response = await attempt(config, fields);
@@ -238,7 +211,7 @@ describe('credentials: failures take at least minFailureMs', () => {
 	test('the default floor is 300 ms', async () => {
 		const { DEFAULT_MIN_FAILURE_MS } = await import('../flows/credentials/credentials.js');
 		expect(DEFAULT_MIN_FAILURE_MS).toBe(300);
-		const { config } = credentialsSetup({ credentials: false }, {}, 'default');
+		const { config } = adaCredentialsWorld({ credentials: false }, {}, 'default');
 		const started = performance.now();
 		await attempt(config, wrong('nobody'));
 		expect(performance.now() - started).toBeGreaterThanOrEqual(298);
@@ -328,8 +301,8 @@ describe('a SQL store shared by two servers', () => {
 		const filename = join(directory, 'shared.sqlite');
 		const [first, second] = [SQLiteAdapter({ filename }), SQLiteAdapter({ filename })];
 		try {
-			const serverA = credentialsSetup({ store: SqlRateLimitStore(first), credentials: { perIdentifier: 2 } });
-			const serverB = credentialsSetup({ store: SqlRateLimitStore(second), credentials: { perIdentifier: 2 } });
+			const serverA = adaCredentialsWorld({ store: SqlRateLimitStore(first), credentials: { perIdentifier: 2 } });
+			const serverB = adaCredentialsWorld({ store: SqlRateLimitStore(second), credentials: { perIdentifier: 2 } });
 			serverB.clock.now = serverA.clock.now;
 			await first.migrate();
 			expect(errorOf(await attempt(serverA.config, wrong()))).toBe('CredentialsSignin');
@@ -348,7 +321,7 @@ describe('a SQL store shared by two servers', () => {
 		broken.increment = () => {
 			throw new Error('store offline');
 		};
-		const { config, log } = credentialsSetup({ store: broken, credentials: { perIdentifier: 1 } });
+		const { config, log } = adaCredentialsWorld({ store: broken, credentials: { perIdentifier: 1 } });
 		expect(setsSession(await attempt(config, right))).toBe(true);
 		expect(log.text()).toMatch(/RateLimited: The rate-limit store failed; the attempt was let through\. <- Error: store offline/);
 	});
@@ -358,7 +331,7 @@ describe('the RateLimited page', () => {
 	test('the sign-in page explains it, in English and in French', async () => {
 		const texts = { en: 'Too many attempts. Wait a few minutes, then try again.', fr: 'Trop de tentatives. Patientez quelques minutes, puis réessayez.' };
 		for (const [locale, text] of Object.entries(texts)) {
-			const { config } = credentialsSetup({}, { locale });
+			const { config } = adaCredentialsWorld({}, { locale });
 			const page = await Auth(new Request(`${ORIGIN}/auth/signin?error=RateLimited`), config);
 			expect(page.status).toBe(200);
 			expect(await page.text()).toContain(text);
@@ -394,21 +367,21 @@ describe('the integrations pass the client address', () => {
 	}
 
 	test('Express: req.ip counts, so `trust proxy` decides whether X-Forwarded-For is believed', async () => {
-		const trusted = await expressServer(credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 2 } }).config, true);
+		const trusted = await expressServer(adaCredentialsWorld({ credentials: { perIdentifier: 0, perAddress: 2 } }).config, true);
 		expect(await expressAttempt(trusted, 'a', '203.0.113.9')).toBe('CredentialsSignin');
 		expect(await expressAttempt(trusted, 'b', '203.0.113.9')).toBe('CredentialsSignin');
 		expect(await expressAttempt(trusted, 'c', '203.0.113.9')).toBe('RateLimited');
 		expect(await expressAttempt(trusted, 'c', '198.51.100.7')).toBe('CredentialsSignin');
 
 		// without trust proxy the header is ignored: every attempt comes from 127.0.0.1
-		const direct = await expressServer(credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 2 } }).config, false);
+		const direct = await expressServer(adaCredentialsWorld({ credentials: { perIdentifier: 0, perAddress: 2 } }).config, false);
 		expect(await expressAttempt(direct, 'a', '1.1.1.1')).toBe('CredentialsSignin');
 		expect(await expressAttempt(direct, 'b', '2.2.2.2')).toBe('CredentialsSignin');
 		expect(await expressAttempt(direct, 'c', '3.3.3.3')).toBe('RateLimited');
 	});
 
 	test('SvelteKit: the signIn action counts getClientAddress(); a limited attempt redirects to the RateLimited page', async () => {
-		const { config } = credentialsSetup({ credentials: { perIdentifier: 0, perAddress: 1 } });
+		const { config } = adaCredentialsWorld({ credentials: { perIdentifier: 0, perAddress: 1 } });
 		const { signIn } = SvelteKitAuth({ ...config, basePath: '/auth' });
 		const act = async (address: string): Promise<unknown> => {
 			// as SvelteKit hands it over: a browser's same-origin form post carries its Origin

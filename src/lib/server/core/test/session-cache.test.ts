@@ -5,27 +5,15 @@
 // and the start-up errors.
 
 import { describe, expect, test } from 'vitest';
-import Credentials from '../../providers/credentials.js';
 import { resolveConfig } from '../config/resolve-config.js';
 import { InvalidConfiguration } from '../errors.js';
-import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { MemorySessionCacheStore } from '../session/memory-session-cache-store.js';
 import { revokeSessions } from '../session/revocation.js';
-import type { Adapter, AdapterUser, AuthConfig, Session, SessionCacheOptions, SessionCacheStore } from '../types.js';
+import type { Adapter, AdapterUser, AuthConfig, SessionCacheOptions } from '../types.js';
 import { encodeJwt } from '../crypto/jwt.js';
 import { TEST_SECRET, testClient } from './client.js';
+import { failingSessionCacheStore, SECOND, sessionCacheWorld } from './session-cache-fixture.js';
 import { memoryAndSqliteAdapters } from './stored-adapters.js';
-
-/** Worlds made so far (each starts its clock a day after the last). */
-let worlds = 0;
-const SECOND = 1000;
-
-/** A real adapter whose getSessionAndUser calls are counted. */
-function counting(adapter: Adapter) {
-	const reads = { count: 0 };
-	const wrapped: Adapter = { ...adapter, getSessionAndUser: (token: string) => (reads.count++, adapter.getSessionAndUser!(token)) };
-	return { adapter: wrapped, reads };
-}
 
 /** Ada signed in on a laptop and a phone, each having read its session once (so each holds a copy). */
 async function twoDevicesWithCopies<B extends { signIn(): Promise<unknown>; session(): Promise<unknown> }>(browser: () => B) {
@@ -39,48 +27,12 @@ async function twoDevicesWithCopies<B extends { signIn(): Promise<unknown>; sess
 }
 
 describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s adapter', (_name, makeAdapter) => {
-	function world(cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}) {
-		// a day apart per world: the ends of copies this process recorded (per process, by user id) stay in their own past
-		const clock = { now: Date.UTC(2031, 0, 2, 3, 4, 5) + worlds++ * 86_400_000 };
-		const raw = makeAdapter();
-		const { adapter, reads } = counting(raw);
-		const config: AuthConfig = {
-			secret: TEST_SECRET,
-			trustHost: true,
-			adapter,
-			now: () => clock.now,
-			// a store of its own: the process's default one holds other tests' records of the same user id
-			rateLimit: { store: MemoryRateLimitStore() },
-			session: { maxAge: 30 * 86400, updateAge: 86400, cache },
-			providers: [
-				Credentials({
-					credentials: { username: {}, password: { type: 'password' } },
-					authorize: ({ username }) => (username === 'ada' ? { id: 'ada-1', name: 'Ada', email: 'ada@example.com' } : null)
-				})
-			],
-			callbacks: { session: ({ session, user }) => ({ ...session, userId: user?.id, verified: user?.emailVerified instanceof Date ? 'date' : String(user?.emailVerified) }) },
-			...overrides
-		};
-		const browser = () => {
-			const client = testClient(config);
-			const signIn = async () => {
-				const csrfToken = await client.csrfToken();
-				const response = await client.request('/auth/callback/credentials', { form: { csrfToken, username: 'ada', password: 'x' } });
-				expect(response.status).toBe(302);
-				// a sign-in writes the user: copies made within a second of a write are not trusted (clock margin)
-				clock.now += 2 * SECOND;
-			};
-			const session = async () => (await client.request('/auth/session')).json() as Promise<(Session & Record<string, unknown>) | null>;
-			return { client, signIn, session };
-		};
-		return { clock, raw, adapter, reads, config, browser };
-	}
+	const world = (cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}) => sessionCacheWorld(makeAdapter, cache, overrides);
 
 	describe('in a cookie', () => {
 		test('the first read asks the database and sets the copy; reads within maxAge ask nothing; then the database again', async () => {
-			const { clock, reads, browser } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
+			const { clock, reads, signedIn } = world({ maxAge: 60 });
+			const ada = await signedIn();
 			expect(ada.client.jar.has('kitgate.session-cache')).toBe(false);
 			reads.count = 0;
 			expect(await ada.session()).toMatchObject({ user: { name: 'Ada' }, userId: 'ada-1' });
@@ -94,9 +46,8 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		});
 
 		test('the copy cookie is httpOnly, SameSite=Lax, path /, expires with the copy, and never holds the token or the email in clear', async () => {
-			const { clock, browser } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
+			const { clock, signedIn } = world({ maxAge: 60 });
+			const ada = await signedIn();
 			const response = await ada.client.request('/auth/session');
 			const line = response.headers.getSetCookie().find((value) => value.startsWith('kitgate.session-cache='))!;
 			expect(line).toMatch(/; Path=\//);
@@ -129,10 +80,8 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		});
 
 		test('a session deleted behind kitgate (the app deleting the row itself) is read from the copy until maxAge, never after', async () => {
-			const { clock, raw, reads, browser } = world({ maxAge: 30 });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
+			const { clock, raw, reads, withCopy } = world({ maxAge: 30 });
+			const ada = await withCopy();
 			await raw.deleteSession!(ada.client.jar.get('kitgate.session-token')!);
 			clock.now += 29 * SECOND;
 			expect(await ada.session()).toMatchObject({ userId: 'ada-1' });
@@ -145,10 +94,8 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		});
 
 		test('with revocationCheck "refresh", copies are not checked: a session ended elsewhere lives on in a copy until maxAge', async () => {
-			const { clock, browser, config } = world({ maxAge: 30 }, { session: { maxAge: 30 * 86400, updateAge: 86400, revocationCheck: 'refresh', cache: { maxAge: 30 } } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
+			const { clock, withCopy, config } = world({ maxAge: 30 }, { session: { maxAge: 30 * 86400, updateAge: 86400, revocationCheck: 'refresh', cache: { maxAge: 30 } } });
+			const ada = await withCopy();
 			await revokeSessions('ada-1', config);
 			expect(await ada.session()).toMatchObject({ userId: 'ada-1' });
 			clock.now += 31 * SECOND;
@@ -156,13 +103,10 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		});
 
 		test('sign-out clears the copy with the session; a copy replayed after it is no session', async () => {
-			const { browser } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
+			const { browser, withCopy } = world({ maxAge: 60 });
+			const ada = await withCopy();
 			const copied = new Map(ada.client.jar);
-			const csrfToken = await ada.client.csrfToken();
-			const response = await ada.client.request('/auth/signout', { form: { csrfToken } });
+			const response = await ada.signOut();
 			expect(response.headers.getSetCookie().some((line) => line.startsWith('kitgate.session-cache=;'))).toBe(true);
 			// the cookies copied before the sign-out are no session: the ended session's copies are stale
 			const thief = browser();
@@ -174,21 +118,17 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 			['a cookie', undefined],
 			['a store', MemorySessionCacheStore]
 		])("a change of the user through kitgate's adapter shows at once, copies in %s", async (_where, makeStore) => {
-			const { browser, config } = world({ maxAge: 3600, ...(makeStore ? { store: makeStore() } : {}) });
-			const ada = browser();
-			await ada.signIn();
+			const { signedIn, config } = world({ maxAge: 3600, ...(makeStore ? { store: makeStore() } : {}) });
+			const ada = await signedIn();
 			expect(await ada.session()).toMatchObject({ user: { name: 'Ada' } });
 			await resolveConfig(config).adapter!.updateUser({ id: 'ada-1', name: 'Ada Lovelace' });
 			expect(await ada.session()).toMatchObject({ user: { name: 'Ada Lovelace' } });
 		});
 
 		test("another session's copy is never this session's: a copy moved beside another token is ignored", async () => {
-			const { reads, browser } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
-			const other = browser();
-			await other.signIn();
+			const { reads, withCopy, signedIn } = world({ maxAge: 60 });
+			const ada = await withCopy();
+			const other = await signedIn();
 			other.client.jar.set('kitgate.session-cache', ada.client.jar.get('kitgate.session-cache')!);
 			reads.count = 0;
 			expect(await other.session()).toMatchObject({ userId: 'ada-1' });
@@ -198,10 +138,8 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		});
 
 		test('a tampered copy, or one sealed with another secret, is ignored (the database is asked)', async () => {
-			const { reads, browser } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
+			const { reads, withCopy } = world({ maxAge: 60 });
+			const ada = await withCopy();
 			const value = ada.client.jar.get('kitgate.session-cache')!;
 			const parts = value.split('.');
 			parts[3] = parts[3].slice(0, -2) + (parts[3].endsWith('AA') ? 'BB' : 'AA');
@@ -219,10 +157,8 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		});
 
 		test('a session due for extension (updateAge) is read from the database and extended, with a new copy', async () => {
-			const { clock, reads, raw, browser } = world({ maxAge: 3600 });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
+			const { clock, reads, raw, withCopy } = world({ maxAge: 3600 });
+			const ada = await withCopy();
 			clock.now += 86400 * SECOND + SECOND;
 			reads.count = 0;
 			const response = await ada.client.request('/auth/session');
@@ -234,10 +170,8 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 
 		test('the copy never outlives the session: it expires with it', async () => {
 			// a session of 40 s, never extended in that time: the copy is cut to it
-			const { clock, reads, browser } = world({ maxAge: 3600 }, { session: { maxAge: 40, updateAge: 3600, cache: { maxAge: 3600 } } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
+			const { clock, reads, withCopy } = world({ maxAge: 3600 }, { session: { maxAge: 40, updateAge: 3600, cache: { maxAge: 3600 } } });
+			const ada = await withCopy();
 			clock.now += 41 * SECOND;
 			reads.count = 0;
 			expect(await ada.session()).toBeNull();
@@ -245,24 +179,19 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		});
 
 		test("a change through kitgate's routes in this browser drops the copy (its next read asks the database)", async () => {
-			const { reads, browser } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
+			const { withCopy, readsDuring } = world({ maxAge: 60 });
+			const ada = await withCopy();
 			const csrfToken = await ada.client.csrfToken();
 			// the session update route (POST /session) is such a change
 			const response = await ada.client.request('/auth/session', { json: { csrfToken, data: { theme: 'dark' } } });
 			expect(response.status).toBe(200);
 			expect(ada.client.jar.has('kitgate.session-cache')).toBe(false);
-			reads.count = 0;
-			await ada.session();
-			expect(reads.count).toBe(1);
+			expect(await readsDuring(() => ada.session())).toBe(1);
 		});
 
 		test("the user's dates come back as dates from a copy", async () => {
-			const { raw, reads, browser } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
+			const { raw, reads, signedIn } = world({ maxAge: 60 });
+			const ada = await signedIn();
 			await raw.updateUser!({ id: 'ada-1', emailVerified: new Date(Date.UTC(2030, 1, 2)) } as Partial<AdapterUser> & { id: string });
 			const fromDatabase = await ada.session();
 			reads.count = 0;
@@ -273,9 +202,8 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 		});
 
 		test('a user too large for one cookie is not copied (read from the database each time)', async () => {
-			const { raw, reads, browser } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
+			const { raw, reads, signedIn } = world({ maxAge: 60 });
+			const ada = await signedIn();
 			await raw.updateUser!({ id: 'ada-1', name: 'A'.repeat(5000) });
 			await ada.session();
 			expect(ada.client.jar.has('kitgate.session-cache')).toBe(false);
@@ -288,9 +216,8 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 	describe('in a store', () => {
 		test('reads within maxAge ask the store, not the database; a sign-out drops the copy at once', async () => {
 			const store = MemorySessionCacheStore();
-			const { reads, browser } = world({ maxAge: 60, store });
-			const ada = browser();
-			await ada.signIn();
+			const { reads, browser, signedIn } = world({ maxAge: 60, store });
+			const ada = await signedIn();
 			reads.count = 0;
 			await ada.session();
 			await ada.session();
@@ -298,8 +225,7 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 			expect(reads.count).toBe(1);
 			expect(ada.client.jar.has('kitgate.session-cache')).toBe(false);
 			const token = ada.client.jar.get('kitgate.session-token')!;
-			const csrfToken = await ada.client.csrfToken();
-			await ada.client.request('/auth/signout', { form: { csrfToken } });
+			await ada.signOut();
 			const thief = browser();
 			thief.client.jar.set('kitgate.session-token', token);
 			expect(await thief.session()).toBeNull();
@@ -318,22 +244,15 @@ describe.each(memoryAndSqliteAdapters('session-cache'))('session.cache on the %s
 
 		test('a store that fails is logged and the database answers', async () => {
 			const errors: unknown[] = [];
-			const broken: SessionCacheStore = {
-				get: () => Promise.reject(new Error('store down')),
-				set: () => Promise.reject(new Error('store down')),
-				forget: () => Promise.reject(new Error('store down')),
-				forgetUser: () => Promise.reject(new Error('store down'))
-			};
-			const { reads, browser } = world({ maxAge: 60, store: broken }, { logger: { error: (error) => void errors.push(error), warn: () => {}, debug: () => {} } });
-			const ada = browser();
-			await ada.signIn();
+			const broken = failingSessionCacheStore('store down');
+			const { reads, signedIn } = world({ maxAge: 60, store: broken }, { logger: { error: (error) => void errors.push(error), warn: () => {}, debug: () => {} } });
+			const ada = await signedIn();
 			reads.count = 0;
 			expect(await ada.session()).toMatchObject({ userId: 'ada-1' });
 			expect(await ada.session()).toMatchObject({ userId: 'ada-1' });
 			expect(reads.count).toBe(2);
 			expect(errors.length).toBeGreaterThan(0);
-			const csrfToken = await ada.client.csrfToken();
-			const response = await ada.client.request('/auth/signout', { form: { csrfToken } });
+			const response = await ada.signOut();
 			expect(response.status).toBe(302);
 			expect(await ada.session()).toBeNull();
 		});

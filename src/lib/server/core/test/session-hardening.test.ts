@@ -9,60 +9,27 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { SqlRateLimitStore } from '../../adapters/rate-limit-store.js';
 import { SQLiteAdapter } from '../../adapters/sqlite.js';
-import Credentials from '../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { revokeSessions } from '../session/revocation.js';
-import type { Adapter, AuthConfig, Session } from '../types.js';
-import { TEST_SECRET, testClient } from './client.js';
-import { quietLogger, setsSession } from './oauth-fixtures.js';
+import type { Adapter } from '../types.js';
+import { testClient } from './client.js';
+import { anyUserWorld } from './credentials-fixture.js';
+import { setsSession } from './oauth-fixtures.js';
 
 const HOUR = 3600_000;
 const directory = mkdtempSync(join(tmpdir(), 'kitgate-hardening-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-/** A config where any username signs in as the user of that id. */
-function setup(overrides: Partial<AuthConfig> = {}) {
-	const clock = { now: Date.UTC(2030, 0, 1, 12) };
-	const log = quietLogger();
-	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => clock.now,
-		logger: log.logger,
-		session: { updateAge: 3600 },
-		rateLimit: { store: MemoryRateLimitStore() },
-		providers: [
-			Credentials({
-				minFailureMs: 0,
-				authorize: ({ username }) => (typeof username === 'string' && username ? { id: username, name: username, email: `${username}@example.com` } : null)
-			})
-		],
-		...overrides
-	};
-	const signedIn = async (username: string) => {
-		const client = testClient(config);
-		const csrfToken = await client.csrfToken();
-		const response = await client.request('/auth/callback/credentials', { form: { csrfToken, username } });
-		expect(setsSession(response)).toBe(true);
-		return client;
-	};
-	const sessionOf = async (client: ReturnType<typeof testClient>) => {
-		const response = await client.request('/auth/session');
-		return { response, session: (await response.json()) as Session | null };
-	};
-	return { config, clock, log, signedIn, sessionOf };
-}
-
 describe('session cookie size', () => {
 	const bigClaims = (bytes: number) => ({ jwt: ({ token }: { token: Record<string, unknown> }) => ({ ...token, blob: 'x'.repeat(bytes) }) });
 
 	test('a session in two chunks or fewer logs nothing; one in three chunks logs a warning naming the fix', async () => {
-		const small = setup({ callbacks: bigClaims(4000) });
+		const small = anyUserWorld({ callbacks: bigClaims(4000) });
 		const client = await small.signedIn('ada');
 		expect([...client.jar.keys()].filter((k) => k.startsWith('kitgate.session-token'))).toEqual(['kitgate.session-token.0', 'kitgate.session-token.1']);
 		expect(small.log.warnings).toEqual([]);
 
-		const large = setup({ callbacks: bigClaims(7000) });
+		const large = anyUserWorld({ callbacks: bigClaims(7000) });
 		const bigClient = await large.signedIn('ada');
 		expect([...bigClient.jar.keys()].filter((k) => k.startsWith('kitgate.session-token'))).toHaveLength(3);
 		expect(large.log.warnings).toEqual([expect.stringMatching(/^session-cookie-size The session cookie needs 3 chunks \(\d+ bytes\); slim the jwt callback\.$/)]);
@@ -70,7 +37,7 @@ describe('session cookie size', () => {
 	});
 
 	test('a session over ten chunks is refused: logged, no session, no 5xx', async () => {
-		const { config, log } = setup({ callbacks: bigClaims(60_000) });
+		const { config, log } = anyUserWorld({ callbacks: bigClaims(60_000) });
 		const client = testClient(config);
 		const csrfToken = await client.csrfToken();
 		const response = await client.request('/auth/callback/credentials', { form: { csrfToken, username: 'ada' } });
@@ -82,7 +49,7 @@ describe('session cookie size', () => {
 
 describe('a new session on every sign-in (no fixation)', () => {
 	test('JWT: signing in again gives a new token value', async () => {
-		const { signedIn } = setup();
+		const { signedIn } = anyUserWorld();
 		const client = await signedIn('ada');
 		const first = client.jar.get('kitgate.session-token');
 		const csrfToken = await client.csrfToken();
@@ -95,7 +62,7 @@ describe('a new session on every sign-in (no fixation)', () => {
 
 	test('database: a session token planted before sign-in is never the one issued, and does not become a session', async () => {
 		const adapter = MemoryAdapter();
-		const { config } = setup({ adapter });
+		const { config } = anyUserWorld({ adapter });
 		const client = testClient(config);
 		client.jar.set('kitgate.session-token', 'attacker-chosen-token');
 		const csrfToken = await client.csrfToken();
@@ -114,7 +81,7 @@ describe('concurrent first sign-ins of one credentials user (database sessions)'
 		try {
 			await first.migrate();
 			await second.migrate();
-			const [serverA, serverB] = [setup({ adapter: first }), setup({ adapter: second })];
+			const [serverA, serverB] = [anyUserWorld({ adapter: first }), anyUserWorld({ adapter: second })];
 			const [a, b] = await Promise.all([serverA.signedIn('ada'), serverB.signedIn('ada')]);
 			expect((await serverB.sessionOf(a)).session?.user?.name).toBe('ada');
 			expect((await serverA.sessionOf(b)).session?.user?.name).toBe('ada');
@@ -130,7 +97,7 @@ describe('concurrent first sign-ins of one credentials user (database sessions)'
 describe('revokeSessions: database sessions', () => {
 	test('every session of the user ends on every device; other users keep theirs', async () => {
 		const adapter = MemoryAdapter();
-		const { config, signedIn, sessionOf } = setup({ adapter });
+		const { config, signedIn, sessionOf } = anyUserWorld({ adapter });
 		const [laptop, phone, other] = [await signedIn('ada'), await signedIn('ada'), await signedIn('grace')];
 		await revokeSessions('ada', config);
 		expect((await sessionOf(laptop)).session).toBeNull();
@@ -140,7 +107,7 @@ describe('revokeSessions: database sessions', () => {
 
 	test('sign-out ends this device\'s session only', async () => {
 		const adapter = MemoryAdapter();
-		const { config, signedIn, sessionOf } = setup({ adapter });
+		const { config, signedIn, sessionOf } = anyUserWorld({ adapter });
 		const [laptop, phone] = [await signedIn('ada'), await signedIn('ada')];
 		const token = laptop.jar.get('kitgate.session-token')!;
 		const csrfToken = await laptop.csrfToken();
@@ -152,19 +119,19 @@ describe('revokeSessions: database sessions', () => {
 
 	test('an adapter without deleteSessionsByUserId: MissingAdapterMethod naming it', async () => {
 		const { deleteSessionsByUserId: _dropped, ...partial } = MemoryAdapter();
-		const { config } = setup({ adapter: partial as Adapter });
+		const { config } = anyUserWorld({ adapter: partial as Adapter });
 		await expect(revokeSessions('ada', config)).rejects.toMatchObject({ type: 'MissingAdapterMethod', message: expect.stringContaining('deleteSessionsByUserId') });
 	});
 
 	test('a missing user id is a programming error, said at once', async () => {
-		const { config } = setup();
+		const { config } = anyUserWorld();
 		await expect(revokeSessions('', config)).rejects.toThrow(/needs the id of the user/);
 	});
 });
 
 describe('revokeSessions: JWT sessions', () => {
 	test('revocationCheck "refresh": checked when the token is re-issued, at most updateAge late; the cookie is cleared then', async () => {
-		const { config, clock, signedIn, sessionOf } = setup({ session: { updateAge: 3600, revocationCheck: 'refresh' } });
+		const { config, clock, signedIn, sessionOf } = anyUserWorld({ session: { updateAge: 3600, revocationCheck: 'refresh' } });
 		const client = await signedIn('ada');
 		clock.now += 10_000;
 		await revokeSessions('ada', config);
@@ -179,7 +146,7 @@ describe('revokeSessions: JWT sessions', () => {
 	});
 
 	test('a sign-in after the revocation is not affected, also when it is re-issued later', async () => {
-		const { config, clock, signedIn, sessionOf } = setup();
+		const { config, clock, signedIn, sessionOf } = anyUserWorld();
 		await revokeSessions('ada', config);
 		clock.now += 1000;
 		const client = await signedIn('ada');
@@ -190,7 +157,7 @@ describe('revokeSessions: JWT sessions', () => {
 	});
 
 	test('other users are not affected', async () => {
-		const { config, clock, signedIn, sessionOf } = setup();
+		const { config, clock, signedIn, sessionOf } = anyUserWorld();
 		const client = await signedIn('grace');
 		clock.now += 1000;
 		await revokeSessions('ada', config);
@@ -199,7 +166,7 @@ describe('revokeSessions: JWT sessions', () => {
 	});
 
 	test('revocationCheck "always" (the default): the next read ends it', async () => {
-		const { config, clock, signedIn, sessionOf } = setup();
+		const { config, clock, signedIn, sessionOf } = anyUserWorld();
 		const client = await signedIn('ada');
 		clock.now += 1000;
 		expect((await sessionOf(client)).session?.user?.name).toBe('ada');
@@ -208,7 +175,7 @@ describe('revokeSessions: JWT sessions', () => {
 	});
 
 	test('an update of the session (POST session) is a re-issue, so it is checked', async () => {
-		const { config, clock, signedIn } = setup();
+		const { config, clock, signedIn } = anyUserWorld();
 		const client = await signedIn('ada');
 		clock.now += 1000;
 		await revokeSessions('ada', config);
@@ -219,7 +186,7 @@ describe('revokeSessions: JWT sessions', () => {
 
 	test('a config object built per request (SvelteKit lazy config) sees a revocation made with another object', async () => {
 		// no store configured: both objects use this process's store
-		const base = setup({ rateLimit: undefined });
+		const base = anyUserWorld({ rateLimit: undefined });
 		const client = await base.signedIn('ada-lazy');
 		base.clock.now += 1000;
 		await revokeSessions('ada-lazy', { ...base.config });
@@ -231,8 +198,8 @@ describe('revokeSessions: JWT sessions', () => {
 		const filename = join(directory, 'revocations.sqlite');
 		const [first, second] = [SQLiteAdapter({ filename }), SQLiteAdapter({ filename })];
 		try {
-			const serverA = setup({ rateLimit: { store: SqlRateLimitStore(first) } });
-			const serverB = setup({ rateLimit: { store: SqlRateLimitStore(second) } });
+			const serverA = anyUserWorld({ rateLimit: { store: SqlRateLimitStore(first) } });
+			const serverB = anyUserWorld({ rateLimit: { store: SqlRateLimitStore(second) } });
 			await first.migrate();
 			const client = await serverA.signedIn('ada');
 			// the same browser talks to server B from now on
@@ -253,7 +220,7 @@ describe('revokeSessions: JWT sessions', () => {
 		store.revokedAt = () => {
 			throw new Error('revocations offline');
 		};
-		const { clock, signedIn, sessionOf, log } = setup({ session: { updateAge: 3600, revocationStore: store } });
+		const { clock, signedIn, sessionOf, log } = anyUserWorld({ session: { updateAge: 3600, revocationStore: store } });
 		const client = await signedIn('ada');
 		clock.now += 2 * HOUR;
 		const { response, session } = await sessionOf(client);
@@ -263,10 +230,10 @@ describe('revokeSessions: JWT sessions', () => {
 	});
 
 	test('an invalid revocation setting fails at start-up', async () => {
-		const { config } = setup({ session: { revocationCheck: 'sometimes' as 'always' } });
+		const { config } = anyUserWorld({ session: { revocationCheck: 'sometimes' as 'always' } });
 		const response = await testClient(config).request('/auth/session');
 		expect(response.status).toBe(503);
-		const badStore = setup({ session: { revocationStore: {} as never } });
+		const badStore = anyUserWorld({ session: { revocationStore: {} as never } });
 		expect((await testClient(badStore.config).request('/auth/session')).status).toBe(503);
 	});
 });

@@ -4,47 +4,27 @@
 // revocation store (this process's memory), through `Auth()`; unit: no socket.
 
 import { describe, expect, test } from 'vitest';
-import Credentials from '../../providers/credentials.js';
-import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AuthConfig, Session } from '../types.js';
-import { TEST_SECRET, testClient } from './client.js';
-import { quietLogger, setsSession } from './oauth-fixtures.js';
+import { testClient } from './client.js';
+import { anyUserWorld } from './credentials-fixture.js';
+import { setsSession } from './oauth-fixtures.js';
 
 const COOKIE = 'kitgate.session-token';
 const HOUR = 3600_000;
 
-/** A config where any username signs in as the user of that id; JWT sessions, the default revocation store. */
+/** The any-username world (credentials-fixture.ts) with `session` over its defaults; JWT sessions, the default revocation store. */
 function setup(session: AuthConfig['session'] = {}) {
-	const clock = { now: Date.UTC(2030, 0, 1, 12) };
-	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => clock.now,
-		logger: quietLogger().logger,
-		session: { updateAge: 3600, ...session },
-		rateLimit: { store: MemoryRateLimitStore() },
-		providers: [
-			Credentials({
-				minFailureMs: 0,
-				authorize: ({ username }) => (typeof username === 'string' && username ? { id: username, name: username, email: `${username}@example.com` } : null)
-			})
-		]
-	};
-	const browser = () => testClient(config);
-	const signIn = async (client: ReturnType<typeof testClient>, username: string) => {
-		const csrfToken = await client.csrfToken();
-		const response = await client.request('/auth/callback/credentials', { form: { csrfToken, username } });
-		expect(setsSession(response)).toBe(true);
-		return client.jar.get(COOKIE) as string;
-	};
+	const world = anyUserWorld({ session: { updateAge: 3600, ...session } });
+	const browser = () => testClient(world.config);
+	/** Signs `client` in as `username`; answers its new session cookie. */
+	const signIn = async (client: ReturnType<typeof testClient>, username: string) => (await world.signedIn(username, client.jar)).jar.get(COOKIE) as string;
 	/** Who the session cookie `value` is, sent alone from a browser of its own (null: no session). */
 	const whoIs = async (value: string) => {
 		const copy = browser();
 		copy.jar.set(COOKIE, value);
-		const session = (await (await copy.request('/auth/session')).json()) as Session | null;
-		return session?.user?.name ?? null;
+		return (await world.sessionOf(copy)).session?.user?.name ?? null;
 	};
-	return { config, clock, browser, signIn, whoIs };
+	return { config: world.config, clock: world.clock, browser, signIn, whoIs };
 }
 
 describe('signing in again ends the JWT session it replaces', () => {

@@ -194,8 +194,7 @@ describe('purpose: only a session token is a session (9.2.2)', () => {
 		expect(pending).toBeDefined();
 		expect(ada.sessionCookie()).toBeUndefined();
 
-		const copy = world.browser();
-		copy.client.jar.set(COOKIE, pending);
+		const copy = world.browserWithCookie(pending);
 		expect(await copy.session()).toBeNull();
 		expect(copy.client.jar.has(COOKIE)).toBe(false);
 	});

@@ -19,7 +19,7 @@ export const SESSION_STRATEGIES = ['jwt', 'database'] as const;
  * @example
  * describe.each(memoryAndSqliteAdapters('account'))('%s adapter', (_name, makeAdapter) => { … });
  */
-export function memoryAndSqliteAdapters(label: string): [string, () => Adapter][] {
+export function memoryAndSqliteAdapters(label: string): [string, () => Required<Adapter>][] {
 	const tempDir = mkdtempSync(join(tmpdir(), `kitgate-${label}-`));
 	const closers: (() => Promise<void>)[] = [];
 	afterAll(async () => {

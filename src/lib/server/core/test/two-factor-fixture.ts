@@ -5,7 +5,7 @@ import { expect } from 'vitest';
 import Credentials from '../../providers/credentials.js';
 import { totpCode, totpStep } from '../two-factor/totp.js';
 import type { Adapter, AdapterUser } from '../types.js';
-import { accountWorld } from './account-fixture.js';
+import { accountWorld, signInShortcuts } from './account-fixture.js';
 
 export const PASSWORD = 'correct horse battery staple';
 
@@ -26,8 +26,8 @@ export function twoFactorWorld(adapter: Adapter, strategy: 'jwt' | 'database') {
 	];
 	world.config.events = { ...world.config.events, twoFactor: (message) => void world.events.push(['twoFactor', message as unknown as Record<string, unknown>]) };
 
-	function browser() {
-		const b = world.browser();
+	function browser(userAgent?: string) {
+		const b = world.browser(userAgent);
 		/** Posts the password form; answers the redirect. */
 		async function signInWithPassword(email = 'ada@example.com'): Promise<Response> {
 			const csrfToken = await b.client.csrfToken();
@@ -36,6 +36,10 @@ export function twoFactorWorld(adapter: Adapter, strategy: 'jwt' | 'database') {
 		/** Posts the second step's form. */
 		async function secondStep(code: string, csrfToken?: string): Promise<Response> {
 			return b.request('/auth/second-factor', { form: { csrfToken: csrfToken ?? (await b.client.csrfToken()), code } });
+		}
+		/** Posts the second step as JSON (a script caller): 200, 401 or 429 instead of a redirect. */
+		async function secondStepJson(code: string): Promise<Response> {
+			return b.request('/auth/second-factor', { json: { csrfToken: await b.client.csrfToken(), code } });
 		}
 		/** Enrols TOTP for the signed-in user; answers the secret and the recovery codes. */
 		async function enrol(): Promise<{ secret: string; recoveryCodes: string[] }> {
@@ -51,14 +55,13 @@ export function twoFactorWorld(adapter: Adapter, strategy: 'jwt' | 'database') {
 		}
 		const pendingCookie = () => [...b.client.jar.keys()].find((name) => name.startsWith('kitgate.second-factor'));
 		const sessionCookie = () => [...b.client.jar.keys()].find((name) => name.startsWith('kitgate.session-token'));
-		return { ...b, signInWithPassword, secondStep, enrol, pendingCookie, sessionCookie };
+		return { ...b, signInWithPassword, secondStep, secondStepJson, enrol, pendingCookie, sessionCookie };
 	}
 	/** The current TOTP code of `secret`, `steps` time steps from now. */
 	const code = (secret: string, steps = 0) => totpCode(secret, totpStep(world.clock.now) + steps);
 	const userId = async () => ((await store.getUserByEmail('ada@example.com')) as AdapterUser).id;
-	return { ...world, browser, code, userId };
+	return { ...world, browser, ...signInShortcuts(browser), code, userId };
 }
-
 
 /** A second-factor world whose config has `twoFactor` (required, trusted browsers) set before its first request. */
 export function policyWorld(adapter: Adapter, strategy: 'jwt' | 'database', twoFactor: { required?: boolean; trustBrowserDays?: number }) {
@@ -67,8 +70,8 @@ export function policyWorld(adapter: Adapter, strategy: 'jwt' | 'database', twoF
 	return world;
 }
 
-type PolicyWorld = ReturnType<typeof policyWorld>;
-type PolicyBrowser = ReturnType<PolicyWorld['browser']>;
+type TwoFactorWorld = ReturnType<typeof twoFactorWorld>;
+type TwoFactorBrowser = ReturnType<TwoFactorWorld['browser']>;
 
 /** The key and the sealed value an enrolment page shows. */
 export function enrolmentOf(html: string): { secret: string; pending: string } {
@@ -79,17 +82,16 @@ export function enrolmentOf(html: string): { secret: string; pending: string } {
 	return { secret: secret!, pending: pending! };
 }
 
-/** Ada with a second factor, set up from the account page in a browser of her own, a minute ago. */
-export async function adaWithSecondFactor(w: PolicyWorld) {
-	const setup = w.browser();
-	await setup.signInByEmail('ada@example.com');
+/** Ada with a second factor, set up from the account page in a browser of her own, `ago` ms ago (a minute unless told; the clock moves on by it). */
+export async function adaWithSecondFactor(w: TwoFactorWorld, ago = 60_000) {
+	const setup = await w.signedIn();
 	const enrolled = await setup.enrol();
-	w.clock.now += 60_000;
+	w.clock.now += ago;
 	return { setup, ...enrolled };
 }
 
 /** A password sign-in and its second step with "Trust this browser" ticked. */
-export async function signInTrusting(w: PolicyWorld, b: PolicyBrowser, secret: string): Promise<Response> {
+export async function signInTrusting(w: TwoFactorWorld, b: TwoFactorBrowser, secret: string): Promise<Response> {
 	const first = await b.signInWithPassword();
 	expect(first.headers.get('location')).toBe('http://localhost:3000/auth/second-factor');
 	const done = await b.request('/auth/second-factor', { form: { csrfToken: await b.client.csrfToken(), code: w.code(secret), trustBrowser: 'yes' } });
@@ -98,7 +100,21 @@ export async function signInTrusting(w: PolicyWorld, b: PolicyBrowser, secret: s
 }
 
 /** Signs the browser out and in again with the password: where the sign-in goes. */
-export async function signInAgain(b: PolicyBrowser): Promise<string | null> {
-	await b.request('/auth/signout', { form: { csrfToken: await b.client.csrfToken() } });
+export async function signInAgain(b: TwoFactorBrowser): Promise<string | null> {
+	await b.signOut();
 	return (await b.signInWithPassword()).headers.get('location');
+}
+
+/**
+ * Ada with a second factor, back a day after she ticked "Trust this browser" in `ada`: signed in
+ * again there with the password alone (the second step skipped, as trust allows). With both steps
+ * just now a sensitive change would go through; this skipped one does not count.
+ */
+export async function adaBackOnATrustedBrowser(w: TwoFactorWorld) {
+	const enrolled = await adaWithSecondFactor(w);
+	const ada = w.browser();
+	await signInTrusting(w, ada, enrolled.secret);
+	w.clock.now += 24 * 60 * 60 * 1000;
+	expect(await signInAgain(ada)).toBe('http://localhost:3000/dashboard');
+	return { ...enrolled, ada };
 }

@@ -55,7 +55,7 @@ describe.each(SESSION_STRATEGIES)('%s sessions', (strategy) => {
 		expect(again).toMatch(/role="alert">\s*That code is not right/);
 		expect(hidden(again, 'pending')).toBe(pending);
 		expect(secretOf(again)).toBe(secret);
-		expect(await w.adapter.getTwoFactor((await w.adapter.getUserByEmail('ada@example.com'))!.id)).toBeNull();
+		expect(await w.adapter.getTwoFactor((await w.userOf('ada@example.com')).id)).toBeNull();
 
 		const confirmed = await w.post('two-factor-confirm', { pending, code: w.code(secret) });
 		expect(confirmed.status).toBe(200);

@@ -18,12 +18,10 @@ async function passkeyWorld(adapter: Adapter, strategy: 'jwt' | 'database', twoF
 	const w = twoFactorWorld(adapter, strategy);
 	// before the first request: the resolved config is kept per config object
 	w.config.twoFactor = twoFactor;
-	const setup = w.browser();
-	await setup.signInByEmail('ada@example.com');
+	const setup = await w.signedIn();
 	const adaPasskey = await setup.addPasskey();
 	const { secret } = await setup.enrol();
-	const bobBrowser = w.browser();
-	await bobBrowser.signInByEmail('bob@example.com');
+	const bobBrowser = await w.signedIn('bob@example.com');
 	const bobPasskey = await bobBrowser.addPasskey();
 	w.clock.now += 60_000;
 
@@ -203,7 +201,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(done.status).toBe(200);
 			expect(done.headers.getSetCookie().find((line) => line.startsWith('kitgate.trusted-browser='))).toMatch(/HttpOnly/i);
 			// signed out there, the next email-link sign-in in that browser starts the session at once
-			await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+			await ada.signOut();
 			expect(await ada.session()).toBeNull();
 			await ada.signInByEmail('ada@example.com');
 			expect(ada.pendingCookie()).toBeUndefined();
@@ -212,11 +210,9 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('passkey second step: not offered to a user with a second factor but no passkey', async () => {
 			const w = await world();
-			const carol = w.browser();
-			await carol.signInByEmail('carol@example.com');
+			const carol = await w.signedIn('carol@example.com');
 			await carol.enrol();
-			const later = w.browser();
-			await later.signInByEmail('carol@example.com');
+			const later = await w.signedIn('carol@example.com');
 			expect(later.pendingCookie()).toBeDefined();
 			const page = await (await later.request('/auth/second-factor')).text();
 			expect(page).toContain('name="code"');

@@ -15,7 +15,7 @@ import { trustedBrowserCookie } from '../two-factor/trusted-browser.js';
 import { createContext } from '../request/context.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
 import { TEST_SECRET } from './client.js';
-import { adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from './two-factor-fixture.js';
+import { adaBackOnATrustedBrowser, adaWithSecondFactor, enrolmentOf, policyWorld, signInAgain, signInTrusting } from './two-factor-fixture.js';
 
 const adapters = memoryAndSqliteAdapters('two-factor-policy');
 const DAY = 24 * 60 * 60 * 1000;
@@ -41,8 +41,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('required: a user without a second factor gets no session after the primary sign-in, sets one up at the second step, then sees the recovery codes once and is signed in', async () => {
 			const w = world({ required: true });
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			expect(ada.pendingCookie()).toBeDefined();
 			expect(ada.sessionCookie()).toBeUndefined();
 			expect(await ada.session()).toBeNull();
@@ -104,8 +103,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('required: before the enrolment is done, nothing is reachable: the session endpoint, the account routes (their own enrolment too), a protected page', async () => {
 			const w = world({ required: true });
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const { secret, pending } = await forcedEnrolment(w, ada);
 			expect(await ada.session()).toBeNull();
 			expect((await ada.request('/auth/account')).status).toBe(401);
@@ -121,11 +119,9 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('required: an enrolment cannot set a second factor on another sign-in, user or browser; CSRF is checked; the account enrolment\'s value is not taken', async () => {
 			const w = world({ required: true });
-			const bob = w.browser();
-			await bob.signInByEmail('bob@example.com');
+			const bob = await w.signedIn('bob@example.com');
 			const bobs = await forcedEnrolment(w, bob);
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			await forcedEnrolment(w, ada);
 
 			// bob's key posted in ada's sign-in: another user's
@@ -135,8 +131,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 			// ada's key from her first browser, posted from a second browser where she signed in too
 			const first = await forcedEnrolment(w, ada);
-			const ada2 = w.browser();
-			await ada2.signInByEmail('ada@example.com');
+			const ada2 = await w.signedIn();
 			const crossBrowser = await ada2.request('/auth/second-factor', { form: { csrfToken: await ada2.client.csrfToken(), pending: first.pending, code: w.code(first.secret) } });
 			expect(new URL(crossBrowser.headers.get('location')!).searchParams.get('error')).toBe('InvalidRequest');
 
@@ -163,8 +158,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('required: first codes are throttled as the second step\'s (rateLimit.secondFactor)', async () => {
 			const w = world({ required: true });
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const step = await forcedEnrolment(w, ada);
 			for (let i = 0; i < 5; i++) expect(await (await step.confirm('000000')).text()).toContain('That code is not right');
 			const limited = await (await step.confirm(w.code(step.secret))).text();
@@ -175,8 +169,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('required: a pending cookie replayed after the enrolment asks for a code (the factor now exists); a passkey with user verification is not forced', async () => {
 			const w = world({ required: true });
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const name = ada.pendingCookie()!;
 			const copied = ada.client.jar.get(name)!;
 			const step = await forcedEnrolment(w, ada);
@@ -193,7 +186,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 			const carol = w.browser();
 			await carol.addPasskey('carol@example.com');
-			await carol.request('/auth/signout', { form: { csrfToken: await carol.client.csrfToken() } });
+			await carol.signOut();
 			await carol.signInWithPasskey();
 			// a passkey sign-up stores no address: the session's user is there all the same
 			expect((await carol.session())?.user).toBeDefined();
@@ -203,12 +196,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('step-up: a sign-in that skipped the second step on a trusted browser is not a recent one: sensitive changes ask for a full sign-in', async () => {
 			const w = world({ trustBrowserDays: 30 });
-			const { secret } = await adaWithSecondFactor(w);
-			const ada = w.browser();
-			await signInTrusting(w, ada, secret);
-			// with both steps just now, a sensitive change would go through; the skipped one below does not count
-			w.clock.now += DAY;
-			expect(await signInAgain(ada)).toBe('http://localhost:3000/dashboard');
+			const { secret, ada } = await adaBackOnATrustedBrowser(w);
 			const overview = (await (await ada.request('/auth/account')).json()) as { freshUntil: string | null };
 			expect(overview.freshUntil).toBeNull();
 			const removal = await ada.changeJson('two-factor-remove', { code: w.code(secret) });
@@ -269,8 +257,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			const adasCookie = trusted.client.jar.get(TRUST_COOKIE)!;
 
 			// bob, in a browser holding ada's trust cookie
-			const bobSetup = w.browser();
-			await bobSetup.signInByEmail('bob@example.com');
+			const bobSetup = await w.signedIn('bob@example.com');
 			await bobSetup.enrol();
 			const bob = w.browser();
 			bob.client.jar.set(TRUST_COOKIE, adasCookie);
@@ -315,7 +302,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			// trusted again, then the factor is removed and set up again
 			w.clock.now += 60_000;
 			await trusted.secondStep(w.code(secret));
-			await trusted.request('/auth/signout', { form: { csrfToken: await trusted.client.csrfToken() } });
+			await trusted.signOut();
 			w.clock.now += 60_000;
 			await signInTrusting(w, trusted, secret);
 			w.clock.now += 60_000;

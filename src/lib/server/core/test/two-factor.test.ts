@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { IDP, START } from './account-fixture.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from './stored-adapters.js';
-import { PASSWORD, twoFactorWorld } from './two-factor-fixture.js';
+import { adaWithSecondFactor, PASSWORD, twoFactorWorld } from './two-factor-fixture.js';
 
 const adapters = memoryAndSqliteAdapters('two-factor');
 const STRATEGIES = SESSION_STRATEGIES;
@@ -19,8 +19,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: enrolment answers an otpauth URI, a QR code and the key; confirming with a current code stores it sealed and shows ten recovery codes once', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const started = await ada.changeJson('two-factor-start');
 			expect(started.status).toBe(200);
 			const enrolment = (await started.json()) as { result: string; secret: string; uri: string; qrCodeSvg: string; pending: string };
@@ -55,11 +54,9 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: an enrolment started in one browser or for one user cannot be confirmed in another', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const { secret, pending } = (await (await ada.changeJson('two-factor-start')).json()) as { secret: string; pending: string };
-			const other = w.browser();
-			await other.signInByEmail('bob@example.com');
+			const other = await w.signedIn('bob@example.com');
 			const stolen = await other.changeJson('two-factor-confirm', { pending, code: w.code(secret) });
 			expect(await stolen.json()).toEqual({ error: 'InvalidRequest' });
 			expect(await w.adapter.getTwoFactor(await w.userId())).toBeNull();
@@ -67,10 +64,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: after an email-link sign-in a user with 2FA has no session until the second step; a correct code starts it and signIn fires then', async () => {
 			const w = world();
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const { secret } = await setup.enrol();
-			w.clock.now += 60_000;
+			const { secret } = await adaWithSecondFactor(w);
 
 			const ada = w.browser();
 			const signInsBefore = w.eventNames().filter((name) => name === 'signIn').length;
@@ -98,10 +92,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: after a credentials sign-in a user with 2FA goes to the second step; script callers get JSON', async () => {
 			const w = world();
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const { secret } = await setup.enrol();
-			w.clock.now += 60_000;
+			const { secret } = await adaWithSecondFactor(w);
 
 			const ada = w.browser();
 			const first = await ada.signInWithPassword();
@@ -117,9 +108,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: a wrong code and a replayed code are refused with InvalidSecondFactor, and no session starts', async () => {
 			const w = world();
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const { secret } = await setup.enrol();
+			const { secret } = await adaWithSecondFactor(w, 0);
 			// the enrolment's code was used: the same step is a replay
 			const replayedAtEnrolment = w.code(secret);
 			const ada = w.browser();
@@ -147,10 +136,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: wrong codes are throttled per user (rateLimit.secondFactor), even from new pending sign-ins', async () => {
 			const w = world();
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const { secret } = await setup.enrol();
-			w.clock.now += 60_000;
+			const { secret } = await adaWithSecondFactor(w);
 			const attacker = w.browser();
 			await attacker.signInWithPassword();
 			for (let i = 0; i < 5; i++) {
@@ -169,9 +155,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: a recovery code signs in once, and one fewer remains', async () => {
 			const w = world();
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const { recoveryCodes } = await setup.enrol();
+			const { recoveryCodes } = await adaWithSecondFactor(w, 0);
 			const ada = w.browser();
 			await ada.signInWithPassword();
 			const done = await ada.secondStep(recoveryCodes[3].toUpperCase());
@@ -193,9 +177,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: a missing, expired or tampered pending cookie is SecondFactorExpired', async () => {
 			const w = world();
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const { secret } = await setup.enrol();
+			const { secret } = await adaWithSecondFactor(w, 0);
 			const nobody = w.browser();
 			const none = await nobody.secondStep(w.code(secret));
 			expect(new URL(none.headers.get('location')!).searchParams.get('error')).toBe('SecondFactorExpired');
@@ -219,9 +201,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: the pending cookie is httpOnly, SameSite=Lax and lives 5 minutes', async () => {
 			const w = world();
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			await setup.enrol();
+			await adaWithSecondFactor(w, 0);
 			const ada = w.browser();
 			const csrfToken = await ada.client.csrfToken();
 			const response = await ada.request('/auth/callback/credentials', { form: { csrfToken, email: 'ada@example.com', password: PASSWORD } });
@@ -234,11 +214,10 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: a passkey sign-in counts as both factors', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			await ada.addPasskey();
 			await ada.enrol();
-			await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+			await ada.signOut();
 			expect(await ada.session()).toBeNull();
 			await ada.signInWithPasskey();
 			expect((await ada.session())?.user?.email).toBe('ada@example.com');
@@ -247,9 +226,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: removing it needs a recent sign-in and a current code, then ends the other sessions', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
-			const { secret } = await ada.enrol();
+			const { setup: ada, secret } = await adaWithSecondFactor(w, 0);
 			const laptop = w.browser();
 			await laptop.signInWithPassword();
 			w.clock.now += 30_000;
@@ -281,10 +258,8 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: enrolling and making new recovery codes end the user\'s other sessions; the old codes stop working', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
-			const phone = w.browser();
-			await phone.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
+			const phone = await w.signedIn();
 			w.clock.now += 2000;
 			const { recoveryCodes } = await ada.enrol();
 			expect(await phone.session()).toBeNull();
@@ -310,8 +285,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 		test('second factor: the account changes of the second factor need a CSRF token', async () => {
 			const w = world();
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const response = await ada.request('/auth/account/two-factor-start', { form: { csrfToken: 'forged' } });
 			expect(new URL(response.headers.get('location')!).searchParams.get('accountError')).toBe('MissingCSRF');
 		});
@@ -322,8 +296,7 @@ describe('second factor: configuration', () => {
 	test('second factor: an adapter without the two-factor methods is answered MissingAdapterMethod naming the method, and its users sign in with one step', async () => {
 		const { getTwoFactor: _g, setTwoFactor: _s, deleteTwoFactor: _d, useTotpStep: _u, useRecoveryCode: _r, ...partial } = MemoryAdapter();
 		const w = twoFactorWorld(partial, 'database');
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		const response = await ada.changeJson('two-factor-start');
 		expect(response.status).toBe(503);
 		expect(await response.json()).toEqual({ error: 'MissingAdapterMethod' });
@@ -332,9 +305,7 @@ describe('second factor: configuration', () => {
 
 	test('second factor: the sign-in time of a session started at the second step is the second step\'s', async () => {
 		const w = twoFactorWorld(MemoryAdapter(), 'jwt');
-		const setup = w.browser();
-		await setup.signInByEmail('ada@example.com');
-		const { secret } = await setup.enrol();
+		const { secret } = await adaWithSecondFactor(w, 0);
 		const ada = w.browser();
 		await ada.signInWithPassword();
 		w.clock.now += 90_000;

@@ -4,21 +4,17 @@
 // userinfo endpoint, and the browser never gets one it can read: not in a redirect, a page, the
 // session answer or a cookie. Against a crafted provider on 127.0.0.1 (hostile-openid-provider.ts).
 
-import { afterEach, beforeEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { decodeJwt } from '../crypto/jwt.js';
 import type { AuthConfig, OAuthConfig } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
-import { startAt, startHostileOpenIdProvider, type HostileOpenIdProvider } from './hostile-openid-provider.js';
+import { hostileProviderWorld, startAt } from './hostile-openid-provider.js';
 import { quietLogger, setsSession } from './oauth-fixtures.js';
 
 const ALICE = { sub: 'alice', email: 'alice@example.test', name: 'Alice' };
 
-let op: HostileOpenIdProvider;
-beforeEach(async () => {
-	op = await startHostileOpenIdProvider();
-});
-afterEach(() => op.close());
+const world = hostileProviderWorld();
 
 /** Everything the browser received during a sign-in and a session read: headers, bodies, cookies as it holds them. */
 async function browserView(config: AuthConfig) {
@@ -30,7 +26,7 @@ async function browserView(config: AuthConfig) {
 	};
 	const csrfToken = await client.csrfToken();
 	const started = await keep(await client.request('/auth/signin/op', { form: { csrfToken, callbackUrl: '/dashboard' } }));
-	const done = await keep(await client.request(op.authorize(started.headers.get('location') as string, ALICE)));
+	const done = await keep(await client.request(world.op.authorize(started.headers.get('location') as string, ALICE)));
 	expect(setsSession(done)).toBe(true);
 	const session = await keep(await client.request('/auth/session'));
 	expect(((await session.json()) as { user?: { name?: string } }).user?.name).toBe('Alice');
@@ -45,8 +41,8 @@ function config(provider: OAuthConfig, overrides: Partial<AuthConfig> = {}): Aut
 describe('upstream tokens stay on the server', () => {
 	test('database sessions: the tokens are on the account row; the browser never receives the access, refresh or ID token', async () => {
 		const adapter = MemoryAdapter();
-		const { text } = await browserView(config(op.provider(), { adapter }));
-		const [accessToken, refreshToken, idToken] = op.issued;
+		const { text } = await browserView(config(world.op.provider(), { adapter }));
+		const [accessToken, refreshToken, idToken] = world.op.issued;
 		for (const token of [accessToken, refreshToken, idToken]) expect(text).not.toContain(token);
 		const user = await adapter.getUserByAccount({ provider: 'op', providerAccountId: 'alice' });
 		expect(user).not.toBeNull();
@@ -56,11 +52,11 @@ describe('upstream tokens stay on the server', () => {
 	});
 
 	test.each([
-		['without refresh: the cookie holds none of them', () => op.provider(), false],
-		['with refresh: the cookie holds them sealed (encrypted, httpOnly)', () => op.provider({ refresh: true }), true]
+		['without refresh: the cookie holds none of them', () => world.op.provider(), false],
+		['with refresh: the cookie holds them sealed (encrypted, httpOnly)', () => world.op.provider({ refresh: true }), true]
 	])('JWT sessions, no adapter, %s; the browser can read no token', async (_name, provider, sealed) => {
 		const { client, text, setCookies } = await browserView(config(provider()));
-		const [accessToken, refreshToken, idToken] = op.issued;
+		const [accessToken, refreshToken, idToken] = world.op.issued;
 		for (const token of [accessToken, refreshToken, idToken]) expect(text).not.toContain(token);
 		const session = setCookies.filter((line) => line.startsWith('kitgate.session-token'));
 		expect(session.length).toBeGreaterThan(0);
@@ -73,12 +69,12 @@ describe('upstream tokens stay on the server', () => {
 
 	test('the access token is sent to the provider’s userinfo endpoint only, and only as a bearer header', async () => {
 		// every request kitgate sent: all the endpoints it knows of are on the provider's server
-		const sent = op.requests;
-		const client = testClient(config(op.provider({ idToken: false }), { adapter: MemoryAdapter() }));
-		const back = op.authorize((await startAt(client)).href, ALICE);
+		const sent = world.op.requests;
+		const client = testClient(config(world.op.provider({ idToken: false }), { adapter: MemoryAdapter() }));
+		const back = world.op.authorize((await startAt(client)).href, ALICE);
 		expect(setsSession(await client.request(back))).toBe(true);
-		const [accessToken] = op.issued;
+		const [accessToken] = world.op.issued;
 		const carrying = sent.filter(({ url, authorization, body }) => url.includes(accessToken) || authorization?.includes(accessToken) || body.includes(accessToken));
-		expect(carrying.map(({ url, authorization }) => [url, authorization])).toEqual([[`${op.issuer}/userinfo`, `Bearer ${accessToken}`]]);
+		expect(carrying.map(({ url, authorization }) => [url, authorization])).toEqual([[`${world.op.issuer}/userinfo`, `Bearer ${accessToken}`]]);
 	});
 });

@@ -3,7 +3,7 @@
 // button, or two tabs), each used once, and the rate limit taken when an autofill challenge is used.
 
 import { describe, expect, test } from 'vitest';
-import { clientDataChallenge, OUTSTANDING_CHALLENGES } from '../flows/passkey/webauthn-challenge.js';
+import { OUTSTANDING_CHALLENGES } from '../flows/passkey/webauthn-challenge.js';
 import { passkeyWorld } from './webauthn-fixture.js';
 
 /** A world with one registered passkey, and a second browser (signed out) to sign in with it. */
@@ -153,31 +153,5 @@ describe('rate limit', () => {
 		expect(refused.response.headers.getSetCookie().some((c) => c.startsWith('kitgate.session-token=') && !/Max-Age=0/i.test(c))).toBe(false);
 		expect(next.challengeCookie()).toBeUndefined();
 		expect(await next.session()).toBeNull();
-	});
-});
-
-describe('clientDataChallenge', () => {
-	const encoded = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
-
-	test('reads the challenge of a response’s clientDataJSON', () => {
-		expect(clientDataChallenge({ response: { clientDataJSON: encoded({ type: 'webauthn.get', challenge: 'abc' }) } })).toBe('abc');
-	});
-
-	test('anything else is undefined, never a throw', () => {
-		for (const data of [
-			undefined,
-			null,
-			'text',
-			[],
-			{},
-			{ response: null },
-			{ response: { clientDataJSON: 42 } },
-			{ response: { clientDataJSON: encoded('{') } },
-			{ response: { clientDataJSON: encoded('null') } },
-			{ response: { clientDataJSON: encoded({ challenge: '' }) } },
-			{ response: { clientDataJSON: encoded({ challenge: ['abc'] }) } }
-		]) {
-			expect(clientDataChallenge(data)).toBeUndefined();
-		}
 	});
 });

@@ -1,33 +1,11 @@
 // Passkeys through `Auth()` with a software authenticator making real P-256 signatures: the
 // options route, registration (new user, signed-in user), authentication, on memory and SQLite.
 
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, test } from 'vitest';
-import { MemoryAdapter } from '../../adapters/memory.js';
-import { SQLiteAdapter } from '../../adapters/sqlite.js';
-import type { Adapter } from '../types.js';
+import { describe, expect, test } from 'vitest';
+import { memoryAndSqliteAdapters } from './stored-adapters.js';
 import { ADA, ORIGIN, optionsUserId, passkeyWorld } from './webauthn-fixture.js';
 
-const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-webauthn-'));
-const closers: (() => void)[] = [];
-afterAll(() => {
-	for (const close of closers) close();
-	rmSync(tempDir, { recursive: true, force: true });
-});
-
-const adapters: [string, () => Adapter][] = [
-	['memory', () => MemoryAdapter()],
-	[
-		'sqlite',
-		() => {
-			const adapter = SQLiteAdapter({ filename: join(tempDir, `${crypto.randomUUID()}.sqlite`) });
-			closers.push(() => adapter.close());
-			return adapter;
-		}
-	]
-];
+const adapters = memoryAndSqliteAdapters('webauthn');
 
 describe('GET webauthn-options/:provider', () => {
 	test('authenticate: options for any discoverable passkey, challenge in an encrypted httpOnly cookie for 5 minutes', async () => {

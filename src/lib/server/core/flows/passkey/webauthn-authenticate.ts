@@ -32,7 +32,7 @@ export async function authenticationOptions(
 	userId: string | undefined,
 	userVerification: UserVerificationRequirement = provider.userVerification ?? 'preferred'
 ) {
-	const { generateAuthenticationOptions } = await loadWebAuthnServer();
+	const { generateAuthenticationOptions } = await loadWebAuthnServer(ctx.config.providers);
 	const allowed = userId ? await ctx.config.adapter!.listAuthenticatorsByUserId(userId) : [];
 	const options = await generateAuthenticationOptions({
 		rpID: rp.id,
@@ -67,7 +67,7 @@ export async function verifyAssertion(
 	data: Record<string, unknown>,
 	options: { requireUserVerification: boolean }
 ): Promise<VerifiedAssertion> {
-	const { verifyAuthenticationResponse } = await loadWebAuthnServer();
+	const { verifyAuthenticationResponse } = await loadWebAuthnServer(ctx.config.providers);
 	const adapter = ctx.config.adapter!;
 	const credentialID = data.id;
 	if (typeof credentialID !== 'string' || !credentialID) throw new InvalidRequest('The passkey response has no credential id.');

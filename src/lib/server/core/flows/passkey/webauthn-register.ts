@@ -43,7 +43,7 @@ export async function registrationOptions(
 	rp: RelyingParty,
 	info: PasskeyUserInfo
 ) {
-	const { generateRegistrationOptions } = await loadWebAuthnServer();
+	const { generateRegistrationOptions } = await loadWebAuthnServer(ctx.config.providers);
 	const adapter = ctx.config.adapter!;
 	const userId = info.exists ? (info.user.id as string) : (info.user.id ?? crypto.randomUUID());
 	// the user's own passkeys are excluded so one authenticator is not registered twice
@@ -85,7 +85,7 @@ export async function verifyRegistration(
 	data: Record<string, unknown>,
 	callbackUrl: string
 ): Promise<Outcome> {
-	const { verifyRegistrationResponse } = await loadWebAuthnServer();
+	const { verifyRegistrationResponse } = await loadWebAuthnServer(ctx.config.providers);
 	const adapter = ctx.config.adapter!;
 	let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
 	try {

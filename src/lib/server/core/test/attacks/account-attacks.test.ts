@@ -4,26 +4,17 @@
 // another user would finish, replay of an email-change link by another user, and what deleting
 // an account leaves behind. Each test turns a success of the attacker into a refusal.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { everyAdapter } from '../../../adapters/test/every-adapter.js';
 import Passkey from '../../../providers/passkey.js';
 import type { AccountOverview } from '../../account/account-types.js';
 import type { Adapter, AuthConfig } from '../../types.js';
-import { confirmationForm, sinkProvider, startSink, type MailSink } from '../email-fixtures.js';
+import { confirmationForm, sinkProvider } from '../email-fixtures.js';
 import { loginAtIdp } from '../idp-browser.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
-import { STRATEGIES, address, attackConfig, sessionOf, signInByEmail, startIdpFor, type IdpAccount } from './flows.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
+import { address, attackConfig, attackWorld, type IdpAccount, sessionOf, signInByEmail, STRATEGIES } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-let sink: MailSink;
-let idp: Awaited<ReturnType<typeof startIdpFor>>;
-beforeAll(async () => {
-	[apps, sink] = await Promise.all([startApps(), startSink()]);
-	idp = await startIdpFor([apps.express.origin, apps.sveltekit.origin], ['idp']);
-});
-afterAll(async () => {
-	await Promise.all([apps.closeAll(), sink.close(), idp.close()]);
-});
+const world = attackWorld({ sink: true, idp: ['idp'] });
 
 const adapters = everyAdapter('account-attacks', { authjsTables: 'all' });
 const clock = { now: Date.now() };
@@ -34,7 +25,7 @@ function accountConfig(adapter: Adapter, strategy: 'jwt' | 'database', passkeys:
 		now: () => clock.now,
 		experimental: { enableWebAuthn: true },
 		// an app on a schema without a passkey table offers no passkeys
-		providers: [sinkProvider(sink), ...(passkeys ? [Passkey()] : []), idp.provider('idp')]
+		providers: [sinkProvider(world.sink), ...(passkeys ? [Passkey()] : []), world.idp.provider('idp')]
 	});
 }
 
@@ -58,7 +49,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 	describe.each(adapters)('%s adapter', (adapterName, makeAdapter) => {
 		describe.each(STRATEGIES)('%s sessions', (strategy) => {
 			let adapter: Required<Adapter>;
-			const app = () => apps[integration];
+			const app = () => world.apps[integration];
 			const passkeys = !adapterName.includes('authjsPgAdapterTables');
 			beforeAll(() => {
 				adapter = makeAdapter();
@@ -68,7 +59,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			async function victimWithEverything() {
 				const email = address('victim');
 				const browser = new Browser();
-				await signInByEmail(browser, app(), sink, email);
+				await signInByEmail(browser, app(), world.sink, email);
 				const user = (await adapter.getUserByEmail(email))!;
 				await adapter.linkAccount({ userId: user.id, provider: 'idp', type: 'oidc', providerAccountId: `idp-${user.id}` });
 				let credentialID: string | undefined;
@@ -121,7 +112,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect(after.user.email).toBe(victim.email);
 				expect(after.accounts.map((a) => a.provider).sort()).toEqual(['email', 'idp']);
 				if (victim.credentialID) expect(after.passkeys.map((p) => [p.credentialID, p.name])).toEqual([[victim.credentialID, null]]);
-				expect(sink.messages().filter((m) => m.envelope.to.some((to) => to.endsWith('@evil.test')))).toEqual([]);
+				expect(world.sink.messages().filter((m) => m.envelope.to.some((to) => to.endsWith('@evil.test')))).toEqual([]);
 			});
 
 			test("another user's passkey, session and account ids are refused like missing ones", async () => {
@@ -130,7 +121,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				const victim = await victimWithEverything();
 				const victimSession = (await overview(victim.browser, app())).sessions[0]!.id;
 				const attacker = new Browser();
-				await signInByEmail(attacker, app(), sink, address('attacker', 'evil.test'));
+				await signInByEmail(attacker, app(), world.sink, address('attacker', 'evil.test'));
 				const attempts: [string, Record<string, string>][] = [
 					['unlink', { provider: 'idp', providerAccountId: `idp-${victim.user.id}` }],
 					['unlink', { provider: 'email', providerAccountId: victim.email }],
@@ -162,8 +153,8 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect(location.searchParams.get('error')).toBe('FreshSignInRequired');
 				expect(location.searchParams.get('callbackUrl')).toBe(`${app().origin}/settings`);
 				expect(await adapter.getUserByAccount({ provider: 'idp', providerAccountId: `idp-${victim.user.id}` })).not.toBeNull();
-				sink.clear();
-				await signInByEmail(victim.browser, app(), sink, victim.email);
+				world.sink.clear();
+				await signInByEmail(victim.browser, app(), world.sink, victim.email);
 				const fresh = await post(victim.browser, app(), 'unlink', { provider: 'idp', providerAccountId: `idp-${victim.user.id}` });
 				expect(query(fresh).get('account')).toBe('unlinked');
 				expect(await adapter.getUserByAccount({ provider: 'idp', providerAccountId: `idp-${victim.user.id}` })).toBeNull();
@@ -174,9 +165,9 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				app().use(accountConfig(adapter, strategy, passkeys));
 				const email = address('linker');
 				const browser = new Browser();
-				await signInByEmail(browser, app(), sink, email);
+				await signInByEmail(browser, app(), world.sink, email);
 				const user = (await adapter.getUserByEmail(email))!;
-				const mine: IdpAccount = idp.addAccount({ id: `mine-${user.id}`, email: address('mine-at-idp'), name: 'Mine' });
+				const mine: IdpAccount = world.idp.addAccount({ id: `mine-${user.id}`, email: address('mine-at-idp'), name: 'Mine' });
 				const started = await post(browser, app(), 'link', { provider: 'idp' });
 				expect(started.status).toBe(302);
 				const back = await browser.request(await loginAtIdp(started.headers.get('location')!, { login: mine.id }));
@@ -187,9 +178,9 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				// another user of the app, signed in, signs in (plain) with a new IdP account: it is not theirs
 				const other = new Browser();
 				const otherEmail = address('other');
-				await signInByEmail(other, app(), sink, otherEmail);
+				await signInByEmail(other, app(), world.sink, otherEmail);
 				const otherUser = (await adapter.getUserByEmail(otherEmail))!;
-				const plain: IdpAccount = idp.addAccount({ id: `plain-${otherUser.id}`, email: address('plain-at-idp'), name: 'Plain' });
+				const plain: IdpAccount = world.idp.addAccount({ id: `plain-${otherUser.id}`, email: address('plain-at-idp'), name: 'Plain' });
 				const csrfToken = await other.csrfToken(app().origin);
 				const signIn = await other.request(`${app().origin}/auth/signin/idp`, { form: { csrfToken, callbackUrl: '/' } });
 				await other.request(await loginAtIdp(signIn.headers.get('location')!, { login: plain.id }));
@@ -201,11 +192,11 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				app().use(accountConfig(adapter, strategy, passkeys));
 				const victim = new Browser();
 				const victimEmail = address('victim');
-				await signInByEmail(victim, app(), sink, victimEmail);
+				await signInByEmail(victim, app(), world.sink, victimEmail);
 				const victimUser = (await adapter.getUserByEmail(victimEmail))!;
 				const attacker = new Browser();
-				await signInByEmail(attacker, app(), sink, address('attacker', 'evil.test'));
-				const attackersIdp: IdpAccount = idp.addAccount({ id: `evil-${crypto.randomUUID()}`, email: address('evil-at-idp', 'evil.test'), name: 'Evil' });
+				await signInByEmail(attacker, app(), world.sink, address('attacker', 'evil.test'));
+				const attackersIdp: IdpAccount = world.idp.addAccount({ id: `evil-${crypto.randomUUID()}`, email: address('evil-at-idp', 'evil.test'), name: 'Evil' });
 				// the attacker starts a link in their own browser and logs in at the IdP as themselves
 				const started = await post(attacker, app(), 'link', { provider: 'idp' });
 				const callback = await loginAtIdp(started.headers.get('location')!, { login: attackersIdp.id });
@@ -218,10 +209,10 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				// a link the victim's browser started, finished after someone else signed in there: not linked to either
 				const started2 = await post(victim, app(), 'link', { provider: 'idp' });
 				const intruderEmail = address('intruder', 'evil.test');
-				sink.clear();
-				await signInByEmail(victim, app(), sink, intruderEmail);
+				world.sink.clear();
+				await signInByEmail(victim, app(), world.sink, intruderEmail);
 				const intruder = (await adapter.getUserByEmail(intruderEmail))!;
-				const theirs: IdpAccount = idp.addAccount({ id: `late-${crypto.randomUUID()}`, email: address('late-at-idp'), name: 'Late' });
+				const theirs: IdpAccount = world.idp.addAccount({ id: `late-${crypto.randomUUID()}`, email: address('late-at-idp'), name: 'Late' });
 				await victim.request(await loginAtIdp(started2.headers.get('location')!, { login: theirs.id }));
 				const owner = await adapter.getUserByAccount({ provider: 'idp', providerAccountId: theirs.id });
 				expect(owner?.id).not.toBe(victimUser.id);
@@ -233,18 +224,18 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				app().use(accountConfig(adapter, strategy, passkeys));
 				const ada = new Browser();
 				const adaEmail = address('ada');
-				await signInByEmail(ada, app(), sink, adaEmail);
+				await signInByEmail(ada, app(), world.sink, adaEmail);
 				const newEmail = address('ada-new');
-				sink.clear();
+				world.sink.clear();
 				expect(query(await post(ada, app(), 'change-email', { email: newEmail })).get('account')).toBe('email-change-requested');
-				const mailToNew = sink.messages().find((m) => m.envelope.to.includes(newEmail));
-				const notice = sink.messages().find((m) => m.envelope.to.includes(adaEmail));
+				const mailToNew = world.sink.messages().find((m) => m.envelope.to.includes(newEmail));
+				const notice = world.sink.messages().find((m) => m.envelope.to.includes(adaEmail));
 				expect(notice?.links.some((link) => link.includes('token='))).toBe(false);
 				const link = mailToNew!.links.find((l) => l.includes('/auth/account/confirm-email'))!;
 				expect(new URL(link).origin).toBe(app().origin);
 
 				const eve = new Browser();
-				await signInByEmail(eve, app(), sink, address('eve', 'evil.test'));
+				await signInByEmail(eve, app(), world.sink, address('eve', 'evil.test'));
 				const evePage = await eve.request(link);
 				const eveForm = confirmationForm(await evePage.text());
 				const eveTry = await eve.request(eveForm.action, { form: eveForm.fields });
@@ -264,10 +255,10 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				app().use(accountConfig(adapter, strategy, passkeys));
 				const email = address('two-browsers');
 				const laptop = new Browser();
-				await signInByEmail(laptop, app(), sink, email);
+				await signInByEmail(laptop, app(), world.sink, email);
 				const phone = new Browser();
-				sink.clear();
-				await signInByEmail(phone, app(), sink, email);
+				world.sink.clear();
+				await signInByEmail(phone, app(), world.sink, email);
 				const listed = (await overview(laptop, app())).sessions;
 				expect(listed.filter((s) => s.current)).toHaveLength(1);
 				if (strategy === 'database') {
@@ -286,8 +277,8 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				app().use(accountConfig(adapter, strategy, passkeys));
 				const victim = await victimWithEverything();
 				const phone = new Browser();
-				sink.clear();
-				await signInByEmail(phone, app(), sink, victim.email);
+				world.sink.clear();
+				await signInByEmail(phone, app(), world.sink, victim.email);
 				const deleted = await post(victim.browser, app(), 'delete', { callbackUrl: '/' });
 				expect(query(deleted).get('account')).toBe('account-deleted');
 				expect(deleted.headers.getSetCookie().some((line) => /session-token=;|session-token=[^;]*;.*(Max-Age=0|Expires=Thu, 01 Jan 1970)/i.test(line))).toBe(true);

@@ -19,8 +19,7 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 		test('enumeration: asking to move one\'s own account to an address tells, through the notice in one\'s own mailbox, whether another user has that address (fails before the fix)', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
 			await w.browser().signInByEmail('victim@example.com');
-			const eve = w.browser();
-			await eve.signInByEmail('eve@example.com');
+			const eve = await w.signedIn('eve@example.com');
 			const eveMailbox = () => w.mails.filter((mail) => mail.identifier === 'eve@example.com').map((mail) => mail.kind);
 
 			const taken = await eve.change('change-email', { email: 'victim@example.com' });
@@ -37,8 +36,7 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 
 		test('a stolen session past the fresh-sign-in window adds the thief\'s passkey as a way in (connecting an IdP account is refused for the same session) (fails before the fix)', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			w.clock.now += 11 * 60_000;
 			const link = await ada.changeJson('link', { provider: 'idp' });
 			expect(((await link.json()) as { error: string }).error).toBe('FreshSignInRequired');
@@ -47,14 +45,13 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 				const { options: creation } = (await options.json()) as { options: Parameters<typeof ada.device.register>[0] };
 				await ada.request('/auth/callback/passkey', { json: { csrfToken: await ada.client.csrfToken(), action: 'register', data: ada.device.register(creation) } });
 			}
-			const id = (await w.adapter.getUserByEmail('ada@example.com'))!.id;
+			const id = (await w.userOf('ada@example.com')).id;
 			expect(await w.adapter.listAuthenticatorsByUserId(id), 'the thief\'s passkey became a way into ada\'s account').toHaveLength(0);
 		});
 
 		test('held: a session extended or re-issued long after its sign-in stays stale (the extension moves neither createdAt nor auth_time)', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const signedInAt = (await ada.overview()).signedInAt;
 			w.clock.now += 25 * 3600_000; // past updateAge: this read extends / re-issues the session
 			expect((await ada.session())?.user?.email).toBe('ada@example.com');
@@ -68,8 +65,7 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 
 		test('held: callbackUrl on account posts never leaves the origin (form success, form failure, JSON, stale sign-in)', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			for (const callbackUrl of ['https://evil.example/steal', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
 				const ok = await ada.change('end-other-sessions', { callbackUrl });
 				expect(new URL(ok.headers.get('location')!).origin, `success with ${callbackUrl}`).toBe('http://localhost:3000');
@@ -90,16 +86,14 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 
 		test('held: an email-change link is spent by its confirmation and by nothing else; a second request for another address does not make the first one another user\'s', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			await ada.change('change-email', { email: 'first@example.com' });
 			const first = new URL(w.mails.find((mail) => mail.kind === 'confirm-email-change' && mail.identifier === 'first@example.com')!.url);
 			// the link's address swapped for another one: refused (the token is bound to the address)
 			const swapped = await ada.change('confirm-email', { token: first.searchParams.get('token')!, email: 'other@example.com' });
 			expect(outcomeOf(swapped).accountError).toBe('Verification');
 			// eve, signed in, posts ada's token for her own account: refused, and the link stays good for ada
-			const eve = w.browser();
-			await eve.signInByEmail('eve@example.com');
+			const eve = await w.signedIn('eve@example.com');
 			const stolen = await eve.change('confirm-email', { token: first.searchParams.get('token')!, email: 'first@example.com' });
 			expect(outcomeOf(stolen).accountError).toBe('Verification');
 			expect(await w.adapter.getUserByEmail('first@example.com')).toBeNull();
@@ -121,8 +115,7 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 					}
 				})
 			];
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const started = (await (await ada.changeJson('two-factor-start')).json()) as { secret: string; pending: string };
 			const confirmed = await ada.changeJson('two-factor-confirm', { pending: started.pending, code: totpCode(started.secret, totpStep(w.clock.now)) });
 			expect(confirmed.status).toBe(200);
@@ -143,8 +136,7 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 		test('held: with the public URL configured, a forged X-Forwarded-Host reaches neither the confirmation link nor the note sent to the holder of a taken address', async () => {
 			const w = accountWorld(makeAdapter(), strategy, { url: 'http://localhost:3000' });
 			await w.browser().signInByEmail('victim@example.com');
-			const eve = w.browser();
-			await eve.signInByEmail('eve@example.com');
+			const eve = await w.signedIn('eve@example.com');
 			const forged = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
 			for (const email of ['victim@example.com', 'eve.new@example.com']) {
 				const csrfToken = await eve.client.csrfToken();
@@ -158,11 +150,9 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 
 		test('held: ending the other sessions ends one signed in earlier in the same second; this browser goes on', async () => {
 			const w = accountWorld(makeAdapter(), strategy);
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			w.clock.now = Math.floor(w.clock.now / 1000) * 1000 + 5000 + 100;
-			const thief = w.browser();
-			await thief.signInByEmail('ada@example.com');
+			const thief = await w.signedIn();
 			w.clock.now += 700; // same second as the thief's sign-in
 			expect(outcomeOf(await ada.change('end-other-sessions')).account).toBe('other-sessions-ended');
 			w.clock.now += 50;
@@ -176,9 +166,8 @@ describe.each(adapters)('review 4, account routes: %s adapter', (_name, makeAdap
 		const w = accountWorld(makeAdapter(), 'jwt');
 		// the merge Auth.js apps write for `update()`: whatever the client sends lands in the token
 		w.config.callbacks = { jwt: ({ token, trigger, session }) => (trigger === 'update' && session && typeof session === 'object' ? { ...token, ...(session as JWT) } : token) };
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
-		const user = (await w.adapter.getUserByEmail('ada@example.com'))!;
+		const ada = await w.signedIn();
+		const user = await w.userOf('ada@example.com');
 		const { encodeJwt } = await import('../../crypto/jwt.js');
 		const value = await encodeJwt({ token: { sub: user.id, email: 'ada@example.com' }, secret: TEST_SECRET, salt: 'kitgate.session-token', maxAge: 3600, now: w.clock.now });
 		ada.client.jar.set('kitgate.session-token', value);

@@ -5,46 +5,25 @@
 // fresh per-address budget each time, but a locked identifier stays locked: the per-identifier
 // count never depends on the address, and new address keys cannot push it out of the store.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import Credentials from '../../../providers/credentials.js';
+import { describe, expect, test } from 'vitest';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
-import type { AuthConfig, RateLimitOptions } from '../../types.js';
-import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps, type AppOptions, type AppServer } from '../integrations.js';
-import { quietLogger } from '../oauth-fixtures.js';
+import type { RateLimitOptions } from '../../types.js';
+import { Browser, INTEGRATIONS, type AppOptions, type AppServer } from '../integrations.js';
+import { adaCredentialsWorld } from '../credentials-fixture.js';
+import { attackWorld } from './flows.js';
 
 // adapter-node reads these when its handler loads (in startApps): the client address is the
 // rightmost X-Forwarded-For entry, the one a single proxy in front appends
 process.env.ADDRESS_HEADER = 'x-forwarded-for';
 process.env.XFF_DEPTH = '1';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps.closeAll());
+const world = attackWorld();
 
-/** ada/lovelace is the only valid pair. */
+/** ada/lovelace is the only valid pair (credentials-fixture.ts); real time, as the apps'. */
 function serve(app: AppServer, credentials: NonNullable<RateLimitOptions['credentials']>, options: AppOptions, maxKeys?: number) {
-	const calls: unknown[] = [];
-	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		logger: quietLogger().logger,
-		rateLimit: { store: MemoryRateLimitStore(maxKeys ? { maxKeys } : {}), credentials },
-		providers: [
-			Credentials({
-				minFailureMs: 0,
-				credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
-				authorize: ({ username, password }) => {
-					calls.push(username);
-					return username === 'ada' && password === 'lovelace' ? { id: 'u-ada', name: 'Ada' } : null;
-				}
-			})
-		]
-	};
-	app.use(config, options);
-	return { calls };
+	const world = adaCredentialsWorld({ store: MemoryRateLimitStore(maxKeys ? { maxKeys } : {}), credentials }, { now: undefined });
+	app.use(world.config, options);
+	return world;
 }
 
 /** One credentials POST carrying `forwardedFor`; the error type of the answer (null: signed in). */
@@ -62,7 +41,7 @@ let next = 0;
 const freshAddress = () => `198.18.${Math.floor(++next / 250)}.${next % 250}`;
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 
 	test('with the hop count, entries a client adds to X-Forwarded-For give it no fresh per-address budget', async () => {
 		const { calls } = serve(app(), { perIdentifier: 0, perAddress: 3 }, { trustProxy: 1 });

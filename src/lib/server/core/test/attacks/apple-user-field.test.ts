@@ -9,27 +9,26 @@ import Apple from '../../../providers/apple.js';
 import type { AuthConfig, OAuthConfig, Profile, User } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
 import { loginAtIdpFormPost } from '../idp-browser.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
 import { quietLogger } from '../oauth-fixtures.js';
+import { attackWorld } from './flows.js';
 
 const CLIENT = { client_id: 'kitgate-form-post', client_secret: 'form-post-secret-form-post-secret', token_endpoint_auth_method: 'client_secret_post' as const };
 /** An IdP user whose ID token carries no email (Apple omits it when the user shares none). */
 const NO_EMAIL_ACCOUNT = { id: 'no-email', name: 'No Email', preferred_username: 'no-email' };
 const FORGED_USER = JSON.stringify({ name: { firstName: 'Evil' }, email: 'victim@example.com' });
 
-let apps: Awaited<ReturnType<typeof startApps>>;
+const world = attackWorld();
 let idp: Awaited<ReturnType<typeof startDemoIdp>>;
 beforeAll(async () => {
-	apps = await startApps();
 	const redirect_uris = INTEGRATIONS.flatMap((integration) =>
-		['idp', 'apple'].map((id) => `${apps[integration].origin}/auth/callback/${id}`)
+		['idp', 'apple'].map((id) => `${world.apps[integration].origin}/auth/callback/${id}`)
 	);
 	// the IdP's account type asks for an email; this account has none on purpose
 	const accounts = [DEMO_ACCOUNT, NO_EMAIL_ACCOUNT] as NonNullable<Parameters<typeof startDemoIdp>[0]['accounts']>;
 	idp = await startDemoIdp({ clients: [{ ...CLIENT, redirect_uris }], accounts });
 });
 afterAll(async () => {
-	await apps?.closeAll();
 	await idp?.close();
 });
 
@@ -75,7 +74,7 @@ async function signInWithFormPost(app: AppServer, providerId: string, extra: Rec
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
 	test('a generic OIDC provider with response_mode=form_post ignores a forged `user` form field', async () => {
-		const app = apps[integration];
+		const app = world.apps[integration];
 		const { config, seen } = recordingConfig({
 			id: 'idp',
 			name: 'Form-post IdP',
@@ -101,7 +100,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 	});
 
 	test('Apple (form_post against a local issuer) still reads the name from its `user` form field', async () => {
-		const app = apps[integration];
+		const app = world.apps[integration];
 		// Apple's own scope names plus `openid`, which the local IdP needs to issue an ID token
 		const apple = Apple({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, issuer: idp.issuer, authorization: { params: { scope: 'openid name email' } } });
 		const { config, seen } = recordingConfig(apple);
@@ -116,7 +115,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 	});
 
 	test('Apple never takes the email from the unsigned `user` form field', async () => {
-		const app = apps[integration];
+		const app = world.apps[integration];
 		const apple = Apple({ clientId: CLIENT.client_id, clientSecret: CLIENT.client_secret, issuer: idp.issuer, authorization: { params: { scope: 'openid name email' } } });
 		const { config, seen } = recordingConfig(apple);
 		app.use(config);

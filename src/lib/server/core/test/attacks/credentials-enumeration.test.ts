@@ -3,19 +3,16 @@
 // answer (status, redirect URL, body, cookies), neither sooner than `minFailureMs`, and the same
 // RateLimited answer once limited. Timing is asserted only as a lower bound with a margin.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { AuthConfig } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
 import { quietLogger } from '../oauth-fixtures.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps.closeAll());
+const world = attackWorld();
 
 const FLOOR_MS = 250;
 
@@ -64,7 +61,7 @@ async function answerTo(app: AppServer, username: string, headers: Record<string
 }
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 
 	test('an unknown user and a wrong password: the same answer, neither sooner than minFailureMs', async () => {
 		serve(app());

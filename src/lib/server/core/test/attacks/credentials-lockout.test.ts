@@ -4,19 +4,16 @@
 // identifier now comes from the provider's declared fields (or `rateLimit.credentials.identifier`),
 // normalised; a declared field that is not exactly one string is a 400 before `authorize` runs.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { AuthConfig, CredentialInput, RateLimitOptions } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
 import { quietLogger } from '../oauth-fixtures.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps.closeAll());
+const world = attackWorld();
 
 const PASSWORD = { label: 'Password', type: 'password' };
 
@@ -102,7 +99,7 @@ async function lock(app: AppServer, browser: Browser, field = 'username', id = '
 }
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 
 	test('a JSON array in the declared field is a 400 InvalidRequest, and a locked account stays locked', async () => {
 		const { calls } = serve(app());
@@ -226,7 +223,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 describe('sveltekit form action', () => {
 	test('a field sent twice to the signIn action ends on the InvalidRequest error page (400), not in authorize', async () => {
-		const app = apps.sveltekit;
+		const app = world.apps.sveltekit;
 		const { calls } = serve(app);
 		const browser = new Browser();
 		const response = await fetch(`${app.origin}/signin`, {
@@ -246,7 +243,7 @@ describe('sveltekit form action', () => {
 	});
 
 	test('an extra field does not escape the lockout through the signIn action', async () => {
-		const app = apps.sveltekit;
+		const app = world.apps.sveltekit;
 		const { calls } = serve(app);
 		const browser = new Browser();
 		await lock(app, browser);

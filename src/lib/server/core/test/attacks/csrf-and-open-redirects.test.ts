@@ -3,20 +3,17 @@
 // a victim's browser send (the victim's cookies, no CSRF token the attacker could know, a foreign
 // Origin), or a callback URL meant to leave the site.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import Credentials from '../../../providers/credentials.js';
 import Email from '../../../providers/email.js';
 import Passkey from '../../../providers/passkey.js';
 import type { AuthConfig } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps } from '../integrations.js';
+import { Browser, INTEGRATIONS } from '../integrations.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps?.closeAll());
+const world = attackWorld();
 
 const EVIL = 'https://evil.example';
 const links: string[] = [];
@@ -55,7 +52,7 @@ async function attackersToken(origin: string): Promise<string> {
 describe.each(INTEGRATIONS)('%s: CSRF', (integration) => {
 	describe.each(['jwt', 'database'] as const)('%s sessions', (strategy) => {
 		test('session update, sign-out and passkey removal need the victim\'s own token', async () => {
-			const app = apps[integration];
+			const app = world.apps[integration];
 			app.use(config(strategy));
 			const victim = await signedIn(app.origin);
 			for (const csrfToken of [undefined, await attackersToken(app.origin)]) {
@@ -74,7 +71,7 @@ describe.each(INTEGRATIONS)('%s: CSRF', (integration) => {
 		});
 
 		test('login CSRF: credentials, email-link requests, email-link confirmations and passkey callbacks without the browser\'s token do nothing', async () => {
-			const app = apps[integration];
+			const app = world.apps[integration];
 			app.use(config(strategy));
 			const victim = new Browser();
 			await victim.csrfToken(app.origin); // the victim has a CSRF cookie of their own
@@ -95,7 +92,7 @@ describe.each(INTEGRATIONS)('%s: CSRF', (integration) => {
 
 describe('sveltekit form actions with a foreign Origin', () => {
 	test('signIn and signOut actions refuse a cross-site form post', async () => {
-		const app = apps.sveltekit;
+		const app = world.apps.sveltekit;
 		app.use(config('jwt'));
 		const victim = await signedIn(app.origin);
 		for (const origin of [EVIL, 'null', `${app.origin}.evil.example`]) {
@@ -132,7 +129,7 @@ const OFF_SITE = [
 
 describe.each(INTEGRATIONS)('%s: open redirects', (integration) => {
 	test.each(OFF_SITE)('callbackUrl %j never leaves the site (sign-in, sign-out, sign-in page)', async (callbackUrl) => {
-		const app = apps[integration];
+		const app = world.apps[integration];
 		app.use(config('jwt'));
 		const host = new URL(app.origin).host;
 		const browser = new Browser();

@@ -17,19 +17,18 @@ import Email from '../../../providers/email.js';
 import type { AuthConfig } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
 import { loginAtIdp } from '../idp-browser.js';
-import { Browser, startApps } from '../integrations.js';
+import { Browser } from '../integrations.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
+const world = attackWorld();
 let idp: { issuer: string; close: () => Promise<void> };
 const CLIENT = { client_id: 'race-review', client_secret: 'race-review-secret-race-review-secret' };
 
 beforeAll(async () => {
-	apps = await startApps();
-	idp = await startDemoIdp({ clients: [{ ...CLIENT, redirect_uris: [`${apps.express.origin}/auth/callback/idp`, `${apps.sveltekit.origin}/auth/callback/idp`] }] });
+	idp = await startDemoIdp({ clients: [{ ...CLIENT, redirect_uris: [`${world.apps.express.origin}/auth/callback/idp`, `${world.apps.sveltekit.origin}/auth/callback/idp`] }] });
 });
 afterAll(async () => {
 	await idp?.close();
-	await apps?.closeAll();
 });
 
 const adapters = everyAdapter('email-and-oidc-first-sign-in-race');
@@ -38,8 +37,8 @@ describe.each(adapters)('email link and OIDC first sign-ins of one address at on
 	test('one user, no cross-provider link, every session is its account owner\'s', async () => {
 		// two "servers" on one database: the email link is confirmed on the Express app, the OIDC
 		// callback lands on the SvelteKit app (its own bundled copy of the engine: no shared in-process queue)
-		const app = apps.express;
-		const other = apps.sveltekit;
+		const app = world.apps.express;
+		const other = world.apps.sveltekit;
 		const real = make();
 		// both sign-ins read "no user with this address" before either writes: the race window held open
 		let racing = false;

@@ -3,22 +3,15 @@
 // asked for an "address" shaped like a change link's identifier, a change link spent on the
 // sign-in route, and change links that outlive a later change of the address or a credential.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { everyAdapter } from '../../../adapters/test/every-adapter.js';
 import { credentialChanged } from '../../account/credential-change.js';
 import type { Adapter, AuthConfig } from '../../types.js';
-import { confirmationForm, sinkProvider, startSink, type MailSink } from '../email-fixtures.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
-import { STRATEGIES, address, attackConfig, errorOf, requestLink, sessionOf, signInByEmail } from './flows.js';
+import { confirmationForm, sinkProvider } from '../email-fixtures.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
+import { address, attackConfig, attackWorld, errorOf, requestLink, sessionOf, signInByEmail, STRATEGIES } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-let sink: MailSink;
-beforeAll(async () => {
-	[apps, sink] = await Promise.all([startApps(), startSink()]);
-});
-afterAll(async () => {
-	await Promise.all([apps.closeAll(), sink.close()]);
-});
+const world = attackWorld({ sink: true });
 
 const adapters = everyAdapter('email-change-links', { authjsTables: 'all' });
 
@@ -29,7 +22,7 @@ function authjsDocsNormalizer(identifier: string): string {
 }
 
 function linkConfig(adapter: Adapter, strategy: 'jwt' | 'database'): AuthConfig {
-	return attackConfig(adapter, strategy, { providers: [sinkProvider(sink, { normalizeIdentifier: authjsDocsNormalizer })] });
+	return attackConfig(adapter, strategy, { providers: [sinkProvider(world.sink, { normalizeIdentifier: authjsDocsNormalizer })] });
 }
 
 async function post(browser: Browser, app: AppServer, operation: string, fields: Record<string, string>): Promise<Response> {
@@ -52,7 +45,7 @@ async function confirmIn(browser: Browser, link: string): Promise<Response> {
 
 /** Every link of the newest mail to `to` that contains `path`. */
 function linksTo(to: string, path: string): string[] {
-	return sink
+	return world.sink
 		.messages()
 		.filter((m) => m.envelope.to.includes(to))
 		.flatMap((m) => m.links)
@@ -63,7 +56,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 	describe.each(adapters)('%s adapter', (_adapterName, makeAdapter) => {
 		describe.each(STRATEGIES)('%s sessions', (strategy) => {
 			let adapter: Required<Adapter>;
-			const app = () => apps[integration];
+			const app = () => world.apps[integration];
 			beforeAll(() => {
 				adapter = makeAdapter();
 			});
@@ -71,12 +64,12 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			async function signedIn(name: string) {
 				const email = address(name);
 				const browser = new Browser();
-				await signInByEmail(browser, app(), sink, email);
+				await signInByEmail(browser, app(), world.sink, email);
 				return { browser, email, user: (await adapter.getUserByEmail(email))! };
 			}
 
 			async function requestChange(browser: Browser, to: string): Promise<string> {
-				sink.clear();
+				world.sink.clear();
 				expect(query(await post(browser, app(), 'change-email', { email: to })).get('account')).toBe('email-change-requested');
 				const [link] = linksTo(to, '/auth/account/confirm-email');
 				expect(link, `a change link to ${to}`).toBeDefined();
@@ -88,11 +81,11 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				const victim = await signedIn('victim');
 				const attackerAddress = address('attacker', 'evil.test');
 				const shaped = `kitgate:email-change:${victim.user.id}:${attackerAddress}`;
-				sink.clear();
+				world.sink.clear();
 				const attacker = new Browser();
 				const asked = await requestLink(attacker, app(), shaped);
 				// the attacker may get a sign-in token for that "address"; sent to the victim's confirm page, it must do nothing
-				const mailed = sink.messages().flatMap((m) => m.links).find((link) => link.includes('/auth/callback/email'));
+				const mailed = world.sink.messages().flatMap((m) => m.links).find((link) => link.includes('/auth/callback/email'));
 				if (mailed) {
 					const token = new URL(mailed).searchParams.get('token')!;
 					const forged = `${app().origin}/auth/account/confirm-email?token=${token}&email=${encodeURIComponent(attackerAddress)}&callbackUrl=%2F`;

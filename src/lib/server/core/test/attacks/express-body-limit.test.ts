@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
 import { MAX_BODY_BYTES } from '../../request/body.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, startApps } from '../integrations.js';
+import { Browser } from '../integrations.js';
+import { attackWorld } from './flows.js';
 
 const HUGE = 50 * 1024 * 1024;
 const MB = 1024 * 1024;
@@ -206,23 +207,21 @@ describe('Express in a child process', () => {
 });
 
 describe('SvelteKit (adapter-node)', () => {
-	let apps: Awaited<ReturnType<typeof startApps>>;
+	const world = attackWorld();
 	beforeAll(async () => {
-		apps = await startApps();
-		apps.sveltekit.use({
+		world.apps.sveltekit.use({
 			secret: TEST_SECRET,
 			trustHost: true,
 			logger: { error: () => {}, warn: () => {}, debug: () => {} },
 			providers: [Credentials({ credentials: { username: {} }, authorize: ({ username }) => ({ id: '1', email: `${username}@example.com` }) })]
 		});
 	});
-	afterAll(() => apps?.closeAll());
 
 	test.each([
 		['a declared Content-Length of 50 MB', false],
 		['a chunked body of 50 MB', true]
 	])('%s is refused as PayloadTooLarge, as on Express: the page route redirects to its error page (413), the JSON route answers 413', async (_name, chunked) => {
-		const app = apps.sveltekit;
+		const app = world.apps.sveltekit;
 		const page = await postHuge(`${app.origin}/auth/callback/credentials`, { total: HUGE, chunked, headers: { origin: app.origin } });
 		const json = await postHuge(`${app.origin}/auth/session`, { total: HUGE, chunked, headers: { origin: app.origin, 'content-type': 'application/json' } });
 		console.info(`sveltekit, ${chunked ? 'chunked' : 'Content-Length'}: callback ${page.status} ${page.headers.location}; session route ${json.status} ${json.body}`);

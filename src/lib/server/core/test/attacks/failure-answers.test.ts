@@ -14,21 +14,16 @@
 // - RateLimited is 429 everywhere, but only credentials and email say when to retry: the passkey
 //   options route answers 429 without Retry-After.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
-import Credentials from '../../../providers/credentials.js';
 import Email from '../../../providers/email.js';
 import Passkey from '../../../providers/passkey.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, RateLimitOptions } from '../../types.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
-import { attackConfig, type Strategy } from './flows.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
+import { attackConfig, attackWorld, rightPasswordCredentials, type Strategy } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps?.closeAll());
+const world = attackWorld();
 
 const KNOWN = 'known-user-4711';
 const mail: string[] = [];
@@ -38,12 +33,7 @@ function config(options: { adapter?: Adapter; strategy?: Strategy; rateLimit?: R
 		rateLimit: options.rateLimit ?? { store: MemoryRateLimitStore() },
 		experimental: { enableWebAuthn: true },
 		providers: [
-			Credentials({
-				minFailureMs: 0,
-				credentials: { username: {}, password: { type: 'password' } },
-				authorize: ({ username, password }) =>
-					username === KNOWN && password === 'right' ? { id: `u-${KNOWN}`, name: KNOWN, email: `${KNOWN}@example.com` } : null
-			}),
+			rightPasswordCredentials(KNOWN),
 			Email({ sendVerificationRequest: ({ identifier }) => void mail.push(identifier) }),
 			Passkey()
 		]
@@ -55,7 +45,7 @@ const isCsrfCookie = (line: string) => /^kitgate\.csrf-token=/.test(line);
 const isRemoval = (line: string) => /^[^=]+=;/.test(line);
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = (): AppServer => apps[integration];
+	const app = (): AppServer => world.apps[integration];
 
 	test('MissingCSRF: 403 { error } on every state-changing route, for JSON bodies and for X-Auth-Return-Redirect; no cookie but a CSRF token or a removal', async () => {
 		app().use(config());

@@ -1,15 +1,16 @@
 // Whole flows as a browser does them, over HTTP against either integration: email links (with the
 // real SMTP sink), credentials, and reading who is signed in. Shared by the attack tests.
 
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { startDemoIdp } from '../../../../../../scripts/demo-idp.js';
+import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { confirmationForm, type MailSink } from '../email-fixtures.js';
+import { confirmationForm, startSink, type MailSink } from '../email-fixtures.js';
 import { loginAtIdp } from '../idp-browser.js';
 import { quietLogger } from '../oauth-fixtures.js';
-import type { AppServer, Browser } from '../integrations.js';
+import { startApps, type AppServer, type Browser } from '../integrations.js';
 
 /** The session strategies every storage-dependent attack runs under. */
 export const STRATEGIES = ['jwt', 'database'] as const;
@@ -39,6 +40,22 @@ export function attackConfig(adapter: Adapter | undefined, strategy: Strategy, o
 		},
 		...overrides
 	};
+}
+
+/**
+ * A Credentials provider (no failure floor) whose password is "right": for any username, or, with
+ * `known`, for that username only. The user's id is `u-<username>`, its address `<username>@example.com`.
+ *
+ * @example
+ * attackConfig(MemoryAdapter(), 'jwt', { providers: [rightPasswordCredentials('known-user-4711')] });
+ */
+export function rightPasswordCredentials(known?: string) {
+	return Credentials({
+		minFailureMs: 0,
+		credentials: { username: {}, password: { type: 'password' } },
+		authorize: ({ username, password }) =>
+			password === 'right' && (known === undefined || username === known) ? { id: `u-${String(username)}`, name: String(username), email: `${String(username)}@example.com` } : null
+	});
 }
 
 /** A unique address for one test: `name+<random>@domain`. */
@@ -111,6 +128,33 @@ export async function startIdpFor(origins: string[], providerIds: string[]) {
 			return { id, name: id, type: 'oidc', issuer: idp.issuer, clientId: client.client_id, clientSecret: client.client_secret, ...overrides };
 		}
 	};
+}
+
+/**
+ * The world of the attack tests over HTTP, started before the calling file's tests and closed after
+ * them: the apps of both integrations; with `sink`, the SMTP mail sink; with `idp`, the demo OpenID
+ * provider with a client whose redirect URIs are those providers' callbacks on both apps. Read the
+ * parts inside tests and hooks (they are there once the file's first `beforeAll` has run).
+ *
+ * @example
+ * const world = attackWorld({ sink: true, idp: ['idp'] });
+ * test('…', async () => {
+ * 	const app = world.apps.express;
+ * 	app.use(attackConfig(adapter, 'jwt', { providers: [sinkProvider(world.sink), world.idp.provider('idp')] }));
+ * });
+ */
+export function attackWorld(options: { sink?: boolean; idp?: string[] } = {}) {
+	const world = {} as { apps: Awaited<ReturnType<typeof startApps>>; sink: MailSink; idp: Awaited<ReturnType<typeof startIdpFor>> };
+	beforeAll(async () => {
+		const [apps, sink] = await Promise.all([startApps(), options.sink ? startSink() : undefined]);
+		world.apps = apps;
+		if (sink) world.sink = sink;
+		if (options.idp) world.idp = await startIdpFor([apps.express.origin, apps.sveltekit.origin], options.idp);
+	});
+	afterAll(async () => {
+		await Promise.all([world.apps?.closeAll(), world.sink?.close(), world.idp?.close()]);
+	});
+	return world;
 }
 
 /** Starts an OAuth sign-in in `browser` (CSRF token from its own cookie); returns the redirect to the IdP. */

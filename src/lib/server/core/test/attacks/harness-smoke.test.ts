@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps } from '../integrations.js';
+import { Browser, INTEGRATIONS } from '../integrations.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps.closeAll());
+const world = attackWorld();
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
 	test('credentials sign-in over HTTP', async () => {
-		const app = apps[integration];
+		const app = world.apps[integration];
 		app.use({
 			secret: TEST_SECRET,
 			trustHost: true,

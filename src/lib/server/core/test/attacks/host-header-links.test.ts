@@ -6,22 +6,15 @@
 // explicitly. The mail is read on the real SMTP server.
 
 import { request as httpRequest } from 'node:http';
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import { ExpressAuth } from '../../../express/index.js';
 import { resolveConfig } from '../../config/resolve-config.js';
-import { sinkProvider, startSink, type MailSink } from '../email-fixtures.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
-import { address, attackConfig } from './flows.js';
+import { sinkProvider } from '../email-fixtures.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
+import { address, attackConfig, attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-let sink: MailSink;
-beforeAll(async () => {
-	[apps, sink] = await Promise.all([startApps(), startSink()]);
-});
-afterAll(async () => {
-	await Promise.all([apps.closeAll(), sink.close()]);
-});
+const world = attackWorld({ sink: true });
 
 const savedEnv = { AUTH_URL: process.env.AUTH_URL, NODE_ENV: process.env.NODE_ENV, VERCEL: process.env.VERCEL };
 afterEach(() => {
@@ -61,7 +54,7 @@ async function requestLinkWithHeaders(app: AppServer, email: string, headers: Re
 		req.on('error', reject);
 		req.end(body);
 	});
-	const mail = sink.messages().find((message) => message.envelope.to.includes(email));
+	const mail = world.sink.messages().find((message) => message.envelope.to.includes(email));
 	return { status, mail };
 }
 
@@ -72,11 +65,11 @@ const POISON: Record<string, string>[] = [
 ];
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 
 	test.each(POISON)('with AUTH_URL set, a poisoned request (%o) mails a link, sender and subject of the configured URL', async (headers) => {
 		process.env.AUTH_URL = app().origin;
-		app().use(attackConfig(MemoryAdapter(), 'database', { providers: [sinkProvider(sink, { from: undefined })] }), { trustProxy: true });
+		app().use(attackConfig(MemoryAdapter(), 'database', { providers: [sinkProvider(world.sink, { from: undefined })] }), { trustProxy: true });
 		const victim = address('victim');
 		const { status, mail } = await requestLinkWithHeaders(app(), victim, headers);
 		expect(status).toBe(302);
@@ -93,8 +86,8 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 test('SvelteKit: with no AUTH_URL, the URL adapter-node was configured with (ORIGIN) is used, not the headers', async () => {
 	delete process.env.AUTH_URL;
-	const app = apps.sveltekit;
-	app.use(attackConfig(MemoryAdapter(), 'database', { providers: [sinkProvider(sink, { from: undefined })] }));
+	const app = world.apps.sveltekit;
+	app.use(attackConfig(MemoryAdapter(), 'database', { providers: [sinkProvider(world.sink, { from: undefined })] }));
 	for (const headers of POISON) {
 		const victim = address('victim');
 		const { status, mail } = await requestLinkWithHeaders(app, victim, headers);
@@ -105,7 +98,7 @@ test('SvelteKit: with no AUTH_URL, the URL adapter-node was configured with (ORI
 });
 
 describe('start-up in production', () => {
-	const emailConfig = (overrides = {}) => attackConfig(MemoryAdapter(), 'database', { providers: [sinkProvider(sink)], trustHost: undefined, ...overrides });
+	const emailConfig = (overrides = {}) => attackConfig(MemoryAdapter(), 'database', { providers: [sinkProvider(world.sink)], trustHost: undefined, ...overrides });
 
 	test('email sign-in without AUTH_URL refuses to start on a platform that only implies a trusted host', () => {
 		delete process.env.AUTH_URL;

@@ -21,20 +21,19 @@ import Credentials from '../../../providers/credentials.js';
 import Email from '../../../providers/email.js';
 import type { AuthConfig } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps } from '../integrations.js';
+import { Browser, INTEGRATIONS } from '../integrations.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
+const world = attackWorld();
 const schema = `t_${randomBytes(6).toString('hex')}`;
 let adapter: ReturnType<typeof PostgresAdapter>;
 const errors: Error[] = [];
 const links: string[] = [];
 
 beforeAll(async () => {
-	apps = await startApps();
 	adapter = PostgresAdapter({ connectionString: inject('databaseUrl'), schema });
 });
 afterAll(async () => {
-	await apps?.closeAll();
 	await adapter?.close();
 	const admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
 	await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -63,7 +62,7 @@ function config(strategy: 'database' | 'jwt'): AuthConfig {
 
 describe.each(INTEGRATIONS)('%s, PostgreSQL database sessions', (integration) => {
 	test('a session cookie holding a NUL byte reads as no session: no 5xx, and the user can still sign in', async () => {
-		const app = apps[integration];
+		const app = world.apps[integration];
 		app.use(config('database'));
 		errors.length = 0;
 		const browser = new Browser();
@@ -97,7 +96,7 @@ describe.each(INTEGRATIONS)('%s, PostgreSQL database sessions', (integration) =>
 
 describe.each(INTEGRATIONS)('%s, duplicate session cookies (precondition of cookie tossing)', (integration) => {
 	test('with two session cookies of one name the first one sent is read (holds: documents why the name needs __Host-)', async () => {
-		const app = apps[integration];
+		const app = world.apps[integration];
 		app.use(config('jwt'));
 		const tokenOf = async (username: string) => {
 			const browser = new Browser();

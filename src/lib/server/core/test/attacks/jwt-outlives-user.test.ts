@@ -17,18 +17,16 @@ import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import { deleteUser, revokeSessions } from '../../session/revocation.js';
 import type { Adapter, AuthConfig, RevocationStore } from '../../types.js';
-import { Browser, INTEGRATIONS, startApps, type Integration } from '../integrations.js';
-import { address, attackConfig, sessionOf } from './flows.js';
+import { Browser, INTEGRATIONS, type Integration } from '../integrations.js';
+import { address, attackConfig, attackWorld, sessionOf } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
+const world = attackWorld();
 const tempDir = mkdtempSync(join(tmpdir(), 'kitgate-jwt-outlives-'));
 const schema = `t_${crypto.randomUUID().replaceAll('-', '').slice(0, 12)}`;
 const closers: (() => Promise<void> | void)[] = [];
 beforeAll(async () => {
-	apps = await startApps();
 });
 afterAll(async () => {
-	await apps.closeAll();
 	for (const close of closers) await close();
 	const admin = new pg.Pool({ connectionString: inject('databaseUrl'), max: 1 });
 	await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -74,7 +72,7 @@ describe.each(stores)('%s database and store', (_name, make) => {
 					})
 				]
 			});
-			apps[integration].use(configs[integration]);
+			world.apps[integration].use(configs[integration]);
 		}
 	});
 
@@ -84,7 +82,7 @@ describe.each(stores)('%s database and store', (_name, make) => {
 		const user = await shared.adapter.createUser({ id: crypto.randomUUID(), email, emailVerified: null });
 		const browsers = {} as Record<Integration, Browser>;
 		for (const integration of INTEGRATIONS) {
-			const app = apps[integration];
+			const app = world.apps[integration];
 			const browser = new Browser();
 			const csrfToken = await browser.csrfToken(app.origin);
 			expect((await browser.request(`${app.origin}/auth/callback/credentials`, { form: { csrfToken, email } })).status).toBe(302);
@@ -100,8 +98,8 @@ describe.each(stores)('%s database and store', (_name, make) => {
 		await deleteUser(user.id, configs.express);
 		expect(await shared.adapter.getUser(user.id)).toBeNull();
 		for (const integration of INTEGRATIONS) {
-			expect(await sessionOf(browsers[integration], apps[integration]), integration).toBeNull();
-			const session = await browsers[integration].request(`${apps[integration].origin}/auth/session`);
+			expect(await sessionOf(browsers[integration], world.apps[integration]), integration).toBeNull();
+			const session = await browsers[integration].request(`${world.apps[integration].origin}/auth/session`);
 			expect(await session.json()).toBeNull();
 		}
 	});
@@ -110,12 +108,12 @@ describe.each(stores)('%s database and store', (_name, make) => {
 		const { user, browsers } = await signedInEverywhere();
 		clock.now += 1000;
 		await revokeSessions(user.id, configs.sveltekit);
-		for (const integration of INTEGRATIONS) expect(await sessionOf(browsers[integration], apps[integration]), integration).toBeNull();
+		for (const integration of INTEGRATIONS) expect(await sessionOf(browsers[integration], world.apps[integration]), integration).toBeNull();
 		// a new sign-in after the revocation works
 		clock.now += 1000;
 		const again = new Browser();
-		const csrfToken = await again.csrfToken(apps.express.origin);
-		await again.request(`${apps.express.origin}/auth/callback/credentials`, { form: { csrfToken, email: user.email } });
-		expect((await sessionOf(again, apps.express))?.user?.id).toBe(user.id);
+		const csrfToken = await again.csrfToken(world.apps.express.origin);
+		await again.request(`${world.apps.express.origin}/auth/callback/credentials`, { form: { csrfToken, email: user.email } });
+		expect((await sessionOf(again, world.apps.express))?.user?.id).toBe(user.id);
 	});
 });

@@ -39,9 +39,8 @@ describe.each(adapters)('%s adapter, JWT sessions', (_name, makeAdapter) => {
 			w.config.callbacks = { jwt: mergingJwt };
 
 			// the victim: an email user with a second factor
-			const victim = w.browser();
-			await victim.signInByEmail('victim@example.com');
-			victimId = (await w.adapter.getUserByEmail('victim@example.com'))!.id;
+			const victim = await w.signedIn('victim@example.com');
+			victimId = (await w.userOf('victim@example.com')).id;
 			const started = (await (await victim.changeJson('two-factor-start')).json()) as { secret: string; pending: string };
 			expect((await victim.changeJson('two-factor-confirm', { pending: started.pending, code: totpCode(started.secret, totpStep(w.clock.now)) })).status).toBe(200);
 			w.clock.now += 60_000;
@@ -75,9 +74,8 @@ describe.each(adapters)('%s adapter, JWT sessions', (_name, makeAdapter) => {
 				})
 			];
 			w.config.callbacks = { jwt: mergingJwt };
-			const victim = w.browser();
-			await victim.signInByEmail('victim@example.com');
-			victimId = (await w.adapter.getUserByEmail('victim@example.com'))!.id;
+			await w.signedIn('victim@example.com');
+			victimId = (await w.userOf('victim@example.com')).id;
 			const mallory = w.browser();
 			await mallory.request('/auth/callback/credentials', { form: { csrfToken: await mallory.client.csrfToken(), username: 'mallory', password: 'mallory-password', callbackUrl: '/' } });
 			// an update that tries the claims kitgate keeps: sub, subject, owner, sid, iat, auth_time

@@ -10,22 +10,18 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { everyAdapter } from '../../../adapters/test/every-adapter.js';
 import type { Adapter } from '../../types.js';
-import { sinkProvider, startSink, type MailSink } from '../email-fixtures.js';
+import { sinkProvider } from '../email-fixtures.js';
 import { loginAtIdp } from '../idp-browser.js';
-import { Browser, INTEGRATIONS, startApps } from '../integrations.js';
-import { address, attackConfig, errorOf, sessionOf, signInByEmail, startIdpFor, startOAuth } from './flows.js';
+import { Browser, INTEGRATIONS } from '../integrations.js';
+import { address, attackConfig, attackWorld, errorOf, sessionOf, signInByEmail, startOAuth } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-let sink: MailSink;
-let idp: Awaited<ReturnType<typeof startIdpFor>>;
+const world = attackWorld({ sink: true, idp: ['lax', 'idp'] });
 let proxy: { url: string; close: () => Promise<void> };
 beforeAll(async () => {
-	[apps, sink] = await Promise.all([startApps(), startSink()]);
-	idp = await startIdpFor([apps.express.origin, apps.sveltekit.origin], ['lax', 'idp']);
-	proxy = await startPkceStrippingProxy(idp.issuer);
+	proxy = await startPkceStrippingProxy(world.idp.issuer);
 });
 afterAll(async () => {
-	await Promise.all([apps.closeAll(), sink.close(), idp.close(), proxy.close()]);
+	await proxy.close();
 });
 
 /**
@@ -75,18 +71,18 @@ async function startPkceStrippingProxy(target: string): Promise<{ url: string; c
 const adapters = everyAdapter('oauth-login-csrf');
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 
 	test.each(adapters)("a forged callback carrying the attacker's code is refused in the victim's browser (%s adapter)", async (_name, makeAdapter) => {
 		const adapter = makeAdapter() as Required<Adapter>;
 		// the provider as an app configures one: default checks, endpoints of an IdP that ignores PKCE
-		const lax = idp.provider('lax', { authorization: `${proxy.url}/auth`, token: `${proxy.url}/token` });
-		app().use(attackConfig(adapter, 'database', { providers: [lax, sinkProvider(sink)] }));
-		const mallory = idp.addAccount({ id: `mallory-${crypto.randomUUID()}`, email: address('mallory', 'evil.test'), name: 'Mallory', email_verified: true });
+		const lax = world.idp.provider('lax', { authorization: `${proxy.url}/auth`, token: `${proxy.url}/token` });
+		app().use(attackConfig(adapter, 'database', { providers: [lax, sinkProvider(world.sink)] }));
+		const mallory = world.idp.addAccount({ id: `mallory-${crypto.randomUUID()}`, email: address('mallory', 'evil.test'), name: 'Mallory', email_verified: true });
 
 		// the victim is signed in and has started connecting an account (say, was on the IdP's login page)
 		const victim = new Browser();
-		await signInByEmail(victim, app(), sink, address('victim'));
+		await signInByEmail(victim, app(), world.sink, address('victim'));
 		const victimId = (await sessionOf(victim, app()))?.user?.id as string;
 		await startOAuth(victim, app(), 'lax');
 

@@ -10,11 +10,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import Twitter, { type TwitterOAuth1Options } from '../../../providers/twitter.js';
-import { Auth } from '../../auth.js';
 import type { AuthError } from '../../errors.js';
 import { encodeJwt } from '../../crypto/jwt.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../../types.js';
-import { TEST_SECRET } from '../client.js';
+import { TEST_SECRET, testClient } from '../client.js';
 
 // ---------------------------------------------------------------------------------------------
 // A small OAuth 1.0a service provider (RFC 5849 with the 1.0a verifier) whose steps a test can
@@ -228,28 +227,11 @@ function appConfig(providers: OAuthConfig[], overrides: Partial<AuthConfig> = {}
 	return { config, errors, warnings };
 }
 
-/** A browser (cookie jar) on the app; `headers` go with every request (a forged Host, say). */
+/** A browser (the test client's cookie jar) on the app; `headers` go with every request (a forged Host, say). */
 function browser(config: AuthConfig, options: { origin?: string; headers?: Record<string, string> } = {}) {
-	const origin = options.origin ?? APP;
-	const jar = new Map<string, string>();
-	async function request(path: string, form?: Record<string, string>): Promise<Response> {
-		const headers = new Headers(options.headers);
-		if (jar.size) headers.set('cookie', [...jar].map(([k, v]) => `${k}=${v}`).join('; '));
-		let body: string | undefined;
-		if (form) {
-			headers.set('content-type', 'application/x-www-form-urlencoded');
-			body = new URLSearchParams(form).toString();
-		}
-		const response = await Auth(new Request(new URL(path, origin), { method: form ? 'POST' : 'GET', headers, body }), config);
-		for (const line of response.headers.getSetCookie()) {
-			const [pair] = line.split(';');
-			const name = pair.slice(0, pair.indexOf('='));
-			const value = pair.slice(pair.indexOf('=') + 1);
-			if (/max-age=0/i.test(line) || value === '') jar.delete(name);
-			else jar.set(name, value);
-		}
-		return response;
-	}
+	const client = testClient(config, options.origin ?? APP);
+	const jar = client.jar;
+	const request = (path: string, form?: Record<string, string>): Promise<Response> => client.request(path, { form, headers: options.headers });
 	async function startSignIn(providerId = 'twitter', callbackUrl = '/dashboard'): Promise<Response> {
 		const { csrfToken } = (await (await request('/auth/csrf')).json()) as { csrfToken: string };
 		return request(`/auth/signin/${providerId}`, { csrfToken, callbackUrl });

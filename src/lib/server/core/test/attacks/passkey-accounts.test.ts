@@ -2,27 +2,20 @@
 // and (2) registering a passkey under the victim's address first, so that the victim's later
 // email sign-in lands in the attacker's user. Over HTTP on both integrations.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { everyAdapter } from '../../../adapters/test/every-adapter.js';
 import Passkey from '../../../providers/passkey.js';
 import type { Adapter } from '../../types.js';
-import { sinkProvider, startSink, type MailSink } from '../email-fixtures.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
+import { sinkProvider } from '../email-fixtures.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
 import { softwareAuthenticator } from '../software-authenticator.js';
 import { optionsUserId, type OptionsAnswer } from '../webauthn-fixture.js';
-import { STRATEGIES, address, attackConfig, sessionOf, signInByEmail, type Strategy } from './flows.js';
+import { address, attackConfig, attackWorld, sessionOf, signInByEmail, STRATEGIES, type Strategy } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-let sink: MailSink;
-beforeAll(async () => {
-	[apps, sink] = await Promise.all([startApps(), startSink()]);
-});
-afterAll(async () => {
-	await Promise.all([apps.closeAll(), sink.close()]);
-});
+const world = attackWorld({ sink: true });
 
 function usePasskeys(app: AppServer, adapter: Adapter, strategy: Strategy = 'database') {
-	app.use(attackConfig(adapter, strategy, { providers: [Passkey(), sinkProvider(sink)], experimental: { enableWebAuthn: true } }));
+	app.use(attackConfig(adapter, strategy, { providers: [Passkey(), sinkProvider(world.sink)], experimental: { enableWebAuthn: true } }));
 }
 
 async function options(browser: Browser, app: AppServer, query: Record<string, string>) {
@@ -45,7 +38,7 @@ function shape(answer: Awaited<ReturnType<typeof options>>) {
 const adapters = everyAdapter('passkey-accounts');
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 
 	test('the options route answers alike for an address with an account and passkeys and for an unknown one', async () => {
 		const adapter = adapters[0][1]();
@@ -53,7 +46,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 		// a known user with a passkey: signed in by email, then a passkey added
 		const known = address('known');
 		const owner = new Browser();
-		await signInByEmail(owner, app(), sink, known);
+		await signInByEmail(owner, app(), world.sink, known);
 		const device = softwareAuthenticator(app().origin);
 		const added = await options(owner, app(), { action: 'register' });
 		expect((await callback(owner, app(), 'register', device.register(added.body.options))).status).toBe(200);
@@ -73,7 +66,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 	test('the options route is rate limited per client address, like the other sign-in routes (429)', async () => {
 		app().use(
 			attackConfig(adapters[0][1](), 'database', {
-				providers: [Passkey(), sinkProvider(sink)],
+				providers: [Passkey(), sinkProvider(world.sink)],
 				experimental: { enableWebAuthn: true },
 				rateLimit: { passkey: { perAddress: 3 } }
 			})
@@ -106,7 +99,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 				// the victim signs in by email link: a user of their own
 				const victim = new Browser();
-				await signInByEmail(victim, app(), sink, victimEmail);
+				await signInByEmail(victim, app(), world.sink, victimEmail);
 				const victimSession = await sessionOf(victim, app());
 				expect(victimSession?.user?.email).toBe(victimEmail);
 				expect(victimSession?.user?.id).not.toBe(attackerId);

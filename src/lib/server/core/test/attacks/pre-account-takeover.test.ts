@@ -8,19 +8,16 @@
 // address, the link joins the attacker's user. The victim now works inside an account the attacker
 // still opens with a password.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import Credentials from '../../../providers/credentials.js';
 import Email from '../../../providers/email.js';
 import type { AuthConfig } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps } from '../integrations.js';
+import { Browser, INTEGRATIONS } from '../integrations.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps?.closeAll());
+const world = attackWorld();
 
 function setup() {
 	const adapter = MemoryAdapter();
@@ -47,7 +44,7 @@ function setup() {
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
 	test('an email link for my own address never joins a user someone else created with it through credentials', async () => {
-		const app = apps[integration];
+		const app = world.apps[integration];
 		const { adapter, links, config } = setup();
 		app.use(config);
 

@@ -5,52 +5,27 @@
 // The store is made small (maxKeys 20) so the flood takes 40 requests instead of 50,000: the same
 // code path as the default size.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import Credentials from '../../../providers/credentials.js';
+import { describe, expect, test } from 'vitest';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
-import type { AuthConfig } from '../../types.js';
-import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
-import { quietLogger } from '../oauth-fixtures.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
+import { adaCredentialsWorld } from '../credentials-fixture.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps.closeAll());
+const world = attackWorld();
 
 const MAX_KEYS = 20;
 const WINDOW_SECONDS = 900;
 
-/** ada/lovelace is the only valid pair; three failures lock an identifier; the clock is the test's. */
+/** ada/lovelace is the only valid pair (credentials-fixture.ts); three failures lock an identifier; the clock is the test's. */
 function serve(app: AppServer, rateLimit: { perAddress?: number } = {}) {
 	// both apps see 127.0.0.1: the test names the client address in a header of its own
-	const clock = { now: Date.UTC(2030, 5, 1) };
-	const calls: unknown[] = [];
-	const log = quietLogger();
-	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => clock.now,
-		logger: log.logger,
-		rateLimit: {
-			store: MemoryRateLimitStore({ maxKeys: MAX_KEYS }),
-			credentials: { perIdentifier: 3, perAddress: 0, windowSeconds: WINDOW_SECONDS, ...rateLimit },
-			clientAddress: (request) => request.headers.get('x-test-client') ?? undefined
-		},
-		providers: [
-			Credentials({
-				minFailureMs: 0,
-				credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } },
-				authorize: ({ username, password }) => {
-					calls.push(username);
-					return username === 'ada' && password === 'lovelace' ? { id: 'u-ada', name: 'Ada' } : null;
-				}
-			})
-		]
-	};
-	app.use(config);
-	return { clock, calls, log };
+	const world = adaCredentialsWorld({
+		store: MemoryRateLimitStore({ maxKeys: MAX_KEYS }),
+		credentials: { perIdentifier: 3, perAddress: 0, windowSeconds: WINDOW_SECONDS, ...rateLimit },
+		clientAddress: (request) => request.headers.get('x-test-client') ?? undefined
+	});
+	app.use(world.config);
+	return world;
 }
 
 /** One credentials POST; the error type of the answer (null: signed in). */
@@ -70,7 +45,7 @@ async function lockAda(app: AppServer, browser: Browser) {
 }
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 
 	test('a flood of new usernames does not unlock a locked account', async () => {
 		const { calls } = serve(app());

@@ -21,24 +21,23 @@ import { startDemoIdp } from '../../../../../../scripts/demo-idp.js';
 import type { AuthConfig, OAuthConfig } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
 import { loginAtIdp } from '../idp-browser.js';
-import { Browser, INTEGRATIONS, startApps } from '../integrations.js';
+import { Browser, INTEGRATIONS } from '../integrations.js';
+import { attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
+const world = attackWorld();
 let idp: { issuer: string; close: () => Promise<void> };
 
 const CLIENT = { client_id: 'proxy-review', client_secret: 'proxy-review-secret-proxy-review-secret' };
 const EVIL_HOST = 'evil.example:8443';
 
 beforeAll(async () => {
-	apps = await startApps();
 	idp = await startDemoIdp({
-		clients: [{ ...CLIENT, redirect_uris: INTEGRATIONS.map((name) => `${apps[name].origin}/auth/callback/idp`) }],
+		clients: [{ ...CLIENT, redirect_uris: INTEGRATIONS.map((name) => `${world.apps[name].origin}/auth/callback/idp`) }],
 		accounts: [{ id: 'victim', email: 'victim@example.com', email_verified: true, name: 'Victim' }]
 	});
 });
 afterAll(async () => {
 	await idp?.close();
-	await apps?.closeAll();
 });
 
 const quiet = { error: () => {}, warn: () => {}, debug: () => {} };
@@ -88,7 +87,7 @@ class RawClient {
 describe.each(INTEGRATIONS)('%s: redirect proxy as a confused deputy', (integration) => {
 	const why = integration === 'express' ? 'Express without AUTH_URL: the start is refused' : 'SvelteKit: the URL comes from ORIGIN';
 	test(`a state minted under a forged Host does not make the proxy forward a victim's code to that host (${why})`, async () => {
-		const app = apps[integration];
+		const app = world.apps[integration];
 		const config: AuthConfig = {
 			secret: TEST_SECRET,
 			trustHost: true,

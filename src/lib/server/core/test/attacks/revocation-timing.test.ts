@@ -23,10 +23,10 @@ import Credentials from '../../../providers/credentials.js';
 import { decodeJwt } from '../../crypto/jwt.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import { deleteUser, revokeSessions } from '../../session/revocation.js';
-import type { AuthConfig, JWT, Session } from '../../types.js';
-import { accountWorld, outcomeOf, UA_FIREFOX, UA_SAFARI } from '../account-fixture.js';
+import type { AuthConfig, JWT } from '../../types.js';
+import { accountWorld, outcomeOf, UA_SAFARI } from '../account-fixture.js';
 import { TEST_SECRET, testClient } from '../client.js';
-import { quietLogger, setsSession } from '../oauth-fixtures.js';
+import { anyUserWorld } from '../credentials-fixture.js';
 import { adaWithSecondFactor, policyWorld, signInAgain, signInTrusting } from '../two-factor-fixture.js';
 
 const SECOND = 1000;
@@ -52,35 +52,16 @@ async function claimsOf(jar: Map<string, string>, now: number): Promise<JWT> {
 }
 
 /**
- * One server of a fleet: credentials sign-in (any username is the user of that id, no adapter),
- * its own clock, and `store` for revocations (a SqlRateLimitStore on a shared file).
+ * One server of a fleet: the any-username world (credentials-fixture.ts, no adapter) on `clock`,
+ * with `store` for revocations (a SqlRateLimitStore on a shared file).
  */
 function server(clock: { now: number }, store: ReturnType<typeof SqlRateLimitStore> | ReturnType<typeof MemoryRateLimitStore>, session: AuthConfig['session'] = {}) {
-	const log = quietLogger();
-	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => clock.now,
-		logger: log.logger,
-		session: { revocationStore: store, ...session },
-		rateLimit: { store: MemoryRateLimitStore() },
-		providers: [
-			Credentials({
-				minFailureMs: 0,
-				authorize: ({ username }) => (typeof username === 'string' && username ? { id: username, name: username, email: `${username}@example.com` } : null)
-			})
-		]
-	};
+	const world = anyUserWorld({ session: { revocationStore: store, ...session } }, clock);
 	/** A browser signing in as `username` on this server (`jar`: the same browser on another server). */
-	const signIn = async (username: string, jar = new Map<string, string>()) => {
-		const client = testClient(config, 'http://localhost:3000', jar);
-		const response = await client.request('/auth/callback/credentials', { form: { csrfToken: await client.csrfToken(), username } });
-		expect(setsSession(response), `${username} signed in`).toBe(true);
-		return jar;
-	};
+	const signIn = async (username: string, jar = new Map<string, string>()) => (await world.signedIn(username, jar)).jar;
 	/** The session `jar` reads on this server (the browser's cookies follow the answer). */
-	const sessionOf = async (jar: Map<string, string>) => (await (await testClient(config, 'http://localhost:3000', jar).request('/auth/session')).json()) as Session | null;
-	return { config, log, signIn, sessionOf };
+	const sessionOf = async (jar: Map<string, string>) => (await world.sessionOf(testClient(world.config, 'http://localhost:3000', jar))).session;
+	return { config: world.config, log: world.log, signIn, sessionOf };
 }
 
 /** Two servers (two connections to one SQLite file) sharing a SqlRateLimitStore, each with its own clock. */
@@ -111,14 +92,11 @@ const nextStart = () => Date.UTC(2030, 0, 1, 12) + ++startsMade * DAY;
 describe('holes (each fails against a848655)', () => {
 	test('HOLE: a session update whose jwt callback merges client data sets iat in 2100: the session outlives "sign out everywhere else", revokeSessions and deleteUser, and its exp moves past maxAge', async () => {
 		const w = accountWorld(MemoryAdapter(), 'jwt', { callbacks: { jwt: mergingJwt } });
-		const owner = w.browser(UA_FIREFOX);
-		await owner.signInByEmail('ada@example.com');
-		const thief = w.browser(UA_SAFARI);
-		await thief.signInByEmail('ada@example.com');
+		const { laptop: owner, phone: thief } = await w.laptopAndPhone();
 		w.clock.now += 5 * SECOND;
 		await thief.request('/auth/session', { json: { csrfToken: await thief.client.csrfToken(), data: { iat: YEAR_2100 } } });
 		const claims = await claimsOf(thief.client.jar, w.clock.now);
-		const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+		const ada = await w.userOf('ada@example.com');
 
 		w.clock.now += 5 * SECOND;
 		expect(outcomeOf(await owner.change('end-other-sessions')).account).toBe('other-sessions-ended');
@@ -140,10 +118,7 @@ describe('holes (each fails against a848655)', () => {
 			// a callback that builds the token it keeps (kitgate puts back sub, its id, owner and auth_time)
 			callbacks: { jwt: ({ token }) => ({ sub: token.sub, name: token.name, email: token.email, picture: token.picture, role: 'member' }) }
 		});
-		const ada = w.browser(UA_FIREFOX);
-		await ada.signInByEmail('ada@example.com');
-		const phone = w.browser(UA_SAFARI);
-		await phone.signInByEmail('ada@example.com');
+		const { laptop: ada, phone } = await w.laptopAndPhone();
 		w.clock.now += 400;
 		expect(outcomeOf(await ada.change('end-other-sessions')).account).toBe('other-sessions-ended');
 		expect(await phone.session()).toBeNull();
@@ -176,12 +151,10 @@ describe('holes (each fails against a848655)', () => {
 	test('LIMIT: revocationCheck "refresh": a thief who pushed the revocation time ahead (20 × "sign out everywhere else") ends within updateAge plus the push after the owner revokes', async () => {
 		const updateAge = 60;
 		const w = accountWorld(MemoryAdapter(), 'jwt', { session: { strategy: 'jwt', revocationCheck: 'refresh', updateAge } });
-		const thief = w.browser(UA_SAFARI);
-		await thief.signInByEmail('ada@example.com');
+		const thief = await w.signedIn('ada@example.com', UA_SAFARI);
 		for (let i = 0; i < 20; i++) expect(outcomeOf(await thief.change('end-other-sessions')).account).toBe('other-sessions-ended');
 		w.clock.now += 2 * SECOND;
-		const owner = w.browser(UA_FIREFOX);
-		await owner.signInByEmail('ada@example.com');
+		const owner = await w.signedIn();
 		expect(outcomeOf(await owner.change('end-other-sessions')).account).toBe('other-sessions-ended');
 		const revokedAt = w.clock.now;
 		expect((await owner.session())?.user?.email).toBe('ada@example.com');
@@ -203,7 +176,7 @@ describe('holes (each fails against a848655)', () => {
 			})
 		];
 		await w.browser().signInByEmail('ada@example.com');
-		const ada = (await w.adapter.getUserByEmail('ada@example.com'))!;
+		const ada = await w.userOf('ada@example.com');
 		await w.adapter.linkAccount({ userId: ada.id, provider: 'credentials', type: 'credentials', providerAccountId: 'member-ada' });
 		w.clock.now += 10 * SECOND + 100;
 		// the app revokes by the id it knows (authorize()'s, the session's sub)
@@ -306,8 +279,7 @@ describe('held', () => {
 	test('revocations and sign-ins interleaved within one second and across a second boundary: each revocation ends the sessions signed in before it; the browser that asked stays', async () => {
 		// many email sign-ins of one address: its rate limit off
 		const w = accountWorld(MemoryAdapter(), 'jwt', { rateLimit: { store: MemoryRateLimitStore(), email: false } });
-		const ada = w.browser(UA_FIREFOX);
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		const userId = (await ada.overview()).user.id;
 		w.clock.now += 10 * SECOND + 800;
 		const before: ReturnType<typeof w.browser>[] = [];
@@ -317,8 +289,7 @@ describe('held', () => {
 			() => ada.change('end-other-sessions'),
 			() => ada.change('end-other-sessions')
 		]) {
-			const phone = w.browser(UA_SAFARI);
-			await phone.signInByEmail('ada@example.com');
+			const phone = await w.signedIn('ada@example.com', UA_SAFARI);
 			before.push(phone);
 			w.clock.now += 70;
 			const asked = await step();
@@ -332,8 +303,7 @@ describe('held', () => {
 			expect((await ada.session())?.user?.email).toBe('ada@example.com');
 		}
 		// a sign-in after the last one works and stays
-		const late = w.browser(UA_SAFARI);
-		await late.signInByEmail('ada@example.com');
+		const late = await w.signedIn('ada@example.com', UA_SAFARI);
 		w.clock.now += 5 * SECOND;
 		expect((await late.session())?.user?.email).toBe('ada@example.com');
 		expect((await ada.session())?.user?.email).toBe('ada@example.com');
@@ -342,13 +312,11 @@ describe('held', () => {
 	test('a session signed in after a revocation and re-issued before the next one (session update, updateAge 0, a changing jwt callback) is ended by the next', async () => {
 		let reads = 0;
 		const w = accountWorld(MemoryAdapter(), 'jwt', { session: { strategy: 'jwt', updateAge: 0 }, callbacks: { jwt: ({ token }) => ({ ...token, reads: ++reads }) } });
-		const ada = w.browser(UA_FIREFOX);
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		w.clock.now += 10 * SECOND + 300;
 		expect(outcomeOf(await ada.change('end-other-sessions')).account).toBe('other-sessions-ended');
 		w.clock.now += 100;
-		const phone = w.browser(UA_SAFARI);
-		await phone.signInByEmail('ada@example.com');
+		const phone = await w.signedIn('ada@example.com', UA_SAFARI);
 		await phone.request('/auth/session', { json: { csrfToken: await phone.client.csrfToken(), data: { theme: 'dark' } } });
 		expect((await phone.session())?.user?.email).toBe('ada@example.com');
 		w.clock.now += 100;
@@ -360,14 +328,12 @@ describe('held', () => {
 
 	test('a credential change (passkey removed) then "sign out everywhere else" in the same millisecond: the phone signed in between ends, this browser stays', async () => {
 		const w = accountWorld(MemoryAdapter(), 'jwt');
-		const ada = w.browser(UA_FIREFOX);
-		await ada.signInByEmail('ada@example.com');
+		const ada = await w.signedIn();
 		const credentialID = await ada.addPasskey();
 		await ada.addPasskey();
 		w.clock.now += 200;
 		expect(outcomeOf(await ada.change('remove-passkey', { credentialID })).account).toBe('passkey-removed');
-		const phone = w.browser(UA_SAFARI);
-		await phone.signInByEmail('ada@example.com');
+		const phone = await w.signedIn('ada@example.com', UA_SAFARI);
 		expect(outcomeOf(await ada.change('end-other-sessions')).account).toBe('other-sessions-ended');
 		expect(await phone.session()).toBeNull();
 		expect((await ada.session())?.user?.email).toBe('ada@example.com');
@@ -430,10 +396,7 @@ describe('held', () => {
 	test('the store read of revokeUserSessions fails (JWT): end-other-sessions and account deletion answer an error (no 500), do nothing half, and this browser stays signed in', async () => {
 		const store = MemoryRateLimitStore();
 		const w = accountWorld(MemoryAdapter(), 'jwt', { rateLimit: { store }, account: { deleteAccount: true } });
-		const ada = w.browser(UA_FIREFOX);
-		await ada.signInByEmail('ada@example.com');
-		const phone = w.browser(UA_SAFARI);
-		await phone.signInByEmail('ada@example.com');
+		const { laptop: ada, phone } = await w.laptopAndPhone();
 		const userId = (await ada.overview()).user.id;
 		w.clock.now += 5 * SECOND;
 		const revokedAt = store.revokedAt.bind(store);

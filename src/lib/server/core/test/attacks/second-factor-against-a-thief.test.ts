@@ -7,66 +7,21 @@
 import { createHash, sign } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
-import Credentials from '../../../providers/credentials.js';
-import { totpCode, totpStep } from '../../two-factor/totp.js';
-import type { Adapter, AdapterTwoFactor, AdapterUser } from '../../types.js';
-import { accountWorld, ORIGIN } from '../account-fixture.js';
+import type { Adapter, AdapterTwoFactor } from '../../types.js';
+import { ORIGIN } from '../account-fixture.js';
 import { loginAtIdp } from '../idp-browser.js';
 import { startIdpFor } from './flows.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../stored-adapters.js';
+import { adaWithSecondFactor, twoFactorWorld } from '../two-factor-fixture.js';
 
 const adapters = memoryAndSqliteAdapters('second-factor-against-a-thief');
 const STRATEGIES = SESSION_STRATEGIES;
-const PASSWORD = 'correct horse battery staple';
-
-/** The account fixture plus a password sign-in for stored users (as two-factor.test.ts's world). */
-function world(adapter: Adapter, strategy: 'jwt' | 'database') {
-	const w = accountWorld(adapter, strategy);
-	const store = adapter as Required<Adapter>;
-	w.config.providers = [
-		...w.config.providers,
-		Credentials({
-			credentials: { email: {}, password: { type: 'password' } },
-			authorize: async (fields) => {
-				if (fields.password !== PASSWORD) return null;
-				const user = await store.getUserByEmail(String(fields.email));
-				return user ? { id: user.id, email: user.email } : null;
-			}
-		})
-	];
-	function browser() {
-		const b = w.browser();
-		async function signInWithPassword(email = 'ada@example.com'): Promise<Response> {
-			const csrfToken = await b.client.csrfToken();
-			return b.request('/auth/callback/credentials', { form: { csrfToken, email, password: PASSWORD, callbackUrl: '/dashboard' } });
-		}
-		async function secondStep(code: string): Promise<Response> {
-			return b.request('/auth/second-factor', { json: { csrfToken: await b.client.csrfToken(), code } });
-		}
-		async function enrol(): Promise<{ secret: string; recoveryCodes: string[] }> {
-			const started = await b.changeJson('two-factor-start');
-			expect(started.status, 'two-factor-start').toBe(200);
-			const { secret, pending } = (await started.json()) as { secret: string; pending: string };
-			const confirmed = await b.changeJson('two-factor-confirm', { pending, code: totpCode(secret, totpStep(w.clock.now)) });
-			expect(confirmed.status, 'two-factor-confirm').toBe(200);
-			const { recoveryCodes } = (await confirmed.json()) as { recoveryCodes: string[] };
-			w.clock.now += 1000;
-			return { secret, recoveryCodes };
-		}
-		return { ...b, signInWithPassword, secondStep, enrol };
-	}
-	const code = (secret: string, steps = 0) => totpCode(secret, totpStep(w.clock.now) + steps);
-	const userId = async () => ((await store.getUserByEmail('ada@example.com')) as AdapterUser).id;
-	return { ...w, browser, code, userId };
-}
 
 describe.each(adapters)('review 4, second factor: %s adapter', (_name, makeAdapter) => {
 	describe.each(STRATEGIES)('%s sessions', (strategy) => {
 		test('a session thief inside the fresh-sign-in window turns the second factor off without knowing any code: two-factor-recovery-codes asks for none and answers a code that two-factor-remove accepts (fails before the fix)', async () => {
-			const w = world(makeAdapter(), strategy);
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
-			await ada.enrol();
+			const w = twoFactorWorld(makeAdapter(), strategy);
+			const { setup: ada } = await adaWithSecondFactor(w, 0);
 			// the thief holds ada's (fresh) session, not her authenticator app nor her recovery codes
 			const noCode = await ada.changeJson('two-factor-remove', {});
 			expect(await noCode.json()).toEqual({ error: 'InvalidSecondFactor' });
@@ -79,10 +34,8 @@ describe.each(adapters)('review 4, second factor: %s adapter', (_name, makeAdapt
 		});
 
 		test('a stolen session past the fresh-sign-in window registers the thief\'s passkey, which then signs in as both factors with no code (fails before the fix)', async () => {
-			const w = world(makeAdapter(), strategy);
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
-			await ada.enrol();
+			const w = twoFactorWorld(makeAdapter(), strategy);
+			const { setup: ada } = await adaWithSecondFactor(w, 0);
 			// the session is stale: every other sensitive change is refused
 			w.clock.now += 11 * 60_000;
 			const link = await ada.changeJson('link', { provider: 'idp' });
@@ -100,7 +53,7 @@ describe.each(adapters)('review 4, second factor: %s adapter', (_name, makeAdapt
 			const added = await w.adapter.listAuthenticatorsByUserId(await w.userId());
 			if (added.length > 0) {
 				// later, signed out: the thief's passkey is a way in that skips the password and the code
-				await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+				await ada.signOut();
 				w.clock.now += 24 * 3600_000;
 				await ada.signInWithPasskey();
 				expect((await ada.session())?.user?.email, 'the thief signed in with no second step').toBeUndefined();
@@ -109,43 +62,34 @@ describe.each(adapters)('review 4, second factor: %s adapter', (_name, makeAdapt
 		});
 
 		test('held: one TOTP code posted at once from two pending sign-ins starts exactly one session', async () => {
-			const w = world(makeAdapter(), strategy);
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const { secret } = await setup.enrol();
-			w.clock.now += 60_000;
+			const w = twoFactorWorld(makeAdapter(), strategy);
+			const { secret } = await adaWithSecondFactor(w);
 			const victim = w.browser();
 			const attacker = w.browser();
 			await victim.signInWithPassword();
 			await attacker.signInWithPassword();
 			const code = w.code(secret);
-			const answers = await Promise.all([victim.secondStep(code), attacker.secondStep(code)]);
+			const answers = await Promise.all([victim.secondStepJson(code), attacker.secondStepJson(code)]);
 			expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
 			const sessions = await Promise.all([victim.session(), attacker.session()]);
 			expect(sessions.filter((session) => session?.user?.email === 'ada@example.com')).toHaveLength(1);
 		});
 
 		test('held: one recovery code posted at once from two pending sign-ins starts exactly one session', async () => {
-			const w = world(makeAdapter(), strategy);
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const { recoveryCodes } = await setup.enrol();
-			w.clock.now += 60_000;
+			const w = twoFactorWorld(makeAdapter(), strategy);
+			const { recoveryCodes } = await adaWithSecondFactor(w);
 			const victim = w.browser();
 			const attacker = w.browser();
 			await victim.signInWithPassword();
 			await attacker.signInWithPassword();
-			const answers = await Promise.all([victim.secondStep(recoveryCodes[0]), attacker.secondStep(recoveryCodes[0])]);
+			const answers = await Promise.all([victim.secondStepJson(recoveryCodes[0]), attacker.secondStepJson(recoveryCodes[0])]);
 			expect(answers.map((answer) => answer.status).sort()).toEqual([200, 401]);
 			expect((await w.adapter.getTwoFactor(await w.userId()))?.recoveryCodes).toHaveLength(9);
 		});
 
 		test('held: with only the pending cookie (the password, no code) the passkey routes, the account routes and the session route see nobody', async () => {
-			const w = world(makeAdapter(), strategy);
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			await setup.enrol();
-			w.clock.now += 60_000;
+			const w = twoFactorWorld(makeAdapter(), strategy);
+			await adaWithSecondFactor(w);
 			const thief = w.browser();
 			const first = await thief.signInWithPassword();
 			expect(first.headers.get('location')).toBe('http://localhost:3000/auth/second-factor');
@@ -166,19 +110,16 @@ describe.each(adapters)('review 4, second factor: %s adapter', (_name, makeAdapt
 		});
 
 		test('held: the pending cookie is no way around the per-user limit: five wrong codes from five browsers, then a right one from a sixth is refused', async () => {
-			const w = world(makeAdapter(), strategy);
-			const setup = w.browser();
-			await setup.signInByEmail('ada@example.com');
-			const { secret } = await setup.enrol();
-			w.clock.now += 60_000;
+			const w = twoFactorWorld(makeAdapter(), strategy);
+			const { secret } = await adaWithSecondFactor(w);
 			for (let i = 0; i < 5; i++) {
 				const b = w.browser();
 				await b.signInWithPassword();
-				expect((await b.secondStep(String(100000 + i))).status).toBe(401);
+				expect((await b.secondStepJson(String(100000 + i))).status).toBe(401);
 			}
 			const last = w.browser();
 			await last.signInWithPassword();
-			expect((await last.secondStep(w.code(secret))).status).toBe(429);
+			expect((await last.secondStepJson(w.code(secret))).status).toBe(429);
 			expect(await last.session()).toBeNull();
 		});
 	});
@@ -208,12 +149,11 @@ function assertionWithoutUserVerification(device: { credentials: { id: string; p
 
 describe('review 4, second factor: a passkey without user verification', () => {
 	test.each(STRATEGIES)('%s sessions: a passkey assertion without user verification (a found or stolen security key, no PIN) is taken as both factors and skips the code (fails before the fix)', async (strategy) => {
-		const w = world(MemoryAdapter(), strategy);
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
+		const w = twoFactorWorld(MemoryAdapter(), strategy);
+		const ada = await w.signedIn();
 		await ada.addPasskey();
 		await ada.enrol();
-		await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+		await ada.signOut();
 		w.clock.now += 60_000;
 		// the key's holder (something you have, nothing you know): presence only
 		const finder = w.browser();
@@ -241,11 +181,8 @@ describe('review 4, second factor: lost update', () => {
 				return record;
 			}
 		};
-		const w = world(adapter, 'database');
-		const ada = w.browser();
-		await ada.signInByEmail('ada@example.com');
-		const { secret, recoveryCodes } = await ada.enrol();
-		w.clock.now += 60_000;
+		const w = twoFactorWorld(adapter, 'database');
+		const { setup: ada, secret, recoveryCodes } = await adaWithSecondFactor(w);
 		const code = w.code(secret);
 
 		// ada makes new recovery codes (with one of her recovery codes, as regeneration now asks); her record is read, then the code below is used before the write
@@ -261,14 +198,14 @@ describe('review 4, second factor: lost update', () => {
 		await readDone;
 		const laptop = w.browser();
 		await laptop.signInWithPassword();
-		expect((await laptop.secondStep(code)).status).toBe(200);
+		expect((await laptop.secondStepJson(code)).status).toBe(200);
 		release();
 		expect((await regenerating).status).toBe(200);
 
 		// an attacker who saw that code (phishing relay, shoulder) replays it with the password
 		const attacker = w.browser();
 		await attacker.signInWithPassword();
-		const replay = await attacker.secondStep(code);
+		const replay = await attacker.secondStepJson(code);
 		expect(replay.status, 'the same TOTP code was accepted twice').toBe(401);
 		expect(await attacker.session()).toBeNull();
 	});
@@ -285,10 +222,9 @@ describe('review 4, second factor: the explicit link', () => {
 
 	describe.each(STRATEGIES)('%s sessions', (strategy) => {
 		test('a link started by a 2FA user and finished after she signed out (shared computer, IdP still logged in) signs her in with no second step (fails before the fix)', async () => {
-			const w = world(MemoryAdapter(), strategy);
+			const w = twoFactorWorld(MemoryAdapter(), strategy);
 			w.config.providers = w.config.providers.map((provider) => ((provider as { id?: string }).id === 'idp' ? idp.provider('idp') : provider));
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const theirs = idp.addAccount({ id: `ada-${crypto.randomUUID()}`, email: 'ada.idp@example.org', name: 'Ada' });
 			// ada connects her IdP account (explicit link), then turns on 2FA
 			const linking = await ada.change('link', { provider: 'idp' });
@@ -309,7 +245,7 @@ describe('review 4, second factor: the explicit link', () => {
 			const again = await ada.change('link', { provider: 'idp' });
 			expect(again.status).toBe(302);
 			const authorizationUrl = again.headers.get('location')!;
-			await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+			await ada.signOut();
 			expect(await ada.session()).toBeNull();
 			w.clock.now += 60_000;
 			// the next person at that computer finishes the IdP step (its session is still logged in)
@@ -320,10 +256,9 @@ describe('review 4, second factor: the explicit link', () => {
 		});
 
 		test('held (since 08825a0): a link started by a 2FA user and finished after another user (no 2FA) signed in on that computer does not sign her in', async () => {
-			const w = world(MemoryAdapter(), strategy);
+			const w = twoFactorWorld(MemoryAdapter(), strategy);
 			w.config.providers = w.config.providers.map((provider) => ((provider as { id?: string }).id === 'idp' ? idp.provider('idp') : provider));
-			const ada = w.browser();
-			await ada.signInByEmail('ada@example.com');
+			const ada = await w.signedIn();
 			const theirs = idp.addAccount({ id: `ada-${crypto.randomUUID()}`, email: 'ada.idp2@example.org', name: 'Ada' });
 			const linking = await ada.change('link', { provider: 'idp' });
 			await ada.request(await loginAtIdp(linking.headers.get('location')!, { login: theirs.id }));
@@ -331,7 +266,7 @@ describe('review 4, second factor: the explicit link', () => {
 			const again = await ada.change('link', { provider: 'idp' });
 			expect(again.status).toBe(302);
 			const authorizationUrl = again.headers.get('location')!;
-			await ada.request('/auth/signout', { form: { csrfToken: await ada.client.csrfToken() } });
+			await ada.signOut();
 			// bob (no second factor) signs in on the same computer
 			await ada.signInByEmail('bob@example.com');
 			expect((await ada.session())?.user?.email).toBe('bob@example.com');

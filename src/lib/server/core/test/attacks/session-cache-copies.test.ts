@@ -10,148 +10,64 @@
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
-import Credentials from '../../../providers/credentials.js';
 import { resolveConfig } from '../../config/resolve-config.js';
 import { encodeJwt } from '../../crypto/jwt.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import { MemorySessionCacheStore } from '../../session/memory-session-cache-store.js';
 import { deleteUser, revokeSessions } from '../../session/revocation.js';
 import { sessionCacheKey } from '../../session/session-cache-invalidation.js';
-import type { Adapter, AuthConfig, RevocationStore, Session, SessionCacheOptions, SessionCacheStore } from '../../types.js';
+import type { Adapter, AuthConfig, SessionCacheOptions, SessionCacheStore } from '../../types.js';
 import { TEST_SECRET, testClient } from '../client.js';
+import { failingSessionCacheStore, SECOND, sessionCacheWorld, type SharedServer } from '../session-cache-fixture.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 
-/** Worlds made so far (each starts its clock a day after the last). */
-let worlds = 0;
-const SECOND = 1000;
 const OLD_SECRET = 'old-secret-old-secret-old-secret-old-secret-0123';
 const NEW_SECRET = 'new-secret-new-secret-new-secret-new-secret-4567';
 
 type Jar = Map<string, string>;
 
-/** A real adapter whose getSessionAndUser calls are counted, and can be held at a gate after the row was read. */
-function instrumented(adapter: Adapter) {
-	const reads = { count: 0 };
-	let gate: { wait: Promise<void>; open: () => void; reached: () => void; arrived: Promise<void> } | undefined;
-	const wrapped: Adapter = {
-		...adapter,
-		getSessionAndUser: async (token: string) => {
-			reads.count++;
-			const found = await adapter.getSessionAndUser!(token);
-			if (gate) {
-				const held = gate;
-				gate = undefined;
-				held.reached();
-				await held.wait;
-			}
-			return found;
-		}
-	};
-	/** The next getSessionAndUser reads its row, then waits until `open()`. */
-	const holdNextRead = () => {
-		let open!: () => void;
-		let reached!: () => void;
-		const wait = new Promise<void>((resolve) => (open = resolve));
-		const arrived = new Promise<void>((resolve) => (reached = resolve));
-		gate = { wait, open, reached, arrived };
-		return gate;
-	};
-	return { adapter: wrapped, reads, holdNextRead };
-}
-
 /** Rate limits in a memory store whose revocation pool holds 20 records: small enough for the tests to flood. */
 const smallRevocationPool = () => ({ rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 20 }) } });
 
+type World = ReturnType<typeof sessionCacheWorld>;
+
 /** Ada signed in and read her session (a copy was made), and the cookies a thief copied then. */
-async function signedInAndStolen<B extends { signIn(): Promise<unknown>; session(): Promise<unknown>; client: { jar: Jar } }>(browser: () => B) {
-	const ada = browser();
-	await ada.signIn();
-	await ada.session();
+async function signedInAndStolen(withCopy: World['withCopy']) {
+	const ada = await withCopy();
 	return { ada, stolen: new Map(ada.client.jar) as Jar };
 }
 
-const USERS: Record<string, { id: string; name: string; email: string }> = {
-	ada: { id: 'ada-1', name: 'Ada', email: 'ada@example.com' },
-	bob: { id: 'bob-1', name: 'Bob', email: 'bob@example.com' }
-};
+/**
+ * The attack most eviction tests make: Ada's session is read (a copy made) and stolen, `end` ends
+ * it (held: the stolen copy is no session right after), then `flood` writes revocation records
+ * into the pool. The stolen copy must still be no session.
+ */
+async function stolenCopyStaysEnded(w: World, end: (ada: ReturnType<World['browser']>) => Promise<unknown>, flood: () => Promise<unknown>) {
+	const { ada, stolen } = await signedInAndStolen(w.withCopy);
+	await end(ada);
+	expect(await w.replay(stolen).session()).toBeNull();
+	await flood();
+	expect(await w.replay(stolen).session()).toBeNull();
+}
 
-/** One app; `shared` lets two configs (two servers) share the adapter, clock and revocation store. */
-function makeWorld(makeAdapter: () => Adapter, cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}, shared?: { raw: Adapter; clock: { now: number }; revocationStore: RevocationStore & object }) {
-	// a day apart per world: the ends of copies this process recorded (per process, by user id) stay in their own past
-	const clock = shared?.clock ?? { now: Date.UTC(2031, 0, 2, 3, 4, 5) + worlds++ * 86_400_000 };
-	const raw = shared?.raw ?? makeAdapter();
-	const { adapter, reads, holdNextRead } = instrumented(raw);
-	const revocationStore = shared?.revocationStore ?? MemoryRateLimitStore();
-	const config: AuthConfig = {
-		secret: TEST_SECRET,
-		trustHost: true,
-		adapter,
-		now: () => clock.now,
-		rateLimit: { store: revocationStore as ReturnType<typeof MemoryRateLimitStore> },
-		session: { maxAge: 30 * 86400, updateAge: 86400, cache },
-		providers: [
-			Credentials({
-				credentials: { username: {}, password: { type: 'password' } },
-				authorize: ({ username }) => USERS[username as string] ?? (/^eve-\d+$/.test(String(username)) ? { id: String(username), name: 'Eve', email: `${username}@evil.example` } : null)
-			})
-		],
-		callbacks: { session: ({ session, user }) => ({ ...session, userId: user?.id }) },
-		...overrides
-	};
-	const browser = (origin?: string) => {
-		const client = testClient(config, origin);
-		const signIn = async (username = 'ada') => {
-			const csrfToken = await client.csrfToken();
-			const response = await client.request('/auth/callback/credentials', { form: { csrfToken, username, password: 'x' } });
-			expect(response.status).toBe(302);
-			// copies made within a second of a write are not trusted (clock margin)
-			clock.now += 2 * SECOND;
-		};
-		const session = async () => (await client.request('/auth/session')).json() as Promise<(Session & Record<string, unknown>) | null>;
-		const signOut = async () => {
-			const csrfToken = await client.csrfToken();
-			return client.request('/auth/signout', { form: { csrfToken } });
-		};
-		return { client, signIn, session, signOut };
-	};
-	/** A browser holding exactly these cookies (a thief replaying what it stole). */
-	const replay = (jar: Jar, origin?: string) => {
-		const b = browser(origin);
-		for (const [name, value] of jar) b.client.jar.set(name, value);
-		return b;
-	};
-	/**
-	 * `count` anonymous sign-outs, each with a made-up session cookie: no account, no session, only
-	 * a CSRF token. Each makes kitgate record a "copy is stale" revocation (deleteSession succeeded).
-	 */
-	const anonymousSignOuts = async (count: number) => {
-		const attacker = browser();
-		const csrfToken = await attacker.client.csrfToken();
-		for (let i = 0; i < count; i++) {
-			attacker.client.jar.set('kitgate.session-token', `made-up-${i}-${crypto.randomUUID()}`);
-			const response = await attacker.client.request('/auth/signout', { form: { csrfToken } });
-			expect(response.status).toBe(302);
-		}
-	};
-	/**
-	 * `accounts` attacker accounts (eve-0, eve-1, …) each sign in and out `times` times: real
-	 * sessions of real users, each sign-out a record owned by its own user.
-	 */
-	const accountSignOuts = async (accounts: number, times = 1, from = 0) => {
-		for (let i = from; i < from + accounts; i++) {
-			for (let t = 0; t < times; t++) {
-				const eve = browser();
-				const csrfToken = await eve.client.csrfToken();
-				expect((await eve.client.request('/auth/callback/credentials', { form: { csrfToken, username: `eve-${i}`, password: 'x' } })).status).toBe(302);
-				expect((await eve.client.request('/auth/signout', { form: { csrfToken } })).status).toBe(302);
-			}
-		}
-	};
-	return { clock, raw, adapter, reads, holdNextRead, config, browser, replay, anonymousSignOuts, accountSignOuts, revocationStore };
+/**
+ * A thief's read of the `stolen` cookies fetches the row and waits there while Ada signs out (and
+ * `meanwhile` runs), then finishes: answers the thief's browser, holding whatever that read set.
+ */
+async function readRacingSignOut(w: World, ada: ReturnType<World['browser']>, stolen: Jar, meanwhile: () => Promise<unknown> = async () => undefined) {
+	const thief = w.replay(stolen);
+	const gate = w.holdNextRead();
+	const racing = thief.session();
+	await gate.arrived;
+	await ada.signOut();
+	await meanwhile();
+	gate.open();
+	await racing;
+	return thief;
 }
 
 describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache attacks on the %s adapter', (_name, makeAdapter) => {
-	const world = (cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}, shared?: Parameters<typeof makeWorld>[3]) => makeWorld(makeAdapter, cache, overrides, shared);
+	const world = (cache: SessionCacheOptions, overrides: Partial<AuthConfig> = {}, shared?: SharedServer) => sessionCacheWorld(makeAdapter, cache, overrides, shared);
 
 	describe('cookie copies: eviction of the records that end them', () => {
 		/** The same adapter, but its deleteSession answers nothing (as Auth.js adapters may: `Awaitable<AdapterSession | null | undefined | void>`). */
@@ -185,40 +101,27 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 
 		// attacker gains: a stolen session (token + copy cookie) works again after the victim signed out, for up to cache.maxAge, without any account
 		test('sign-out, then an anonymous sign-out flood evicts the record: the stolen copy is a session again', async () => {
-			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, smallRevocationPool());
-			const { ada, stolen } = await signedInAndStolen(browser);
-			await ada.signOut();
-			// held: right after the sign-out the stolen copy is no session
-			expect(await replay(stolen).session()).toBeNull();
-			await anonymousSignOuts(20);
-			expect(await replay(stolen).session()).toBeNull();
+			const w = world({ maxAge: 3600 }, smallRevocationPool());
+			await stolenCopyStaysEnded(w, (ada) => ada.signOut(), () => w.anonymousSignOuts(20));
 		});
 
 		// attacker gains: as above, on an app whose adapter's deleteSession returns nothing
 		test('sign-out, then an anonymous sign-out flood (adapter deleteSession returns void) evicts the record: the stolen copy is a session again', async () => {
 			const base = world({ maxAge: 3600 });
-			const { browser, replay, anonymousSignOuts } = world({ maxAge: 3600 }, { adapter: voidDelete(base.config.adapter!), ...smallRevocationPool() });
-			const { ada, stolen } = await signedInAndStolen(browser);
-			await ada.signOut();
-			expect(await replay(stolen).session()).toBeNull();
-			await anonymousSignOuts(20);
-			expect(await replay(stolen).session()).toBeNull();
+			const w = world({ maxAge: 3600 }, { adapter: voidDelete(base.config.adapter!), ...smallRevocationPool() });
+			await stolenCopyStaysEnded(w, (ada) => ada.signOut(), () => w.anonymousSignOuts(20));
 		});
 
 		// attacker gains: a stolen session works again after the victim signed out: sign-ins and sign-outs of as many of the attacker's own accounts as the pool holds push the victim's record out (each owner holds one record, the victim's is the oldest)
 		test('sign-out, then sign-outs of many attacker accounts evict the record: the stolen copy is a session again', async () => {
-			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, smallRevocationPool());
-			const { ada, stolen } = await signedInAndStolen(browser);
-			await ada.signOut();
-			expect(await replay(stolen).session()).toBeNull();
-			await accountSignOuts(20);
-			expect(await replay(stolen).session()).toBeNull();
+			const w = world({ maxAge: 3600 }, smallRevocationPool());
+			await stolenCopyStaysEnded(w, (ada) => ada.signOut(), () => w.accountSignOuts(20));
 		});
 
 		// attacker gains: a stolen session works again after the victim signed out, with ONE attacker account signing in and out over and over (records owned by their key, not their user, defeat the pool's fairness)
 		test('one attacker account signing in and out many times evicts the victim\'s sign-out record', async () => {
-			const { browser, replay, accountSignOuts } = world({ maxAge: 3600 }, smallRevocationPool());
-			const { ada, stolen } = await signedInAndStolen(browser);
+			const { withCopy, replay, accountSignOuts } = world({ maxAge: 3600 }, smallRevocationPool());
+			const { ada, stolen } = await signedInAndStolen(withCopy);
 			await ada.signOut();
 			await accountSignOuts(1, 40);
 			expect(await replay(stolen).session()).toBeNull();
@@ -226,22 +129,14 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 
 		// attacker gains: a thief's copy outlives revokeSessions ("sign out everywhere") for up to cache.maxAge
 		test('revokeSessions, then sign-outs of many attacker accounts evict the user record: the stolen copy is a session again', async () => {
-			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, smallRevocationPool());
-			const { stolen } = await signedInAndStolen(browser);
-			await revokeSessions('ada-1', config);
-			expect(await replay(stolen).session()).toBeNull();
-			await accountSignOuts(20);
-			expect(await replay(stolen).session()).toBeNull();
+			const w = world({ maxAge: 3600 }, smallRevocationPool());
+			await stolenCopyStaysEnded(w, () => revokeSessions('ada-1', w.config), () => w.accountSignOuts(20));
 		});
 
 		// attacker gains: a deleted account stays signed in (locals.auth()/getSession show its user) for up to cache.maxAge
 		test('deleteUser, then sign-outs of many attacker accounts evict the user record: the deleted user is signed in again', async () => {
-			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, smallRevocationPool());
-			const { stolen } = await signedInAndStolen(browser);
-			await deleteUser('ada-1', config);
-			expect(await replay(stolen).session()).toBeNull();
-			await accountSignOuts(20);
-			expect(await replay(stolen).session()).toBeNull();
+			const w = world({ maxAge: 3600 }, smallRevocationPool());
+			await stolenCopyStaysEnded(w, () => deleteUser('ada-1', w.config), () => w.accountSignOuts(20));
 		});
 
 		// attacker gains: "end this session" on the account page (the victim kicking the thief out) is undone by sign-outs of many attacker accounts
@@ -265,9 +160,8 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 
 		// attacker gains: after a change of the user through kitgate (an email change, or the removal of a claimed address from its claimant), a browser's copy shows the old user again once sign-outs of many accounts push out the record
 		test('updateUser, then sign-outs of many attacker accounts: the copy shows the user as it was', async () => {
-			const { browser, replay, accountSignOuts, config } = world({ maxAge: 3600 }, smallRevocationPool());
-			const phone = browser();
-			await phone.signIn();
+			const { signedIn, replay, accountSignOuts, config } = world({ maxAge: 3600 }, smallRevocationPool());
+			const phone = await signedIn();
 			expect(await phone.session()).toMatchObject({ user: { email: 'ada@example.com' } });
 			const copied = new Map(phone.client.jar);
 			await resolveConfig(config).adapter!.updateUser!({ id: 'ada-1', email: 'ada@new.example' });
@@ -279,12 +173,11 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 		// attacker gains: a deleted user stays signed in for up to cache.maxAge once the never-dropped revocation pool is full: the record deleteUser needs is refused, and the refusal is only logged
 		test('deleteUser when the revocation pool is full of live user revocations: refused before anything is deleted (never a deleted user whose copy lives on)', async () => {
 			const errors: unknown[] = [];
-			const { browser, replay, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 5 }) }, logger: { error: (e) => void errors.push(e), warn: () => undefined, debug: () => undefined } });
-			const { stolen } = await signedInAndStolen(browser);
+			const { withCopy, signedIn, replay, config } = world({ maxAge: 3600 }, { rateLimit: { store: MemoryRateLimitStore({ maxRevocations: 5 }) }, logger: { error: (e) => void errors.push(e), warn: () => undefined, debug: () => undefined } });
+			const { stolen } = await signedInAndStolen(withCopy);
 			// five attacker accounts each "end their other sessions": one live revocation each, kept for the JWT lifetime
 			for (let i = 0; i < 5; i++) {
-				const eve = browser();
-				await eve.signIn(`eve-${i}`);
+				const eve = await signedIn(`eve-${i}`);
 				const csrfToken = await eve.client.csrfToken();
 				const ended = await eve.client.request('/auth/account/end-other-sessions', { json: { csrfToken } });
 				expect(ended.status).toBe(200);
@@ -297,8 +190,8 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 
 		// held: without a flood, the record of a sign-out ends a stolen copy for its whole life
 		test('held: a stolen copy replayed after sign-out stays no session until it expires', async () => {
-			const { clock, browser, replay } = world({ maxAge: 60 });
-			const { ada, stolen } = await signedInAndStolen(browser);
+			const { clock, withCopy, replay } = world({ maxAge: 60 });
+			const { ada, stolen } = await signedInAndStolen(withCopy);
 			await ada.signOut();
 			for (let i = 0; i < 6; i++) {
 				expect(await replay(stolen).session()).toBeNull();
@@ -313,9 +206,7 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 			const shared = { raw: old.raw, clock: old.clock, revocationStore: old.revocationStore };
 			const rotated = world({ maxAge: 3600 }, { secret: [NEW_SECRET, OLD_SECRET] }, shared);
 			// the victim signs in and reads the session on the server still on the old secret (the thief steals both cookies)
-			const onOld = old.browser();
-			await onOld.signIn();
-			await onOld.session();
+			const onOld = await old.withCopy();
 			expect(onOld.client.jar.has('kitgate.session-cache')).toBe(true);
 			const stolen = new Map(onOld.client.jar);
 			// the next request of the victim lands on the rotated server: it signs out there
@@ -331,9 +222,7 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 		test('held: after rotation a copy made under the old secret is ignored (the database is asked)', async () => {
 			const old = world({ maxAge: 3600 }, { secret: OLD_SECRET });
 			const rotated = world({ maxAge: 3600 }, { secret: [NEW_SECRET, OLD_SECRET] }, { raw: old.raw, clock: old.clock, revocationStore: old.revocationStore });
-			const ada = old.browser();
-			await ada.signIn();
-			await ada.session();
+			const ada = await old.withCopy();
 			const jar = new Map(ada.client.jar);
 			const later = rotated.replay(jar);
 			rotated.reads.count = 0;
@@ -343,12 +232,9 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 
 		// held: a copy taken from Ada's browser and put beside Bob's token is not Bob's session, nor Ada's
 		test("held: Ada's copy beside Bob's session token shows Bob (the copy is bound to its token)", async () => {
-			const { browser, reads } = world({ maxAge: 3600 });
-			const ada = browser();
-			await ada.signIn('ada');
-			await ada.session();
-			const bob = browser();
-			await bob.signIn('bob');
+			const { browser, withCopy, signedIn, reads } = world({ maxAge: 3600 });
+			const ada = await withCopy('ada');
+			const bob = await signedIn('bob');
 			bob.client.jar.set('kitgate.session-cache', ada.client.jar.get('kitgate.session-cache')!);
 			reads.count = 0;
 			expect(await bob.session()).toMatchObject({ userId: 'bob-1', user: { email: 'bob@example.com' } });
@@ -361,33 +247,24 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 
 		// held: over HTTPS only the __Secure- copy is read; a copy tossed under the plain name (from an http:// sibling) is ignored
 		test('held: over HTTPS a copy cookie under the plain name is not read, and cannot be sealed for the __Secure- name', async () => {
-			const { browser, reads } = world({ maxAge: 3600 });
-			const ada = browser('https://app.example');
-			await ada.signIn();
-			await ada.session();
+			const { withCopy, readsDuring } = world({ maxAge: 3600 });
+			const ada = await withCopy('ada', 'https://app.example');
 			const value = ada.client.jar.get('__Secure-kitgate.session-cache')!;
 			expect(value).toBeTruthy();
 			ada.client.jar.delete('__Secure-kitgate.session-cache');
 			ada.client.jar.set('kitgate.session-cache', value);
-			reads.count = 0;
-			await ada.session();
-			expect(reads.count).toBe(1);
+			expect(await readsDuring(() => ada.session())).toBe(1);
 			// a copy made over HTTP (salt of the plain name) put under the __Secure- name is not read either
-			const plain = browser();
-			await plain.signIn();
-			await plain.session();
+			const plain = await withCopy();
 			ada.client.jar.set('__Secure-kitgate.session-cache', plain.client.jar.get('kitgate.session-cache')!);
 			ada.client.jar.set('__Secure-kitgate.session-token', plain.client.jar.get('kitgate.session-token')!);
-			reads.count = 0;
-			await ada.session();
-			expect(reads.count).toBe(1);
+			expect(await readsDuring(() => ada.session())).toBe(1);
 		});
 
 		// held: a copy re-sealed with another secret claiming a far `until` for this very session is ignored
 		test('held: a forged copy (right key, far until, other secret) is ignored', async () => {
-			const { browser, reads } = world({ maxAge: 3600 });
-			const ada = browser();
-			await ada.signIn();
+			const { signedIn, reads } = world({ maxAge: 3600 });
+			const ada = await signedIn();
 			const token = ada.client.jar.get('kitgate.session-token')!;
 			const k = sessionCacheKey(TEST_SECRET, token);
 			const copy = JSON.stringify({ user: { id: 'bob-1', name: 'Bob', email: 'bob@example.com' }, expires: Date.UTC(2040, 0) });
@@ -402,63 +279,43 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 	describe('races between a read and an end of the session', () => {
 		// held: a read that fetched the row before the sign-out and writes its copy after it leaves a copy that is already stale
 		test('held (cookie): a copy written by a read that raced the sign-out is stale at once', async () => {
-			const { browser, replay, holdNextRead } = world({ maxAge: 3600 });
-			const ada = browser();
-			await ada.signIn();
+			const w = world({ maxAge: 3600 });
+			const ada = await w.signedIn();
 			const stolen = new Map(ada.client.jar);
-			const thief = replay(stolen);
-			const gate = holdNextRead();
-			const racing = thief.session();
-			await gate.arrived;
-			await ada.signOut();
-			gate.open();
-			await racing;
+			const thief = await readRacingSignOut(w, ada, stolen);
 			// the thief kept whatever copy the racing read set
 			const withCopy = new Map(stolen);
 			const copy = thief.client.jar.get('kitgate.session-cache');
 			if (copy) withCopy.set('kitgate.session-cache', copy);
-			expect(await replay(withCopy).session()).toBeNull();
+			expect(await w.replay(withCopy).session()).toBeNull();
 		});
 
 		// held: in a store, the tombstone of the sign-out refuses the copy of a read that raced it
 		test('held (store): a copy read before the sign-out is never stored after it', async () => {
 			const store = MemorySessionCacheStore();
-			const { browser, replay, holdNextRead } = world({ maxAge: 3600, store });
-			const ada = browser();
-			await ada.signIn();
+			const w = world({ maxAge: 3600, store });
+			const ada = await w.signedIn();
 			const stolen = new Map(ada.client.jar);
-			const gate = holdNextRead();
-			const racing = replay(stolen).session();
-			await gate.arrived;
-			await ada.signOut();
-			gate.open();
-			await racing;
-			expect(await replay(stolen).session()).toBeNull();
+			await readRacingSignOut(w, ada, stolen);
+			expect(await w.replay(stolen).session()).toBeNull();
 		});
 
 		// attacker gains: a signed-out session read from the store's copy for up to cache.maxAge: sign-outs of the attacker's own sessions fill the tombstones, and a full set is forgotten all at once
 		test('store: sign-outs of the attacker\'s own sessions flush the tombstones, so a read that raced the sign-out stores its stale copy', async () => {
 			// 30 tombstones here; the default store's 10,000 take as many sign-ins and sign-outs
 			const store = MemorySessionCacheStore({ maxEntries: 30 });
-			const { browser, replay, holdNextRead, accountSignOuts } = world({ maxAge: 3600, store });
-			const ada = browser();
-			await ada.signIn();
+			const w = world({ maxAge: 3600, store });
+			const ada = await w.signedIn();
 			const stolen = new Map(ada.client.jar);
-			const gate = holdNextRead();
-			const racing = replay(stolen).session();
-			await gate.arrived;
-			await ada.signOut();
-			await accountSignOuts(1, 30);
-			gate.open();
-			await racing;
-			expect(await replay(stolen).session()).toBeNull();
+			await readRacingSignOut(w, ada, stolen, () => w.accountSignOuts(1, 30));
+			expect(await w.replay(stolen).session()).toBeNull();
 		});
 
 		// held: the memory store's bound is on entries; a flood never brings back a copy that was forgotten (copies go with the tombstones)
 		test('held (store): a flood of sign-outs after a sign-out never brings back the forgotten copy', async () => {
 			const store = MemorySessionCacheStore({ maxEntries: 30 });
-			const { browser, replay, accountSignOuts } = world({ maxAge: 3600, store });
-			const { ada, stolen } = await signedInAndStolen(browser);
+			const { withCopy, replay, accountSignOuts } = world({ maxAge: 3600, store });
+			const { ada, stolen } = await signedInAndStolen(withCopy);
 			await ada.signOut();
 			await accountSignOuts(1, 35);
 			expect(await replay(stolen).session()).toBeNull();
@@ -494,8 +351,8 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 
 		// held: the routes that act read the database: a stolen copy (even one a flood brought back) opens no account page
 		test('held: the account page and its changes never trust a copy', async () => {
-			const { browser, replay, config } = world({ maxAge: 3600 }, { session: { maxAge: 30 * 86400, updateAge: 86400, revocationCheck: 'refresh', cache: { maxAge: 3600 } } });
-			const { stolen } = await signedInAndStolen(browser);
+			const { withCopy, replay, config } = world({ maxAge: 3600 }, { session: { maxAge: 30 * 86400, updateAge: 86400, revocationCheck: 'refresh', cache: { maxAge: 3600 } } });
+			const { stolen } = await signedInAndStolen(withCopy);
 			await revokeSessions('ada-1', config);
 			// with revocationCheck "refresh" the copy is read until maxAge (documented) ...
 			const thief = replay(stolen);
@@ -532,13 +389,9 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 				forget: (key, ttl) => inner.forget(key, ttl),
 				forgetUser: (userId, ttl) => inner.forgetUser(userId, ttl)
 			};
-			const { browser } = world({ maxAge: 3600, store: redisView });
-			const ada = browser();
-			await ada.signIn('ada');
-			await ada.session();
-			const bob = browser();
-			await bob.signIn('bob');
-			await bob.session();
+			const { withCopy } = world({ maxAge: 3600, store: redisView });
+			await withCopy('ada');
+			const bob = await withCopy('bob');
 			// Bob finds his own copy by the user id in it, and Ada's user in hers
 			const [bobKey] = [...visible].find(([, entry]) => entry.userId === 'bob-1')!;
 			const adaValue = [...visible.values()].find((entry) => entry.userId === 'ada-1')!.value;
@@ -551,9 +404,8 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 		test('held: a store returning junk is a miss', async () => {
 			for (const value of ['junk', '{}', 'null', '{"user":{"id":7},"expires":1}', '{"user":{"id":"x"},"expires":"soon"}', '[]']) {
 				const junk: SessionCacheStore = { get: () => ({ value }), set: () => undefined, forget: () => undefined, forgetUser: () => undefined };
-				const { browser, reads } = world({ maxAge: 60, store: junk });
-				const ada = browser();
-				await ada.signIn();
+				const { signedIn, reads } = world({ maxAge: 60, store: junk });
+				const ada = await signedIn();
 				reads.count = 0;
 				expect(await ada.session()).toMatchObject({ userId: 'ada-1' });
 				expect(reads.count).toBe(1);
@@ -570,10 +422,8 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 				forget: (key, ttl) => (seen.push(key), inner.forget(key, ttl)),
 				forgetUser: (userId, ttl) => (seen.push(userId), inner.forgetUser(userId, ttl))
 			};
-			const { browser } = world({ maxAge: 60, store: spy });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
+			const { withCopy } = world({ maxAge: 60, store: spy });
+			const ada = await withCopy();
 			await ada.session();
 			const token = ada.client.jar.get('kitgate.session-token')!;
 			await ada.signOut();
@@ -581,17 +431,10 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 			expect(seen.join('\n')).not.toContain(token);
 
 			const logged: string[] = [];
-			const failing: SessionCacheStore = {
-				get: () => Promise.reject(new Error('down')),
-				set: () => Promise.reject(new Error('down')),
-				forget: () => Promise.reject(new Error('down')),
-				forgetUser: () => Promise.reject(new Error('down'))
-			};
+			const failing = failingSessionCacheStore('down');
 			const keep = (...args: unknown[]) => void logged.push(args.map((a) => (a instanceof Error ? `${a.message} ${JSON.stringify(a.cause ?? '')}` : JSON.stringify(a))).join(' '));
 			const broken = world({ maxAge: 60, store: failing }, { logger: { error: keep, warn: keep, debug: keep } });
-			const bob = broken.browser();
-			await bob.signIn('bob');
-			await bob.session();
+			const bob = await broken.withCopy('bob');
 			const bobToken = bob.client.jar.get('kitgate.session-token')!;
 			await bob.signOut();
 			expect(logged.length).toBeGreaterThan(0);
@@ -604,21 +447,16 @@ describe.each(memoryAndSqliteAdapters('session-cache-copies'))('session.cache at
 			const inner = MemoryRateLimitStore();
 			let down = false;
 			const flaky = { ...inner, revokedAt: (key: string, now: number) => (down ? (() => { throw new Error('down'); })() : inner.revokedAt(key, now)) };
-			const { browser, reads } = world({ maxAge: 60 }, { rateLimit: { store: flaky }, logger: { error: () => undefined, warn: () => undefined, debug: () => undefined } });
-			const ada = browser();
-			await ada.signIn();
-			await ada.session();
+			const { withCopy, readsDuring } = world({ maxAge: 60 }, { rateLimit: { store: flaky }, logger: { error: () => undefined, warn: () => undefined, debug: () => undefined } });
+			const ada = await withCopy();
 			down = true;
-			reads.count = 0;
-			await ada.session();
-			expect(reads.count).toBe(1);
+			expect(await readsDuring(() => ada.session())).toBe(1);
 		});
 
 		// held: a user too large for one cookie is not copied into a cookie (no chunking, no header blow-up)
 		test('held: an oversized user gets no cookie copy and no chunks', async () => {
-			const { raw, browser } = world({ maxAge: 60 });
-			const ada = browser();
-			await ada.signIn();
+			const { raw, signedIn } = world({ maxAge: 60 });
+			const ada = await signedIn();
 			await raw.updateUser!({ id: 'ada-1', name: 'A'.repeat(20_000) });
 			const response = await ada.client.request('/auth/session');
 			expect(response.headers.getSetCookie().filter((line) => line.includes('session-cache')).every((line) => /session-cache=;/.test(line) || !/session-cache\.\d=/.test(line))).toBe(true);
@@ -643,10 +481,8 @@ describe('session.cache on the default revocation store (memory adapter)', () =>
 	test('default revocation store, void deleteSession: 50,000 anonymous sign-outs evict the sign-out record of a stolen copy', async () => {
 		const memory = MemoryAdapter();
 		const adapter: Adapter = { ...memory, deleteSession: async (token: string) => void (await memory.deleteSession!(token)) };
-		const w = makeWorld(() => adapter, { maxAge: 3600 });
-		const ada = w.browser();
-		await ada.signIn();
-		await ada.session();
+		const w = sessionCacheWorld(() => adapter, { maxAge: 3600 });
+		const ada = await w.withCopy();
 		const stolen = new Map(ada.client.jar);
 		await ada.signOut();
 		expect(await w.replay(stolen).session()).toBeNull();

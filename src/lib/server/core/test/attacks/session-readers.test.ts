@@ -8,19 +8,15 @@
 // and no session on pages, with no cookie at all (not the re-issued token either); an update with
 // hostile `data` under the default callbacks changes nobody's identity and pollutes no prototype.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import Credentials from '../../../providers/credentials.js';
 import type { Adapter, AuthConfig } from '../../types.js';
 import { TEST_SECRET } from '../client.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
-import { STRATEGIES, attackConfig, type Strategy } from './flows.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
+import { attackConfig, attackWorld, STRATEGIES, type Strategy } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps?.closeAll());
+const world = attackWorld();
 
 const SESSION = 'kitgate.session-token';
 
@@ -89,7 +85,7 @@ async function readAll(app: AppServer, cookie: string): Promise<Read[]> {
 const isRemoval = (line: string) => /^[^=]+=;/.test(line) && /max-age=0/i.test(line);
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = (): AppServer => apps[integration];
+	const app = (): AppServer => world.apps[integration];
 
 	describe.each(STRATEGIES)('%s sessions', (strategy) => {
 		test('tampered, re-ordered, gapped, foreign and malformed session cookies: no session, no 5xx, nothing set but removals', async () => {
@@ -108,7 +104,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				'eleven chunks': Array.from({ length: 11 }, (_, i) => `${SESSION}.${i}=${token.slice(i * 4, i * 4 + 4)}`).join('; ')
 			};
 			// a session issued under another secret (another deployment, or a rotated-out secret)
-			const other = apps[integration === 'express' ? 'sveltekit' : 'express'];
+			const other = world.apps[integration === 'express' ? 'sveltekit' : 'express'];
 			other.use({ ...config(strategy, MemoryAdapter()), secret: `${TEST_SECRET}-another-deployment` });
 			forged['another secret'] = `${SESSION}=${(await signIn(other, 'ada')).cookies.get(SESSION)}`;
 			if (strategy === 'jwt') {

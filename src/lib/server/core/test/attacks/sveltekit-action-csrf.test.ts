@@ -19,12 +19,11 @@
 import type { RequestEvent } from '@sveltejs/kit';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
-import Credentials from '../../../providers/credentials.js';
 import Email from '../../../providers/email.js';
 import { SvelteKitAuth } from '../../../sveltekit/index.js';
 import type { AuthConfig } from '../../types.js';
 import { Browser, startApp, type AppServer } from '../integrations.js';
-import { attackConfig } from './flows.js';
+import { attackConfig, rightPasswordCredentials } from './flows.js';
 
 const EVIL = 'https://evil.example';
 const mail: string[] = [];
@@ -32,12 +31,7 @@ const mail: string[] = [];
 function config(): AuthConfig {
 	return attackConfig(MemoryAdapter(), 'jwt', {
 		providers: [
-			Credentials({
-				minFailureMs: 0,
-				credentials: { username: {}, password: { type: 'password' } },
-				authorize: ({ username, password }) =>
-					password === 'right' ? { id: `u-${String(username)}`, name: String(username), email: `${String(username)}@example.com` } : null
-			}),
+			rightPasswordCredentials(),
 			Email({ sendVerificationRequest: ({ identifier }) => void mail.push(identifier) })
 		]
 	});

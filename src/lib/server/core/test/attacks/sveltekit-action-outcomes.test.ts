@@ -11,11 +11,10 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
-import Credentials from '../../../providers/credentials.js';
 import { MemoryRateLimitStore } from '../../limits/memory-rate-limit-store.js';
 import type { AuthConfig, RateLimitOptions } from '../../types.js';
 import { Browser, startApp, type AppServer } from '../integrations.js';
-import { attackConfig } from './flows.js';
+import { attackConfig, rightPasswordCredentials } from './flows.js';
 
 let app: AppServer;
 beforeAll(async () => {
@@ -30,12 +29,7 @@ function config(rateLimit: RateLimitOptions = { store: MemoryRateLimitStore() })
 	return attackConfig(MemoryAdapter(), 'jwt', {
 		rateLimit,
 		providers: [
-			Credentials({
-				minFailureMs: 0,
-				credentials: { username: {}, password: { type: 'password' } },
-				authorize: ({ username, password }) =>
-					username === KNOWN && password === 'right' ? { id: `u-${KNOWN}`, name: KNOWN, email: `${KNOWN}@example.com` } : null
-			})
+			rightPasswordCredentials(KNOWN)
 		]
 	});
 }

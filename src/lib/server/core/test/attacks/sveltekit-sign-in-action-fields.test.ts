@@ -19,13 +19,12 @@
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
-import Credentials from '../../../providers/credentials.js';
 import Email from '../../../providers/email.js';
 import Passkey from '../../../providers/passkey.js';
 import type { AuthConfig } from '../../types.js';
 import { loginAtIdp } from '../idp-browser.js';
 import { Browser, startApp, type AppServer } from '../integrations.js';
-import { attackConfig, startIdpFor } from './flows.js';
+import { attackConfig, rightPasswordCredentials, startIdpFor } from './flows.js';
 
 let app: AppServer;
 let idp: Awaited<ReturnType<typeof startIdpFor>>;
@@ -45,12 +44,7 @@ function config(): AuthConfig {
 	return attackConfig(MemoryAdapter(), 'jwt', {
 		experimental: { enableWebAuthn: true },
 		providers: [
-			Credentials({
-				minFailureMs: 0,
-				credentials: { username: {}, password: { type: 'password' } },
-				authorize: ({ username, password }) =>
-					password === 'right' ? { id: `u-${String(username)}`, name: String(username), email: `${String(username)}@example.com` } : null
-			}),
+			rightPasswordCredentials(),
 			Email({ sendVerificationRequest: ({ identifier, url }) => void mail.push({ to: identifier, url }) }),
 			Passkey(),
 			idp.provider('idp')

@@ -63,8 +63,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 				}
 				// a pending, trust or challenge cookie as the session: nobody
 				for (const value of [pending, trust, challenge]) {
-					const b = w.browser();
-					b.client.jar.set('kitgate.session-token', value);
+					const b = w.browserWithCookie(value);
 					expect(await b.session()).toBeNull();
 				}
 			});
@@ -86,8 +85,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 			test("a sign-in link's token is refused by the email-change confirmation, for the link's own address", async () => {
 				const w = accountWorld(makeAdapter(), strategy);
-				const ada = w.browser();
-				await ada.signInByEmail('ada@example.com');
+				const ada = await w.signedIn();
 				const other = w.browser();
 				await other.request('/auth/signin/email', { form: { csrfToken: await other.client.csrfToken(), email: 'new@example.com', callbackUrl: '/' } });
 				const link = new URL(w.links.at(-1)!.url);

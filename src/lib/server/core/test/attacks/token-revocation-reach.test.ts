@@ -43,7 +43,7 @@ async function useLink(browser: AnyBrowser, url: string): Promise<void> {
 const SIGN_OUT_EVERYWHERE = ['revokeSessions', 'end-other-sessions', 'credentialChanged'] as const;
 
 async function signOutEverywhere(w: World, owner: AnyBrowser, how: (typeof SIGN_OUT_EVERYWHERE)[number]): Promise<void> {
-	const id = (await w.adapter.getUserByEmail('ada@example.com'))!.id;
+	const id = (await w.userOf('ada@example.com')).id;
 	if (how === 'revokeSessions') await revokeSessions(id, w.config);
 	else if (how === 'credentialChanged') await credentialChanged(id, w.config, { request: 'http://localhost:3000/' });
 	else expect(outcomeOf(await owner.change('end-other-sessions')).account).toBe('other-sessions-ended');
@@ -55,8 +55,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			test.each(SIGN_OUT_EVERYWHERE)('a sign-in link saved before %s still signs the thief in afterwards', async (how) => {
 				// attack: a thief who once read the victim's mailbox keeps an unused sign-in link (valid 24 h); the owner signs out everywhere; the saved link signs the thief in again
 				const w = accountWorld(makeAdapter(), strategy);
-				const ada = w.browser();
-				await ada.signInByEmail('ada@example.com');
+				const ada = await w.signedIn();
 				const thief = w.browser();
 				const saved = await askForLink(w, thief, 'ada@example.com');
 				w.clock.now += MINUTE;
@@ -76,8 +75,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 				const eve = w.browser();
 				const saved = await askForLink(w, eve, 'shared@example.com');
 				w.clock.now += MINUTE;
-				const ada = w.browser();
-				await ada.signInByEmail('ada@example.com');
+				const ada = await w.signedIn();
 				await ada.change('change-email', { email: 'shared@example.com' });
 				const link = new URL(w.mails.filter((m) => m.kind === 'confirm-email-change').at(-1)!.url);
 				expect(outcomeOf(await ada.change('confirm-email', { token: link.searchParams.get('token')!, email: 'shared@example.com' })).account).toBe('email-changed');
@@ -110,7 +108,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 				await signInTrusting(w, thief, secret);
 				w.clock.now += MINUTE;
 				// the owner, freshly signed in with both steps, ends the other device's session
-				await setup.request('/auth/signout', { form: { csrfToken: await setup.client.csrfToken() } });
+				await setup.signOut();
 				await setup.signInByEmail('ada@example.com');
 				expect((await setup.secondStep(w.code(secret, 1))).status).toBe(302);
 				const other = (await setup.overview()).sessions.find((s) => !s.current);
@@ -137,12 +135,11 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 
 			test('an email-change link requested by a thief cannot be confirmed after "sign out everywhere" (the thief has no session left)', async () => {
 				const w = accountWorld(makeAdapter(), strategy);
-				const thief = w.browser();
-				await thief.signInByEmail('ada@example.com');
+				const thief = await w.signedIn();
 				await thief.change('change-email', { email: 'thief@example.com' });
 				const link = new URL(w.mails.filter((m) => m.kind === 'confirm-email-change').at(-1)!.url);
 				w.clock.now += MINUTE;
-				await revokeSessions((await w.adapter.getUserByEmail('ada@example.com'))!.id, w.config);
+				await revokeSessions((await w.userOf('ada@example.com')).id, w.config);
 				w.clock.now += MINUTE;
 				const confirmed = await thief.change('confirm-email', { token: link.searchParams.get('token')!, email: 'thief@example.com' });
 				expect(outcomeOf(confirmed).path).toBe('/auth/signin');

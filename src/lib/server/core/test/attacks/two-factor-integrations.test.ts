@@ -4,30 +4,21 @@
 // nobody signed in (its page, /auth/session, a protected page) until the second step; a replayed
 // code is refused; a recovery code signs in once.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { everyAdapter } from '../../../adapters/test/every-adapter.js';
 import { totpCode, totpStep } from '../../two-factor/totp.js';
 import type { Adapter, AuthConfig } from '../../types.js';
-import { sinkProvider, startSink, type MailSink } from '../email-fixtures.js';
-import { Browser, INTEGRATIONS, startApps, type AppServer } from '../integrations.js';
-import { STRATEGIES, address, attackConfig, sessionOf, signInByEmail, signInWithIdp, startIdpFor } from './flows.js';
+import { sinkProvider } from '../email-fixtures.js';
+import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
+import { address, attackConfig, attackWorld, sessionOf, signInByEmail, signInWithIdp, STRATEGIES } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-let sink: MailSink;
-let idp: Awaited<ReturnType<typeof startIdpFor>>;
-beforeAll(async () => {
-	[apps, sink] = await Promise.all([startApps(), startSink()]);
-	idp = await startIdpFor([apps.express.origin, apps.sveltekit.origin], ['idp']);
-});
-afterAll(async () => {
-	await Promise.all([apps.closeAll(), sink.close(), idp.close()]);
-});
+const world = attackWorld({ sink: true, idp: ['idp'] });
 
 const adapters = everyAdapter('two-factor');
 const clock = { now: Date.now() };
 
 function config(adapter: Adapter, strategy: 'jwt' | 'database'): AuthConfig {
-	return attackConfig(adapter, strategy, { now: () => clock.now, providers: [sinkProvider(sink), idp.provider('idp', { allowDangerousEmailAccountLinking: true })] });
+	return attackConfig(adapter, strategy, { now: () => clock.now, providers: [sinkProvider(world.sink), world.idp.provider('idp', { allowDangerousEmailAccountLinking: true })] });
 }
 
 /** Posts an account change as JSON from the app's own origin. */
@@ -68,7 +59,7 @@ async function expectSignedOut(browser: Browser, app: AppServer): Promise<void> 
 describe.each(INTEGRATIONS)('%s', (integration) => {
 	describe.each(adapters)('%s adapter', (_adapterName, makeAdapter) => {
 		describe.each(STRATEGIES)('%s sessions', (strategy) => {
-			const app = () => apps[integration];
+			const app = () => world.apps[integration];
 			beforeAll(() => {
 				app().use(config(makeAdapter(), strategy));
 			});
@@ -76,16 +67,16 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			test('second factor over HTTP: enrolment ends the other sessions; an email-link sign-in reaches nothing until the second step; a replayed code is refused; a recovery code signs in once', async () => {
 				const email = address('ada');
 				const ada = new Browser();
-				await signInByEmail(ada, app(), sink, email);
+				await signInByEmail(ada, app(), world.sink, email);
 				const phone = new Browser();
-				await signInByEmail(phone, app(), sink, email);
+				await signInByEmail(phone, app(), world.sink, email);
 				clock.now += 2000;
 				const { secret, recoveryCodes } = await enrol(ada, app());
 				expect(await sessionOf(phone, app())).toBeNull();
 				expect((await sessionOf(ada, app()))?.user?.email).toBe(email);
 
 				const laptop = new Browser();
-				const primary = await signInByEmail(laptop, app(), sink, email);
+				const primary = await signInByEmail(laptop, app(), world.sink, email);
 				expect(new URL(primary.headers.get('location')!).pathname).toBe('/auth/second-factor');
 				await expectSignedOut(laptop, app());
 				const page = await laptop.request(`${app().origin}/auth/second-factor`);
@@ -100,7 +91,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 				// the same code again, from another primary sign-in: refused, nobody signed in
 				const replayer = new Browser();
-				await signInByEmail(replayer, app(), sink, email);
+				await signInByEmail(replayer, app(), world.sink, email);
 				const replayed = await secondStep(replayer, app(), code);
 				expect(new URL(replayed.headers.get('location')!).searchParams.get('error')).toBe('InvalidSecondFactor');
 				await expectSignedOut(replayer, app());
@@ -114,7 +105,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			test('second factor over HTTP: after an OIDC sign-in a user with 2FA reaches nothing until the second step', async () => {
 				const login = `oidc-${crypto.randomUUID().slice(0, 8)}`;
 				const email = address('oidc');
-				idp.addAccount({ id: login, email, name: 'Oidc User', email_verified: true });
+				world.idp.addAccount({ id: login, email, name: 'Oidc User', email_verified: true });
 				const first = new Browser();
 				await signInWithIdp(first, app(), 'idp', login);
 				expect((await sessionOf(first, app()))?.user?.email).toBe(email);

@@ -2,21 +2,17 @@
 // ends on the error page with the stable code InvalidProvider, or a 404 for a client that does
 // not ask for a page — the same on both integrations, never the sign-in page with 200.
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
-import { Browser, INTEGRATIONS, startApps } from '../integrations.js';
-import { attackConfig } from './flows.js';
+import { Browser, INTEGRATIONS } from '../integrations.js';
+import { attackConfig, attackWorld } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-beforeAll(async () => {
-	apps = await startApps();
-});
-afterAll(() => apps.closeAll());
+const world = attackWorld();
 
 const HTML = { accept: 'text/html,application/xhtml+xml' };
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
-	const app = () => apps[integration];
+	const app = () => world.apps[integration];
 	beforeAll(() => {
 		app().use(attackConfig(undefined, 'jwt', { providers: [Credentials({ credentials: { username: {} }, authorize: () => null })] }));
 	});
@@ -51,7 +47,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 });
 
 test('SvelteKit sign-in action with an unknown provider: 303 to the error page', async () => {
-	const app = apps.sveltekit;
+	const app = world.apps.sveltekit;
 	const answer = await new Browser().request(`${app.origin}/signin`, { form: { providerId: 'nope' }, headers: HTML });
 	expect(answer.status).toBe(303);
 	expect(new URL(answer.headers.get('location') as string, app.origin).searchParams.get('error')).toBe('InvalidProvider');

@@ -5,42 +5,21 @@
 // never links on email_verified: false, and a "connect" joins the signed-in user only when that
 // user started the flow. Rows refer to the table in docs/security.md ("Account linking").
 
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { everyAdapter } from '../../../adapters/test/every-adapter.js';
 import type { Adapter, AuthConfig } from '../../types.js';
-import { sinkProvider, startSink, type MailSink } from '../email-fixtures.js';
+import { sinkProvider } from '../email-fixtures.js';
 import { loginAtIdp } from '../idp-browser.js';
-import { Browser, INTEGRATIONS, startApps } from '../integrations.js';
-import {
-	STRATEGIES,
-	address,
-	attackConfig,
-	errorOf,
-	linkWithIdp,
-	sessionOf,
-	signInByEmail,
-	signInWithIdp,
-	startIdpFor,
-	startOAuth,
-	type IdpAccount
-} from './flows.js';
+import { Browser, INTEGRATIONS } from '../integrations.js';
+import { STRATEGIES, address, attackWorld, attackConfig, errorOf, linkWithIdp, sessionOf, signInByEmail, signInWithIdp, startOAuth, type IdpAccount } from './flows.js';
 
-let apps: Awaited<ReturnType<typeof startApps>>;
-let sink: MailSink;
-let idp: Awaited<ReturnType<typeof startIdpFor>>;
-beforeAll(async () => {
-	[apps, sink] = await Promise.all([startApps(), startSink()]);
-	idp = await startIdpFor([apps.express.origin, apps.sveltekit.origin], ['idp', 'trusted']);
-});
-afterAll(async () => {
-	await Promise.all([apps.closeAll(), sink.close(), idp.close()]);
-});
+const world = attackWorld({ sink: true, idp: ['idp', 'trusted'] });
 
 /** An IdP user claiming `email`, with `email_verified` as given. */
 function idpUser(email: string, verified: boolean | undefined): IdpAccount {
 	const account: IdpAccount = { id: `idp-${crypto.randomUUID()}`, email, name: 'Someone' };
 	if (verified !== undefined) account.email_verified = verified;
-	return idp.addAccount(account);
+	return world.idp.addAccount(account);
 }
 
 const adapters = everyAdapter('unverified-identities');
@@ -52,12 +31,12 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			// a clock the tests step by whole seconds: JWT revocations compare issue times to the second
 			const clock = { now: Date.now() };
 			const tick = () => void (clock.now += 1000);
-			const app = () => apps[integration];
+			const app = () => world.apps[integration];
 			const use = (overrides: Partial<AuthConfig> = {}) =>
 				app().use(
 					attackConfig(adapter, strategy, {
 						now: () => clock.now,
-						providers: [idp.provider('idp'), idp.provider('trusted', { allowDangerousEmailAccountLinking: true }), sinkProvider(sink)],
+						providers: [world.idp.provider('idp'), world.idp.provider('trusted', { allowDangerousEmailAccountLinking: true }), sinkProvider(world.sink)],
 						...overrides
 					})
 				);
@@ -83,7 +62,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 				tick();
 				const victim = new Browser();
-				await signInByEmail(victim, app(), sink, victimEmail);
+				await signInByEmail(victim, app(), world.sink, victimEmail);
 				const victimSession = await sessionOf(victim, app());
 				expect(victimSession?.user?.email).toBe(victimEmail);
 				expect(victimSession?.user?.id).not.toBe(squatterId);
@@ -102,9 +81,9 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect((await signInWithIdp(again, app(), providerId, mallory.id)).status).toBe(302);
 				expect((await sessionOf(again, app()))?.user?.id).toBe(squatterId);
 				// the victim's next email sign-in is still the victim
-				sink.clear();
+				world.sink.clear();
 				const later = new Browser();
-				await signInByEmail(later, app(), sink, victimEmail);
+				await signInByEmail(later, app(), world.sink, victimEmail);
 				expect((await sessionOf(later, app()))?.user?.id).toBe(victimUser?.id);
 			});
 
@@ -113,7 +92,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				use();
 				const victimEmail = address('victim');
 				const victim = new Browser();
-				await signInByEmail(victim, app(), sink, victimEmail);
+				await signInByEmail(victim, app(), world.sink, victimEmail);
 				const owner = await adapter.getUserByEmail(victimEmail);
 
 				const mallory = idpUser(victimEmail, false);
@@ -131,7 +110,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				use();
 				const email = address('owner');
 				const browser = new Browser();
-				await signInByEmail(browser, app(), sink, email);
+				await signInByEmail(browser, app(), world.sink, email);
 				const owner = await adapter.getUserByEmail(email);
 				const sameOwner = idpUser(email, true);
 				const other = new Browser();
@@ -145,7 +124,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				use();
 				const email = address('connector');
 				const browser = new Browser();
-				await signInByEmail(browser, app(), sink, email);
+				await signInByEmail(browser, app(), world.sink, email);
 				const me = (await sessionOf(browser, app()))?.user?.id;
 				const second = idpUser(address('second-address'), true);
 				expect(errorOf(await linkWithIdp(browser, app(), 'idp', second.id))).toBeUndefined();
@@ -160,7 +139,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				const started = await startOAuth(browser, app(), 'idp');
 				// the browser gets signed in (say, by a link the attacker made it confirm) before the callback
 				const email = address('meanwhile');
-				await signInByEmail(browser, app(), sink, email);
+				await signInByEmail(browser, app(), world.sink, email);
 				const meanwhile = (await sessionOf(browser, app()))?.user?.id;
 				const back = await loginAtIdp(started.href, { login: someone.id });
 				expect(errorOf(await browser.request(back))).toBeUndefined();

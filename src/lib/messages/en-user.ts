@@ -1,0 +1,12 @@
+// The English texts of the `UserButton` component: its part of the message table, kept apart so
+// pages without it do not ship them.
+
+/**
+ * English texts of the user menu, keyed by message id (`userbutton.*`).
+ *
+ * @example enUser['userbutton.account'] // 'Account'
+ */
+export const enUser = {
+	'userbutton.label': 'Account menu of {user}',
+	'userbutton.account': 'Account'
+} satisfies Record<string, string>;
