@@ -37,6 +37,11 @@ type Next = (error?: unknown) => void;
  * `app.use("/auth", ExpressAuth(config))` or `app.use("/auth/*splat", ExpressAuth(config))`.
  * Set `app.set("trust proxy", true)` behind a proxy so HTTPS is detected.
  *
+ * Experimental: the Express integration (`kitgate/express`) is experimental, as the interface
+ * kitgate implements says of both integrations: its API may still change in a minor version. The
+ * engine, the configuration model and the adapters follow semantic versioning.
+ *
+ * @experimental
  * @example
  * app.use("/auth", ExpressAuth({ providers: [Credentials({ ... })] }));
  */

@@ -110,6 +110,11 @@ const noSession = Object.assign(async () => null, { update: async () => null }) 
 /**
  * Adds kitgate to a SvelteKit app.
  *
+ * Experimental: the SvelteKit integration (`kitgate/sveltekit`) is experimental, as the interface
+ * kitgate implements says of both integrations: its API may still change in a minor version. The
+ * engine, the configuration model and the adapters follow semantic versioning.
+ *
+ * @experimental
  * @example
  * // src/auth.ts
  * export const { handle, signIn, signOut } = SvelteKitAuth({ providers: [Credentials({ ... })] });
