@@ -207,6 +207,15 @@ function wantsPage(headers: RequestContext['headers']): boolean {
 }
 
 /**
+ * Logs a configuration that cannot work through the config's logger (console by default).
+ *
+ * @example logConfigurationError(config, new MissingSecret('…'));
+ */
+export function logConfigurationError(config: AuthConfig, error: unknown): void {
+	createLogger(config?.logger, false).error(error instanceof Error ? error : new AuthError('Invalid configuration', { cause: { err: error } }));
+}
+
+/**
  * The answer to any request while the configuration cannot work (a per-request config found
  * broken): 503 with the error page, or `{ error }` JSON for script routes. With `detail` (in
  * development) the page says what to change; error messages never hold a secret. Logged.
@@ -214,9 +223,9 @@ function wantsPage(headers: RequestContext['headers']): boolean {
  * @example
  * return configurationErrorAnswer(config, error, { detail: dev, json: path.endsWith('/session') });
  */
-export function configurationErrorAnswer(config: AuthConfig, error: unknown, options: { detail: boolean; json?: boolean }): RawResponse {
-	const logger = createLogger(config?.logger, false);
-	logger.error(error instanceof Error ? error : new AuthError('Invalid configuration', { cause: { err: error } }));
+export function configurationErrorAnswer(config: AuthConfig, error: unknown, options: { detail: boolean; json?: boolean; log?: boolean }): RawResponse {
+	// `log: false`: said once already (a start-up error in development, shown on every request)
+	if (options.log !== false) logConfigurationError(config, error);
 	// the page explains an untrusted host; every other set-up problem is a Configuration error
 	const type = error instanceof AuthError && error.type === 'UntrustedHost' ? 'UntrustedHost' : 'Configuration';
 	// the Configuration row's status: the server, not the request, is at fault

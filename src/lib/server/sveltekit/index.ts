@@ -5,7 +5,7 @@ import { error, isHttpError, redirect, type Action, type Handle, type RequestEve
 import { building, dev } from '$app/environment';
 import { base } from '$app/paths';
 import { env as privateEnv } from '$env/dynamic/private';
-import { configurationErrorAnswer, runAuth } from '../core/auth.js';
+import { configurationErrorAnswer, logConfigurationError, runAuth } from '../core/auth.js';
 import { signInFromForm, signOutFromForm } from '../core/form-actions.js';
 import { resolveConfig } from '../core/config/resolve-config.js';
 import type { OutgoingCookie } from '../core/request/cookies.js';
@@ -123,7 +123,7 @@ const noSession = Object.assign(async () => null, { update: async () => null }) 
  */
 export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	// a static config is checked when the server starts (not while the app is built: no secrets then)
-	if (typeof source !== 'function' && !building) resolved(source);
+	const startupFailed = typeof source !== 'function' && !building && !startsUp(source);
 	const configOf = async (event: RequestEvent) => resolved(typeof source === 'function' ? await source(event) : source);
 	// SvelteKit's adapter built event.url from its own settings (ORIGIN, PROTOCOL_HEADER, HOST_HEADER):
 	// that is the public URL, and raw Host / X-Forwarded-* headers are not looked at again
@@ -143,6 +143,8 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 			config = typeof source === 'function' ? await configOf(event) : resolved(source);
 		} catch (failure) {
 			registerComponentSource(event.locals, () => unavailable(failure));
+			// development: the start-up error on every page, as production would not have started
+			if (startupFailed) return startupErrorPage(event, source as SvelteKitAuthConfig, failure);
 			return misconfigured(event, resolve, typeof source === 'function' ? undefined : source, failure);
 		}
 		registerComponentSource(event.locals, () => requestSource(config));
@@ -200,6 +202,33 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	};
 
 	return { handle, signIn, signOut };
+}
+
+/**
+ * Whether a static config can start. When it cannot, production stops here (the error says what to
+ * set). In development (`vite dev`) it is said in the terminal, once, and the server goes on: each
+ * page then shows it (`startupErrorPage`), where SvelteKit would show a bare "500 Internal Error"
+ * for a hooks module that threw. Vite restarts the server when `.env` changes.
+ */
+function startsUp(config: SvelteKitAuthConfig): boolean {
+	try {
+		resolved(config);
+		return true;
+	} catch (failure) {
+		if (!dev) throw failure;
+		logConfigurationError(config, failure);
+		return false;
+	}
+}
+
+/**
+ * Development only: the answer to every request while the static config cannot start: 503 with
+ * kitgate's error page saying what to set and where (JSON `{ error }` for the session route).
+ */
+function startupErrorPage(event: RequestEvent, config: SvelteKitAuthConfig, failure: unknown): Response {
+	const json = event.url.pathname === `${prepare(config).basePath}/session`;
+	const raw = configurationErrorAnswer(config, failure, { detail: true, json, log: false });
+	return new Response(raw.body, { status: raw.status, headers: raw.headers });
 }
 
 /** What `kitgateData` reads of a resolved config (the engine's own view: providers checked, names filled in). */
