@@ -10,7 +10,7 @@ import { signInFromForm, signOutFromForm } from '../core/form-actions.js';
 import { resolveConfig } from '../core/config/resolve-config.js';
 import type { OutgoingCookie } from '../core/request/cookies.js';
 import type { AuthEnv } from '../core/config/env.js';
-import { CREDENTIALS_FAILURE, CredentialsSignin, failures } from '../core/errors.js';
+import { CREDENTIALS_FAILURE, CredentialsSignin, failures, UntrustedHost } from '../core/errors.js';
 import type { RequestSource } from '../core/request/context.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import { csrfRouteAnswer } from '../core/csrf-route.js';
@@ -69,9 +69,52 @@ function prepare(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
  */
 function svelteKitEnv(): AuthEnv {
 	const values: AuthEnv = { ...privateEnv };
-	const vouched = values.ORIGIN || values.HOST_HEADER || values.VERCEL || values.CF_PAGES || values.NETLIFY || dev;
+	const vouched = values.ORIGIN || values.HOST_HEADER || values.VERCEL || values.CF_PAGES || values.NETLIFY || dev || inVitePreview();
 	if (vouched && (values.AUTH_TRUST_HOST === undefined || values.AUTH_TRUST_HOST === '')) values.AUTH_TRUST_HOST = 'true';
 	return values;
+}
+
+/**
+ * Whether this server is `vite preview` (a local look at the build): not dev, not building, and
+ * the process is Vite's command line (`…/vite/bin/vite.js` or `…/.bin/vite`) run with the command
+ * `preview`. The process's own arguments, which no request can touch; a production server (`node
+ * build`, a platform's runtime) never matches. There the request URL is built from the Host header
+ * (Vite's preview server has no ORIGIN), so it is trusted like `vite dev` for loopback hosts only
+ * (`previewHostRefusal`).
+ */
+function inVitePreview(): boolean {
+	if (dev || building) return false;
+	if (previewing !== undefined) return previewing;
+	const args = (globalThis as { process?: { argv?: unknown } }).process?.argv;
+	previewing = Array.isArray(args) && typeof args[1] === 'string' && /(?:^|[\\/])vite(?:[\\/]bin[\\/]vite\.js|\.(?:cmd|js|mjs))?$/.test(args[1]) && args.slice(2).includes('preview');
+	return previewing;
+}
+
+/** `inVitePreview()`, worked out once (a process's arguments do not change). */
+let previewing: boolean | undefined;
+
+/** Loopback host names: this machine, whatever resolver or network is there. */
+function isLoopback(hostname: string): boolean {
+	return hostname === 'localhost' || hostname === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(hostname);
+}
+
+/** The errors `previewHostRefusal` made: their message (no secret, no request data) is shown outside development too. */
+const previewRefusals = new WeakSet<object>();
+
+/**
+ * Under `vite preview`, a request for a host that is not a loopback one, when kitgate trusts the
+ * Host header only because this is the preview (no AUTH_URL or `url`, no AUTH_TRUST_HOST or
+ * `trustHost`): the error that refuses it. Undefined otherwise.
+ */
+function previewHostRefusal(event: RequestEvent, config: SvelteKitAuthConfig): UntrustedHost | undefined {
+	if (!inVitePreview() || isLoopback(event.url.hostname)) return undefined;
+	if (config.url || privateEnv.AUTH_URL || config.trustHost !== undefined || privateEnv.AUTH_TRUST_HOST) return undefined;
+	const refusal = new UntrustedHost(
+		'Under vite preview, kitgate trusts the Host header only for localhost (localhost, 127.0.0.1, [::1]): open the preview at http://localhost:<port>, ' +
+			'or set AUTH_URL to the URL you preview it at.'
+	);
+	previewRefusals.add(refusal);
+	return refusal;
 }
 
 /** Configs resolved already (the environment is read once per config, not per request). */
@@ -124,7 +167,12 @@ const noSession = Object.assign(async () => null, { update: async () => null }) 
 export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	// a static config is checked when the server starts (not while the app is built: no secrets then)
 	const startupFailed = typeof source !== 'function' && !building && !startsUp(source);
-	const configOf = async (event: RequestEvent) => resolved(typeof source === 'function' ? await source(event) : source);
+	const configOf = async (event: RequestEvent) => {
+		const config = resolved(typeof source === 'function' ? await source(event) : source);
+		const refusal = previewHostRefusal(event, config);
+		if (refusal) throw refusal;
+		return config;
+	};
 	// SvelteKit's adapter built event.url from its own settings (ORIGIN, PROTOCOL_HEADER, HOST_HEADER):
 	// that is the public URL, and raw Host / X-Forwarded-* headers are not looked at again
 	const options = { appBase: base, requestUrlIsPublic: true };
@@ -141,6 +189,8 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		try {
 			// a static config is resolved already: no promise on every request
 			config = typeof source === 'function' ? await configOf(event) : resolved(source);
+			const refusal = typeof source === 'function' ? undefined : previewHostRefusal(event, config);
+			if (refusal) throw refusal;
 		} catch (failure) {
 			registerComponentSource(event.locals, () => unavailable(failure));
 			// development: the start-up error on every page, as production would not have started
@@ -267,7 +317,7 @@ function misconfigured(
 	const basePath = config?.basePath ?? `${base}/auth`;
 	if (event.url.pathname.startsWith(`${basePath}/`)) {
 		const json = event.url.pathname === `${basePath}/session`;
-		const raw = configurationErrorAnswer(config ?? ({} as AuthConfig), failure, { detail: dev, json });
+		const raw = configurationErrorAnswer(config ?? ({} as AuthConfig), failure, { detail: dev || previewRefusals.has(failure as object), json });
 		return new Response(raw.body, { status: raw.status, headers: raw.headers });
 	}
 	const refuse = () => unavailable(failure);
@@ -277,7 +327,8 @@ function misconfigured(
 
 /** SvelteKit's 503 for a configuration that cannot work (what to change, in development only). */
 function unavailable(failure: unknown): never {
-	error(failures.Configuration.status, { message: dev && failure instanceof Error ? failure.message : 'Sign-in is not configured on this server.' });
+	const detail = (dev || previewRefusals.has(failure as object)) && failure instanceof Error;
+	error(failures.Configuration.status, { message: detail ? failure.message : 'Sign-in is not configured on this server.' });
 }
 
 /**
