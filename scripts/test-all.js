@@ -47,7 +47,8 @@ const built =
 	// the same demo served under a base path, for the base-path end-to-end test
 	run('build under /app', 'npx', ['vite', 'build'], { BASE_PATH: '/app', BUILD_DIR: 'build-base' }) === 0 &&
 	run('package', 'npx', ['svelte-package']) === 0 &&
-	run('strip comments', 'node', ['scripts/strip-comments.js']) === 0;
+	run('strip comments', 'node', ['scripts/strip-comments.js']) === 0 &&
+	run('kysely as one module', 'node', ['scripts/bundle-kysely.js']) === 0;
 check('build', built);
 if (built) {
 	// the API report of every entry point (api/*.api.md) matches the built declarations; npm run api:update accepts a change

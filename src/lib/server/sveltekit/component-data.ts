@@ -1,8 +1,8 @@
 // `kitgateData(event)`: what kitgate's components show, for a SvelteKit load (the root layout's),
 // from what kitgate's `handle` registered for the request. Export path: `kitgate/sveltekit`.
 
-import { building } from '$app/environment';
 import { componentData, type ComponentSource, type KitgateData } from '../core/response/component-data.js';
+import { isBuilding } from './environment.js';
 
 export type { ComponentSource } from '../core/response/component-data.js';
 
@@ -34,6 +34,6 @@ export async function kitgateData(event: { locals: object; url: URL }): Promise<
 		throw new Error("kitgate: kitgateData(event) needs kitgate's handle: export it from src/hooks.server.ts (`export { handle } from './auth'`).");
 	}
 	// a prerendered page has no query (SvelteKit refuses to read it)
-	const query = building ? {} : { callbackUrl: event.url.searchParams.get('callbackUrl'), error: event.url.searchParams.get('error') };
+	const query = isBuilding() ? {} : { callbackUrl: event.url.searchParams.get('callbackUrl'), error: event.url.searchParams.get('error') };
 	return componentData(await source(), query);
 }

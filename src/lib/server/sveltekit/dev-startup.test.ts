@@ -3,7 +3,7 @@
 // where; SvelteKit's bare "500 Internal Error" page never appears. In production the server still
 // stops at start-up, and no page ever shows the detail (issue 31, item 7).
 
-import type { RequestEvent } from '@sveltejs/kit';
+import type { Handle, RequestEvent } from '@sveltejs/kit';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import Credentials from '../providers/credentials.js';
 import type { SvelteKitAuthConfig } from './index.js';
@@ -17,7 +17,7 @@ function configWithoutSecret(logged: unknown[][]): SvelteKitAuthConfig {
 }
 
 /** What `handle` answers for a request to `path`, as SvelteKit calls it. */
-async function answer(handle: (input: { event: RequestEvent; resolve: (event: RequestEvent) => Promise<Response> }) => Promise<Response>, path: string, accept = 'text/html') {
+async function answer(handle: Handle, path: string, accept = 'text/html') {
 	const url = new URL(`http://localhost:5173${path}`);
 	const event = {
 		url,

@@ -2,7 +2,7 @@
 // Export path: `kitgate/sveltekit`. Requests under basePath go to the engine; others get `locals.auth()`.
 
 import { error, isHttpError, redirect, type Action, type Handle, type RequestEvent } from '@sveltejs/kit';
-import { building, dev } from '$app/environment';
+import { dev } from '$app/environment';
 import { base } from '$app/paths';
 import { env as privateEnv } from '$env/dynamic/private';
 import { configurationErrorAnswer, logConfigurationError, runAuth } from '../core/auth.js';
@@ -16,6 +16,7 @@ import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import { csrfRouteAnswer } from '../core/csrf-route.js';
 import type { AuthConfig, Session } from '../core/types.js';
 import { kitgateData, registerComponentSource, type ComponentSource } from './component-data.js';
+import { isBuilding } from './environment.js';
 
 /** Configuration of the SvelteKit integration (basePath defaults to `{paths.base}/auth`). */
 export type SvelteKitAuthConfig = AuthConfig;
@@ -83,7 +84,7 @@ function svelteKitEnv(): AuthEnv {
  * (`previewHostRefusal`).
  */
 function inVitePreview(): boolean {
-	if (dev || building) return false;
+	if (dev || isBuilding()) return false;
 	if (previewing !== undefined) return previewing;
 	const args = (globalThis as { process?: { argv?: unknown } }).process?.argv;
 	previewing = Array.isArray(args) && typeof args[1] === 'string' && /(?:^|[\\/])vite(?:[\\/]bin[\\/]vite\.js|\.(?:cmd|js|mjs))?$/.test(args[1]) && args.slice(2).includes('preview');
@@ -166,7 +167,7 @@ const noSession = Object.assign(async () => null, { update: async () => null }) 
  */
 export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	// a static config is checked when the server starts (not while the app is built: no secrets then)
-	const startupFailed = typeof source !== 'function' && !building && !startsUp(source);
+	const startupFailed = typeof source !== 'function' && !isBuilding() && !startsUp(source);
 	const configOf = async (event: RequestEvent) => {
 		const config = resolved(typeof source === 'function' ? await source(event) : source);
 		const refusal = previewHostRefusal(event, config);
@@ -179,7 +180,7 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 
 	const handle: Handle = async ({ event, resolve }) => {
 		// prerendering: no request is real, no secret is there
-		if (building) {
+		if (isBuilding()) {
 			event.locals.auth = noSession;
 			// the components still list the providers: they are in the config, no secret needed
 			registerComponentSource(event.locals, () => buildTimeSource(source, event));

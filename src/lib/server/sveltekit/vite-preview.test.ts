@@ -3,7 +3,7 @@
 // link or redirect is ever built for another host from a Host header. A production server (`node
 // build`) without ORIGIN or AUTH_URL still stops at start-up (issue 31, item 8).
 
-import type { RequestEvent } from '@sveltejs/kit';
+import type { Handle, RequestEvent } from '@sveltejs/kit';
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import Credentials from '../providers/credentials.js';
 import type { SvelteKitAuthConfig } from './index.js';
@@ -24,7 +24,7 @@ async function productionBuild(env: Record<string, string>) {
 }
 
 /** What `handle` answers for `url`. */
-async function answer(handle: (input: { event: RequestEvent; resolve: (event: RequestEvent) => Promise<Response> }) => Promise<Response>, href: string) {
+async function answer(handle: Handle, href: string) {
 	const url = new URL(href);
 	const event = {
 		url,

@@ -28,8 +28,10 @@ let loading: Promise<WebAuthnServerLibrary> | undefined;
  */
 export function loadWebAuthnServer(providers: readonly Provider[]): Promise<WebAuthnServerLibrary> {
 	const carried = providers.map((provider) => (provider as LoaderCarrier)[WEBAUTHN_LIBRARY]).find((loader) => typeof loader === 'function');
-	// a name in a variable: bundlers leave it alone, so apps without passkeys never carry the library
-	const name = '@simplewebauthn/server';
+	// a name made at run time: bundlers leave the import alone, so apps without passkeys never carry
+	// the library (nor warn they cannot find it). A constant would not do: Vite's bundler (Rolldown)
+	// writes a constant into `import()`, and adapter-node's Rollup then looks the package up.
+	const name = ['@simplewebauthn', 'server'].join('/');
 	loading ??= (carried ? carried() : (import(/* @vite-ignore */ name) as Promise<WebAuthnServerLibrary>)).catch((error: unknown) => {
 		loading = undefined;
 		throw new InvalidConfiguration(
