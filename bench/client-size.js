@@ -22,6 +22,18 @@ const svelteClient = {
 	}
 };
 
+/** `$app/environment` as SvelteKit's production client build sees it (development-only code drops out). */
+const appEnvironment = {
+	name: 'bench-app-environment',
+	enforce: 'pre',
+	resolveId(id) {
+		return id === '$app/environment' ? '\0bench-app-environment' : null;
+	},
+	load(id) {
+		return id === '\0bench-app-environment' ? "export const dev = false, browser = true, building = false, version = '';" : null;
+	}
+};
+
 /** Vite's preload helper, which SvelteKit's client entry already loads, as an import of nothing to count. */
 const sharedPreloadHelper = {
 	name: 'bench-shared-preload-helper',
@@ -48,7 +60,7 @@ async function bundle(directory, name, entrySource, external) {
 		envFile: false,
 		root: directory,
 		logLevel: 'silent',
-		plugins: [svelteClient, sharedPreloadHelper],
+		plugins: [svelteClient, sharedPreloadHelper, appEnvironment],
 		build: {
 			write: false,
 			minify: true,
@@ -83,7 +95,7 @@ export async function measureClientJs(componentsDir) {
 	// inside bench/ so that `svelte` resolves from the project's node_modules
 	const directory = mkdtempSync(join(dirname(fileURLToPath(import.meta.url)), '.tmp-client-'));
 	const component = (name) => JSON.stringify(join(componentsDir, `${name}.svelte`));
-	const runtime = (id) => id === 'svelte' || id.startsWith('svelte/') || id.startsWith('$app/');
+	const runtime = (id) => id === 'svelte' || id.startsWith('svelte/') || (id.startsWith('$app/') && id !== '$app/environment');
 	try {
 		const both = await bundle(directory, 'components', `export { default as SignIn } from ${component('SignIn')};\nexport { default as SignOut } from ${component('SignOut')};\n`, runtime);
 		const withUser = await bundle(
@@ -93,7 +105,7 @@ export async function measureClientJs(componentsDir) {
 			runtime
 		);
 		writeFileSync(join(directory, 'Empty.svelte'), '<p>page</p>\n');
-		const onlyApp = (id) => id.startsWith('$app/');
+		const onlyApp = (id) => id.startsWith('$app/') && id !== '$app/environment';
 		const empty = await bundle(directory, 'empty', `import { mount } from 'svelte';\nimport Empty from './Empty.svelte';\nexport const page = (target) => mount(Empty, { target });\n`, onlyApp);
 		const page = await bundle(
 			directory,

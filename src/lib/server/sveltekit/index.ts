@@ -240,8 +240,12 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	};
 
 	const signIn: Action = async (event) => {
-		const result = await signInFromForm(event.request, await actionConfig(event), actionOptions(event));
+		// development: the fields the form sent, to say which credentials fields it lacked (the engine reads the body)
+		const sent = dev ? await formFields(event.request) : undefined;
+		const config = await actionConfig(event);
+		const result = await signInFromForm(event.request, config, actionOptions(event));
 		for (const cookie of result.cookies) setEventCookie(event, cookie);
+		if (sent && result.failure) fieldlessCredentials(config, sent);
 		if (result.failure?.type === 'CredentialsSignin') credentialsFailure(result.failure.code ?? 'credentials');
 		redirect(303, result.redirect);
 	};
@@ -330,6 +334,48 @@ function misconfigured(
 function unavailable(failure: unknown): never {
 	const detail = (dev || previewRefusals.has(failure as object)) && failure instanceof Error;
 	error(failures.Configuration.status, { message: detail ? failure.message : 'Sign-in is not configured on this server.' });
+}
+
+/** The fields of a form post, read from a copy of the request (undefined for any other body). */
+async function formFields(request: Request): Promise<FormData | undefined> {
+	try {
+		return await request.clone().formData();
+	} catch {
+		return undefined;
+	}
+}
+
+/** What kitgate's forms add to the provider's fields. */
+const FORM_FIELDS = new Set(['providerId', 'provider', 'callbackUrl', 'redirectTo', 'redirect', 'csrfToken']);
+
+/**
+ * Development only: a failed credentials sign-in from a form that lacked the provider's fields
+ * (declared ones it did not send, or none at all when the provider declares none) is a form to fix,
+ * not a wrong password nor an invalid request: SvelteKit's 400 naming the fields and how to give
+ * them. Returns when the form had them, or the sign-in was not a credentials one.
+ */
+function fieldlessCredentials(config: SvelteKitAuthConfig, sent: FormData): void {
+	const id = sent.get('providerId') ?? sent.get('provider');
+	const provider = resolveConfig(config, svelteKitEnv()).providers.find((candidate) => candidate.id === id && candidate.type === 'credentials');
+	if (!provider || provider.type !== 'credentials') return;
+	const declared = Object.keys(provider.credentials ?? {});
+	const missing = declared.filter((name) => !sent.has(name));
+	const ways = 'or give them to SignIn: the credentials prop, a credentials snippet, or slot="credentials" markup';
+	if (declared.length > 0 && missing.length > 0) {
+		error(400, {
+			message:
+				`The sign-in form sent no ${missing.join(', ')} for credentials provider "${provider.id}" (it declares ${declared.join(', ')}). ` +
+				`<SignIn provider="${provider.id}" /> renders the provider's own fields when the root layout's server load returns kitgate: await kitgateData(event); ` +
+				`${ways}, with inputs named ${missing.join(', ')}.`
+		});
+	}
+	if (declared.length === 0 && [...sent.keys()].every((name) => FORM_FIELDS.has(name))) {
+		error(400, {
+			message:
+				`Credentials provider "${provider.id}" declares no fields, and the sign-in form sent none: authorize() got no credentials. ` +
+				`Declare them in the provider (credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } }), which <SignIn provider="${provider.id}" /> renders, ${ways}.`
+		});
+	}
 }
 
 /**
