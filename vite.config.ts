@@ -13,6 +13,8 @@ const integration = [
 	'src/lib/components/slot-types.test.ts',
 	'src/lib/server/adapters/{authjs-postgres,delete-authenticator,lazy-config,postgres,rate-limit-store,redis,session-cache-store,update-account}.test.ts',
 	'src/lib/server/adapters/sql/migrations.test.ts',
+	// a local Cloudflare D1 (Miniflare starts workerd)
+	'src/lib/server/adapters/{d1,d1-wrangler,workerd}.test.ts',
 	'src/lib/server/core/flows/oauth/client-auth.test.ts',
 	'src/lib/server/core/test/{authjs-sessions,client-auth,email,email-negative,faults,fuzz,fuzz-integrations,mix-up}.test.ts',
 	'src/lib/server/core/test/{oauth,oauth1,oauth-concurrency,oauth-linking,oauth-negative,oauth-refresh,rate-limit}.test.ts',

@@ -1,7 +1,7 @@
 // The adapter conformance suite: the behaviour kitgate's engine relies on, as vitest tests that any
 // adapter author can run in their own vitest. Export path: `kitgate/testing` (vitest is an optional peer).
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { base64, base64url, utf8Bytes } from '../server/core/crypto/bytes.js';
 import type {
 	Adapter,
 	AdapterAccount,
@@ -478,6 +478,29 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				expect((await adapter.deleteSessionOfUser(owner.id, session.sessionToken)) ?? null).toBeNull();
 			});
 
+			test('deleteSessionOfUser of another user keeps the session\'s createdAt and userAgent', async () => {
+				if (typeof raw.deleteSessionOfUser !== 'function' || typeof raw.listSessionsByUserId !== 'function') return;
+				const [owner, intruder] = [await createUser(), await createUser()];
+				const session = { sessionToken: randomUUID(), userId: owner.id, expires: inOneDay(), createdAt: new Date(1_700_000_000_000), userAgent: 'Owner' };
+				await adapter.createSession(session);
+				expect((await adapter.deleteSessionOfUser(intruder.id, session.sessionToken)) ?? null).toBeNull();
+				expect(await adapter.getSessionAndUser(session.sessionToken)).toEqual({ session, user: owner });
+				expect(await adapter.listSessionsByUserId(owner.id)).toEqual([session]);
+			});
+
+			test('a session moved to another user and deleted by them leaves no details behind for its token', async () => {
+				if (typeof raw.deleteSessionOfUser !== 'function' || typeof raw.listSessionsByUserId !== 'function') return;
+				const [first, second] = [await createUser(), await createUser()];
+				const sessionToken = randomUUID();
+				await adapter.createSession({ sessionToken, userId: first.id, expires: inOneDay(), createdAt: new Date(1_700_000_000_000), userAgent: 'First' });
+				await adapter.updateSession({ sessionToken, userId: second.id });
+				await adapter.deleteSessionOfUser(second.id, sessionToken);
+				expect(await adapter.getSessionAndUser(sessionToken)).toBeNull();
+				const again = { sessionToken, userId: first.id, expires: inOneDay() };
+				await adapter.createSession(again);
+				expect(await adapter.getSessionAndUser(sessionToken)).toEqual({ session: again, user: first });
+			});
+
 			test('a session token used again after a delete does not bring back the details of the one before', async () => {
 				if (typeof raw.listSessionsByUserId !== 'function') return;
 				const [first, second] = [await createUser(), await createUser()];
@@ -651,10 +674,10 @@ function newAccount(userId: string): AdapterAccount {
 
 function newAuthenticator(userId: string): AdapterAuthenticator {
 	return {
-		credentialID: Buffer.from(randomUUID()).toString('base64url'),
+		credentialID: base64url(utf8Bytes(randomUUID())),
 		userId,
 		providerAccountId: randomUUID(),
-		credentialPublicKey: Buffer.from(`public-key-${randomUUID()}`).toString('base64'),
+		credentialPublicKey: base64(utf8Bytes(`public-key-${randomUUID()}`)),
 		counter: 3,
 		credentialDeviceType: 'multiDevice',
 		credentialBackedUp: true,
@@ -668,6 +691,11 @@ function rejection(result: unknown): Promise<unknown> {
 		() => null,
 		(reason: unknown) => reason
 	);
+}
+
+/** A random UUID from the runtime's Web Crypto: the suite runs wherever vitest does (Node, or a Workers pool). */
+function randomUUID(): string {
+	return crypto.randomUUID();
 }
 
 function inOneDay(): Date {

@@ -1,17 +1,23 @@
 // Unique violations for adapter authors: the error the engine understands, and the translation of
-// the drivers' own errors into it (PostgreSQL's SQLSTATE 23505, better-sqlite3's constraint codes).
-// Export path: `kitgate/adapters/errors`.
+// the drivers' own errors into it (PostgreSQL's SQLSTATE 23505, the SQLite constraint codes of
+// better-sqlite3 and libSQL, Cloudflare D1's error messages). Export path: `kitgate/adapters/errors`.
 
 import { isUniqueViolation as isEngineUniqueViolation, UniqueViolationError } from '../core/store/unique-violation.js';
 
 export { UNIQUE_VIOLATION, UniqueViolationError } from '../core/store/unique-violation.js';
 
-// codes the drivers put on their own errors: PostgreSQL's SQLSTATE and better-sqlite3's extended result codes
+// codes the drivers put on their own errors: PostgreSQL's SQLSTATE, and SQLite's extended result codes
+// (better-sqlite3's `code`, libSQL's `extendedCode`)
 const driverUniqueCodes: ReadonlySet<unknown> = new Set(['23505', 'SQLITE_CONSTRAINT_UNIQUE', 'SQLITE_CONSTRAINT_PRIMARYKEY']);
+
+// D1 gives no code: its message ends with SQLite's extended code, e.g.
+// "D1_ERROR: UNIQUE constraint failed: users.email: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_UNIQUE)"
+const D1_UNIQUE_MESSAGE = /^D1_ERROR: .*\(extended: SQLITE_CONSTRAINT_(?:UNIQUE|PRIMARYKEY)\)$/s;
 
 /**
  * True when `error` (or one of its `cause`s) is a unique violation: a {@link UniqueViolationError},
- * or a PostgreSQL (`23505`) or SQLite (`SQLITE_CONSTRAINT_UNIQUE`/`_PRIMARYKEY`) driver error.
+ * or a PostgreSQL (`23505`), SQLite (`SQLITE_CONSTRAINT_UNIQUE`/`_PRIMARYKEY`, from better-sqlite3
+ * or libSQL) or Cloudflare D1 driver error.
  *
  * @example
  * if (isUniqueViolation(error)) throw new UniqueViolationError('users_email_key', undefined, { cause: error });
@@ -20,7 +26,9 @@ export function isUniqueViolation(error: unknown): boolean {
 	if (isEngineUniqueViolation(error)) return true;
 	let current: unknown = error;
 	for (let depth = 0; depth < 8 && typeof current === 'object' && current !== null; depth++) {
-		if (driverUniqueCodes.has((current as { code?: unknown }).code)) return true;
+		const { code, extendedCode, message } = current as { code?: unknown; extendedCode?: unknown; message?: unknown };
+		if (driverUniqueCodes.has(code) || driverUniqueCodes.has(extendedCode)) return true;
+		if (current instanceof Error && typeof message === 'string' && D1_UNIQUE_MESSAGE.test(message)) return true;
 		current = (current as { cause?: unknown }).cause;
 	}
 	return false;

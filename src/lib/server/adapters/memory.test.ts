@@ -50,6 +50,16 @@ describe('isUniqueViolation', () => {
 		expect(isUniqueViolation(new AdapterError('wrapped', { cause: new UniqueViolationError('x') }))).toBe(true);
 	});
 
+	test('recognises libSQL’s extended code and Cloudflare D1’s message (D1 errors carry no code)', () => {
+		expect(isUniqueViolation(Object.assign(new Error('libsql'), { code: 'SQLITE_CONSTRAINT', extendedCode: 'SQLITE_CONSTRAINT_UNIQUE' }))).toBe(true);
+		expect(isUniqueViolation(new Error('D1_ERROR: UNIQUE constraint failed: users.email: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_UNIQUE)'))).toBe(true);
+		expect(isUniqueViolation(new Error('D1_ERROR: UNIQUE constraint failed: users.id: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_PRIMARYKEY)'))).toBe(true);
+		expect(isUniqueViolation(new Error('D1_ERROR: FOREIGN KEY constraint failed: SQLITE_CONSTRAINT (extended: SQLITE_CONSTRAINT_FOREIGNKEY)'))).toBe(false);
+		expect(isUniqueViolation(Object.assign(new Error('libsql'), { code: 'SQLITE_CONSTRAINT', extendedCode: 'SQLITE_CONSTRAINT_FOREIGNKEY' }))).toBe(false);
+		// the message must be D1's own, not text that merely mentions the code
+		expect(isUniqueViolation(new Error('login failed for (extended: SQLITE_CONSTRAINT_UNIQUE)'))).toBe(false);
+	});
+
 	test('is false for other errors and non-errors', () => {
 		expect(isUniqueViolation(Object.assign(new Error('fk'), { code: 'SQLITE_CONSTRAINT_FOREIGNKEY' }))).toBe(false);
 		expect(isUniqueViolation(Object.assign(new Error('fk'), { code: '23503' }))).toBe(false);

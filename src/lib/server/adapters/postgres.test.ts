@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { InvalidConfiguration } from '../core/errors.js';
@@ -25,15 +26,47 @@ async function connections(applicationName: string): Promise<number> {
 	return result.rows[0]!.n;
 }
 
+// the `db` and `dialect` forms keep their tables in a schema of their own (their migrations run there)
+const kyselySchema = `${schema}_kysely`;
+const kyselyPool = new pg.Pool({ connectionString, max: 4 });
+const kyselyDb = new Kysely({ dialect: new PostgresDialect({ pool: kyselyPool }) });
+
 afterAll(async () => {
 	await Promise.all(opened.map((adapter) => adapter.close()));
+	await kyselyDb.destroy();
 	await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+	await admin.query(`DROP SCHEMA IF EXISTS ${kyselySchema} CASCADE`);
 	await admin.end();
 });
 
 runAdapterTests({ name: 'PostgresAdapter', adapter: () => openAdapter() });
 
 runAdapterTests({ name: 'PostgresAdapter without prepared statements', adapter: () => openAdapter({ preparedStatements: false }) });
+
+runAdapterTests({ name: 'PostgresAdapter on a Kysely instance ({ db })', adapter: () => PostgresAdapter({ db: kyselyDb, schema: kyselySchema }) });
+
+describe('PostgresAdapter on a Kysely instance or dialect', () => {
+	test('migrates in its schema inside a Kysely transaction, once for adapters of one instance; has no pool', async () => {
+		const first = PostgresAdapter({ db: kyselyDb, schema: kyselySchema });
+		const second = PostgresAdapter({ db: kyselyDb, schema: kyselySchema });
+		expect(await second.migrate()).toBe(await first.migrate());
+		const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = ${kyselySchema}`.execute(kyselyDb);
+		expect(tables.rows.map((row) => row.table_name)).toContain('kitgate_two_factor');
+		expect(() => first.pool).toThrow(InvalidConfiguration);
+		expect(() => PostgresAdapter({ db: kyselyDb, connectionString })).toThrow(/not `connectionString` and `db`/);
+	});
+
+	test('close() destroys the instance kitgate made from a dialect, never one passed as `db`', async () => {
+		const pool = new pg.Pool({ connectionString, max: 1 });
+		const adapter = PostgresAdapter({ dialect: new PostgresDialect({ pool }), schema: kyselySchema });
+		expect(await adapter.getUser('nobody')).toBeNull();
+		await adapter.close();
+		expect(pool.ending || pool.ended).toBe(true); // Kysely's PostgresDriver ends the pool it was given
+		const borrowed = PostgresAdapter({ db: kyselyDb, schema: kyselySchema });
+		await borrowed.close();
+		expect(await borrowed.getUser('nobody')).toBeNull();
+	});
+});
 
 describe('PostgresAdapter session check as a prepared statement', () => {
 	/** An adapter on a pool of one connection, and a user with a session. */

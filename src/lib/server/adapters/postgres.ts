@@ -1,21 +1,25 @@
 // The PostgreSQL adapter: users, accounts, sessions, email tokens and passkeys in PostgreSQL, through
-// a `pg` pool and Kysely; the schema is created on first use. Export path: `kitgate/adapters/postgres`.
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { Kysely, PostgresDialect } from 'kysely';
+// Kysely: on a `pg` pool, or on a Kysely instance or dialect of the app's own; the schema is created
+// on first use. Export path: `kitgate/adapters/postgres`.
+import { Kysely, PostgresDialect, type Dialect } from 'kysely';
 import type pg from 'pg';
+import { processEnv } from '../core/config/env.js';
+import { hex } from '../core/crypto/bytes.js';
+import { digest } from '../core/crypto/hash.js';
 import { InvalidConfiguration } from '../core/errors.js';
-import { createSqlAdapter, migrateOnce, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
+import { nodeRequire, runtimeName } from '../core/util/runtime.js';
+import { createSqlAdapter, migrateOnce, type AnyKysely, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
 import { runMigrations, type MigrationTables } from './sql/migrate.js';
 import { kitgatePostgresTables, resolveTableMapping, type TableMapping } from './sql/table-mapping.js';
 import type { KitgateTables } from './sql/tables.js';
 
-export type { SqlAdapter } from './sql/adapter.js';
+export type { AnyKysely, SqlAdapter } from './sql/adapter.js';
 export type { MappedColumn, OptionalAccountColumn, TableMapping } from './sql/table-mapping.js';
 export { authjsDrizzlePostgresTables, authjsPgAdapterTables } from './sql/authjs-tables.js';
 
 /**
- * Options of {@link PostgresAdapter}.
+ * Options of {@link PostgresAdapter}. Give the database one way: `pool` or `connectionString`
+ * (the `pg` driver), or `db` or `dialect` (Kysely, any PostgreSQL driver it has a dialect for).
  *
  * @example
  * const options: PostgresAdapterOptions = { connectionString: process.env.DATABASE_URL, schema: 'auth' };
@@ -25,10 +29,24 @@ export interface PostgresAdapterOptions {
 	pool?: pg.Pool;
 	/**
 	 * Connection URL for a pool the adapter creates (and `close()` ends). Defaults to
-	 * `process.env.DATABASE_URL` when neither `pool` nor `connectionString` is given. Adapters with
-	 * the same connection string and schema in one process share one pool.
+	 * `process.env.DATABASE_URL` when no other way to the database is given. Adapters with
+	 * the same connection string and schema in one process share one pool. kitgate loads `pg`
+	 * itself, which needs Node.js's module loader: elsewhere pass `pool`, `db` or `dialect`.
 	 */
 	connectionString?: string;
+	/**
+	 * A Kysely instance on PostgreSQL, made (and destroyed) by your app, e.g. on `pg`, `postgres`
+	 * (kysely-postgres-js) or a serverless driver with interactive transactions. kitgate scopes it to
+	 * `schema`; writes that must succeed together run in its transactions. Prepared statements
+	 * (`preparedStatements`) need kitgate's own `pg` pool and are not used here.
+	 */
+	db?: AnyKysely;
+	/**
+	 * A Kysely dialect for PostgreSQL (the same drivers as `db`): kitgate makes the Kysely instance
+	 * on the first query, shares it among the adapters of this dialect object, and `close()`
+	 * destroys it.
+	 */
+	dialect?: Dialect;
 	/** Schema that holds kitgate's tables (default `public`); created on first use if missing. */
 	schema?: string;
 	/** Apply pending migrations before the first query (default `true`). */
@@ -37,7 +55,7 @@ export interface PostgresAdapterOptions {
 	 * Run the session check (every request's query) as a named statement that PostgreSQL parses and
 	 * plans once per connection (default `true`). Turn it off behind a pooler that cannot keep
 	 * statements (PgBouncer in transaction mode before 1.21); a statement the server lost is run
-	 * unnamed anyway.
+	 * unnamed anyway. Applies to `pool` and `connectionString` only.
 	 */
 	preparedStatements?: boolean;
 	/**
@@ -57,18 +75,22 @@ export interface PostgresAdapterOptions {
  * await adapter.migrate(); // create the tables at start-up instead of on the first request
  */
 export interface PostgresAdapter extends SqlAdapter {
-	/** The `pg` pool: the one passed in, or the one shared by adapters of the same connection string and schema. */
+	/**
+	 * The `pg` pool: the one passed in, or the one shared by adapters of the same connection string
+	 * and schema. An adapter on `db` or `dialect` has none: reading it throws.
+	 */
 	readonly pool: pg.Pool;
 	/** The schema holding kitgate's tables. */
 	readonly schema: string;
 }
 
-/** One pool, the Kysely instance scoped to a schema, and that schema's migration state (one run per kind of auth tables). */
+/** One pool (or Kysely instance), the Kysely instance scoped to a schema, and that schema's migration state (one run per kind of auth tables). */
 interface Connection {
-	pool: pg.Pool;
+	/** The `pg` pool (`pool`, `connectionString`); absent on `db` and `dialect`. */
+	pool?: pg.Pool;
 	db: SqlConnection['db'];
 	migrate: (tables: MigrationTables) => SqlConnection['migrate'];
-	prepared: NonNullable<SqlConnection['prepared']>;
+	prepared?: NonNullable<SqlConnection['prepared']>;
 	closed: boolean;
 }
 
@@ -79,6 +101,8 @@ interface Connection {
 const ownPools = new Map<string, Connection>();
 /** Pools passed in (`{ pool }`), by schema: migrations run once per pool and schema, not once per adapter. */
 const passedIn = new WeakMap<pg.Pool, Map<string, Connection>>();
+/** Kysely instances and dialects passed in: one base instance each, and one connection per schema. */
+const passedKysely = new WeakMap<object, { base: Kysely<KitgateTables>; schemas: Map<string, Connection> }>();
 
 /**
  * Creates an adapter that stores everything in PostgreSQL. Creating it connects to nothing; the
@@ -94,14 +118,27 @@ const passedIn = new WeakMap<pg.Pool, Map<string, Connection>>();
  * const adapter = PostgresAdapter({ connectionString: process.env.DATABASE_URL, schema: 'auth' });
  * export const { handle } = SvelteKitAuth({ adapter, providers });
  * process.on('sveltekit:shutdown', () => adapter.close()); // adapter-node, after the last request
+ *
+ * @example
+ * // a Kysely instance of your own (here on postgres.js), e.g. where kitgate cannot load `pg` itself
+ * import { Kysely } from 'kysely';
+ * import { PostgresJSDialect } from 'kysely-postgres-js';
+ * import postgres from 'postgres';
+ *
+ * const db = new Kysely<AppTables>({ dialect: new PostgresJSDialect({ postgres: postgres(env.DATABASE_URL) }) });
+ * const adapter = PostgresAdapter({ db, schema: 'auth' });
  */
 export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresAdapter {
-	if (options.pool && options.connectionString !== undefined) {
-		throw new InvalidConfiguration('PostgresAdapter: pass either `pool` or `connectionString`, not both');
+	const given = (['pool', 'connectionString', 'db', 'dialect'] as const).filter((option) => options[option] !== undefined);
+	if (given.length > 1) {
+		throw new InvalidConfiguration(
+			`PostgresAdapter: pass one of \`pool\`, \`connectionString\`, \`db\` or \`dialect\`, not ${given.map((option) => `\`${option}\``).join(' and ')}`
+		);
 	}
-	const connectionString = options.connectionString ?? process.env.DATABASE_URL;
-	if (!options.pool && !connectionString) {
-		throw new InvalidConfiguration('PostgresAdapter: pass `pool` or `connectionString`, or set DATABASE_URL');
+	const viaKysely = options.db ?? options.dialect;
+	const connectionString = options.connectionString ?? processEnv().DATABASE_URL;
+	if (!options.pool && !viaKysely && !connectionString) {
+		throw new InvalidConfiguration('PostgresAdapter: pass `pool`, `connectionString`, `db` or `dialect`, or set DATABASE_URL');
 	}
 	const schema = options.schema ?? 'public';
 	const mapping = resolveTableMapping(options.tables ?? kitgatePostgresTables, 'postgres', 'PostgresAdapter');
@@ -122,6 +159,27 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 		attached = known;
 		connection = () => known;
 		close = async () => undefined; // yours to end
+	} else if (viaKysely) {
+		const { db, dialect } = options;
+		const key: object = viaKysely;
+		connection = () => {
+			if (!attached || attached.closed) {
+				let known = passedKysely.get(key);
+				if (!known) passedKysely.set(key, (known = { base: (db as Kysely<KitgateTables> | undefined) ?? new Kysely<KitgateTables>({ dialect: dialect! }), schemas: new Map() }));
+				let shared = known.schemas.get(schema);
+				if (!shared) known.schemas.set(schema, (shared = connectKysely(known.base, schema)));
+				attached = shared;
+			}
+			return attached;
+		};
+		// the instance kitgate made from a dialect is destroyed (every schema's adapters); yours stays
+		close = async () => {
+			const known = passedKysely.get(key);
+			if (!known || !dialect) return;
+			passedKysely.delete(key);
+			for (const shared of known.schemas.values()) shared.closed = true;
+			await known.base.destroy();
+		};
 	} else {
 		const { Pool } = loadPg(); // a missing driver is a configuration error, not a first-request one
 		const key = JSON.stringify([connectionString, schema]);
@@ -138,7 +196,8 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 			if (!shared) return;
 			ownPools.delete(key);
 			shared.closed = true;
-			if (!shared.pool.ending && !shared.pool.ended) await shared.pool.end();
+			const pool = shared.pool!;
+			if (!pool.ending && !pool.ended) await pool.end();
 		};
 	}
 
@@ -146,27 +205,40 @@ export function PostgresAdapter(options: PostgresAdapterOptions = {}): PostgresA
 		adapterName: 'PostgresAdapter',
 		connection: () => {
 			const current = connection();
-			return { db: current.db, migrate: current.migrate(tables), ...(options.preparedStatements === false ? {} : { prepared: current.prepared }) };
+			const prepared = options.preparedStatements === false ? undefined : current.prepared;
+			return { db: current.db, migrate: current.migrate(tables), ...(prepared ? { prepared } : {}) };
 		},
 		mapping,
 		autoMigrate: options.autoMigrate ?? true,
 		close
 	});
 	return Object.defineProperties(adapter, {
-		pool: { enumerable: true, get: () => (attached ?? connection()).pool },
+		pool: {
+			enumerable: true,
+			get: () => {
+				const pool = (attached ?? connection()).pool;
+				if (!pool) throw new InvalidConfiguration('PostgresAdapter: `pool` is the pg pool of an adapter on `pool` or `connectionString`; this one uses `db` or `dialect`');
+				return pool;
+			}
+		},
 		schema: { enumerable: true, value: schema }
 	}) as PostgresAdapter;
 }
 
 function connect(pool: pg.Pool, schema: string): Connection {
 	const base = new Kysely<KitgateTables>({ dialect: new PostgresDialect({ pool }) });
+	return { ...connectKysely(base, schema), pool, prepared: preparedRunner(pool) };
+}
+
+/** A connection on a Kysely instance, scoped to `schema`, with that schema's migration runs. */
+function connectKysely(base: Kysely<KitgateTables>, schema: string): Connection {
 	const runs = new Map<MigrationTables, SqlConnection['migrate']>();
 	const migrate = (tables: MigrationTables) => {
 		let run = runs.get(tables);
 		if (!run) runs.set(tables, (run = migrateOnce(() => runMigrations(base, { dialect: 'postgres', schema, tables }))));
 		return run;
 	};
-	return { pool, db: base.withSchema(schema), migrate, prepared: preparedRunner(pool), closed: false };
+	return { db: base.withSchema(schema), migrate, closed: false };
 }
 
 /** PostgreSQL's codes for a named statement the server no longer has, or whose plan no longer fits. */
@@ -181,7 +253,7 @@ function preparedRunner(pool: pg.Pool): NonNullable<SqlConnection['prepared']> {
 	const names = new Map<string, string>();
 	return async (query) => {
 		let name = names.get(query.sql);
-		if (!name) names.set(query.sql, (name = `kitgate_${createHash('sha256').update(query.sql).digest('hex').slice(0, 24)}`));
+		if (!name) names.set(query.sql, (name = `kitgate_${hex(digest('sha256', query.sql)).slice(0, 24)}`));
 		const values = [...query.parameters];
 		try {
 			return await pool.query({ name, text: query.sql, values });
@@ -217,8 +289,16 @@ let pgModule: typeof pg | undefined;
  * and creating the adapter says what to install.
  */
 function loadPg(): typeof pg {
+	if (pgModule) return pgModule;
+	const require = nodeRequire(import.meta.url);
+	if (!require) {
+		throw new InvalidConfiguration(
+			`PostgresAdapter({ connectionString }) loads the \`pg\` package itself, which needs Node.js's module loader; this is ${runtimeName()}. ` +
+				'Import a driver yourself and pass it: `PostgresAdapter({ pool: new pg.Pool({ connectionString }) })`, or a Kysely instance or dialect (`db`, `dialect`).'
+		);
+	}
 	try {
-		return (pgModule ??= createRequire(import.meta.url)('pg') as typeof pg);
+		return (pgModule = require('pg') as typeof pg);
 	} catch (error) {
 		throw new InvalidConfiguration('PostgresAdapter needs the `pg` package, which is not installed: run `npm install pg`.', {
 			cause: { err: error }

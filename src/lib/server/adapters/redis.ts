@@ -1,7 +1,8 @@
 // Rate-limit counters, JWT session revocations and copies of database sessions in Redis, so a
 // fleet of servers shares them. Export path: `kitgate/adapters/redis`. The app creates and
 // connects the client (node-redis).
-import { createHash } from 'node:crypto';
+import { hex } from '../core/crypto/bytes.js';
+import { digest } from '../core/crypto/hash.js';
 import { InvalidConfiguration } from '../core/errors.js';
 import type { RateLimitCount, RateLimitStore, RevocationStore, SessionCacheLookup, SessionCacheStore } from '../core/types.js';
 
@@ -145,11 +146,18 @@ function connectedStore(store: string, client: RedisScriptClient, prefix: unknow
 /** A Lua script and the SHA-1 Redis caches it under. */
 interface LuaScript {
 	source: string;
-	sha1: string;
+	/** Hashed on first use, not at module load: the scripts are module constants. */
+	readonly sha1: string;
 }
 
 function luaScript(source: string): LuaScript {
-	return { source, sha1: createHash('sha1').update(source).digest('hex') };
+	let sha1: string | undefined;
+	return {
+		source,
+		get sha1() {
+			return (sha1 ??= hex(digest('sha1', source)));
+		}
+	};
 }
 
 type ScriptRunner = (script: LuaScript, keys: string | string[], args: (number | string)[]) => Promise<unknown>;

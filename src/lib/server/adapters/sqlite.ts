@@ -1,22 +1,25 @@
-// The SQLite adapter: users, accounts, sessions, email tokens and passkeys in one SQLite file, through
-// better-sqlite3 and Kysely; the schema is created on first use. Export path: `kitgate/adapters/sqlite`.
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { createRequire } from 'node:module';
+// The SQLite adapter: users, accounts, sessions, email tokens and passkeys in SQLite, through Kysely: a
+// file through better-sqlite3 (Node), Cloudflare D1, libSQL, or a Kysely instance or dialect of the
+// app's own; the schema is created on first use. Export path: `kitgate/adapters/sqlite`.
 import type Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type Dialect } from 'kysely';
 import { InvalidConfiguration } from '../core/errors.js';
-import { createSqlAdapter, migrateOnce, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
+import { nodeBuiltin, nodeRequire, runtimeName } from '../core/util/runtime.js';
+import { createSqlAdapter, migrateOnce, type AnyKysely, type SqlAdapter, type SqlConnection } from './sql/adapter.js';
+import { batchesOf, d1Batches, type BatchRunner, type D1DatabaseLike } from './sql/batches.js';
+import { d1Dialect } from './sql/d1-dialect.js';
 import { runMigrations, type MigrationTables } from './sql/migrate.js';
 import { kitgateSqliteTables, resolveTableMapping, type TableMapping } from './sql/table-mapping.js';
 import type { KitgateTables } from './sql/tables.js';
 
-export type { SqlAdapter } from './sql/adapter.js';
+export type { AnyKysely, SqlAdapter } from './sql/adapter.js';
+export type { D1DatabaseLike, D1PreparedStatementLike, D1ResultLike } from './sql/batches.js';
 export type { MappedColumn, OptionalAccountColumn, TableMapping } from './sql/table-mapping.js';
 export { authjsDrizzleSqliteTables } from './sql/authjs-tables.js';
 
 /**
- * The file used when neither `filename` nor `database` is given, relative to the working directory.
+ * The file used when no database is given (no `filename`, `database`, `db`, `dialect` or `d1`),
+ * relative to the working directory.
  *
  * @example
  * SQLiteAdapter(); // same as SQLiteAdapter({ filename: DEFAULT_SQLITE_FILENAME })
@@ -27,7 +30,9 @@ export const DEFAULT_SQLITE_FILENAME = '.data/kitgate.sqlite';
 const BUSY_TIMEOUT_MS = 5000;
 
 /**
- * Options of {@link SQLiteAdapter}.
+ * Options of {@link SQLiteAdapter}. Give the database one way: `filename` or `database`
+ * (better-sqlite3, Node only), `db` or `dialect` (Kysely), or `d1` (Cloudflare D1), which may come
+ * with `db` or `dialect` on the same D1 database.
  *
  * @example
  * const options: SQLiteAdapterOptions = { filename: 'data/auth.sqlite' };
@@ -36,7 +41,8 @@ export interface SQLiteAdapterOptions {
 	/**
 	 * Path of the database file (default {@link DEFAULT_SQLITE_FILENAME}); it and its folder are
 	 * created on the first query. Adapters of the same file in one process share one connection.
-	 * `:memory:` keeps everything in memory, in a database of this adapter's own.
+	 * `:memory:` keeps everything in memory, in a database of this adapter's own. Needs Node.js
+	 * and better-sqlite3; elsewhere creating the adapter throws, naming the runtime.
 	 */
 	filename?: string;
 	/**
@@ -44,6 +50,27 @@ export interface SQLiteAdapterOptions {
 	 * foreign keys but leaves journal mode and timeouts to you, and `close()` leaves it open.
 	 */
 	database?: Database.Database;
+	/**
+	 * A Kysely instance on a SQLite database, made (and destroyed) by your app: libSQL or Turso
+	 * through `@libsql/kysely-libsql`, Cloudflare D1 through `kysely-d1` (with `d1`), better-sqlite3
+	 * through Kysely's `SqliteDialect`. Its connections must enforce foreign keys (D1 and libSQL do).
+	 * Writes that must succeed together run in its transactions, or, on libSQL, as one `batch()` of
+	 * the client the dialect holds.
+	 */
+	db?: AnyKysely;
+	/**
+	 * A Kysely dialect for a SQLite database (the same databases as `db`): kitgate makes the Kysely
+	 * instance on the first query, shares it among the adapters of this dialect object, and
+	 * `close()` destroys it.
+	 */
+	dialect?: Dialect;
+	/**
+	 * A Cloudflare D1 binding (`env.DB`, or `platform.env.DB` in SvelteKit). D1 has no interactive
+	 * transactions: every write that must succeed together goes as one `batch()` of this binding.
+	 * Alone, kitgate also queries D1 through it (no other package needed); with `db` or `dialect`
+	 * (e.g. `kysely-d1` on the same binding), single queries go through those.
+	 */
+	d1?: D1DatabaseLike;
 	/** Apply pending migrations before the first query (default `true`). */
 	autoMigrate?: boolean;
 	/**
@@ -65,17 +92,23 @@ export interface SQLiteAdapter extends SqlAdapter {
 	/**
 	 * The better-sqlite3 database, e.g. for `database.backup(path)`: the connection this adapter
 	 * uses, shared with the other adapters of its file. Reading it opens the file if nothing has yet.
+	 * An adapter on `db`, `dialect` or `d1` has none: reading it throws.
 	 */
 	readonly database: Database.Database;
 }
 
-/** One open database and its migration state (one run per kind of auth tables). */
+/** One database and its migration state (one run per kind of auth tables). */
 interface Connection {
-	database: Database.Database;
+	/** The better-sqlite3 handle (`filename`, `database`); absent on `db`, `dialect` and `d1`. */
+	database?: Database.Database;
 	db: SqlConnection['db'];
 	migrate: (tables: MigrationTables) => SqlConnection['migrate'];
+	batches: NonNullable<SqlConnection['batches']>;
 	closed: boolean;
 }
+
+/** How a connection writes several statements all or none, and whether Kysely hands it out in turn. */
+type Writes = { batch: BatchRunner } | { batch: 'find' } | { oneConnection: true };
 
 /**
  * Files opened by adapters, by resolved path. A lazy config creates an adapter per request; they
@@ -84,12 +117,15 @@ interface Connection {
 const openFiles = new Map<string, Connection>();
 /** Databases passed in (`{ database }`): migrations run once per database, not once per adapter. */
 const passedIn = new WeakMap<Database.Database, Connection>();
+/** Kysely instances, dialects and D1 bindings passed in: one connection (and migration run) each, whichever adapter of a lazy config asks. */
+const passedKysely = new WeakMap<object, Connection>();
 
 /**
- * Creates an adapter that stores everything in a SQLite database. Creating it opens nothing: the
+ * Creates an adapter that stores everything in a SQLite database. Creating it opens nothing: a
  * file (and its folder) is opened on the first query, in WAL mode with `foreign_keys = ON` and a
- * busy timeout. Adapters of the same file share that connection, so creating one per request
- * (a lazy config) is safe. `close()` closes it, e.g. on shutdown.
+ * busy timeout. Adapters of the same file (or the same `db`, `dialect` or `d1` object) share one
+ * connection, so creating one per request (a lazy config) is safe. `close()` closes it, e.g. on
+ * shutdown.
  *
  * @example
  * import { SvelteKitAuth } from 'kitgate/sveltekit';
@@ -98,10 +134,21 @@ const passedIn = new WeakMap<Database.Database, Connection>();
  * const adapter = SQLiteAdapter({ filename: 'data/auth.sqlite' });
  * export const { handle } = SvelteKitAuth({ adapter, providers });
  * process.on('sveltekit:shutdown', () => adapter.close()); // adapter-node, after the last request
+ *
+ * @example
+ * // Cloudflare D1 (wrangler.toml binds it as DB), in a lazy SvelteKit config
+ * export const { handle } = SvelteKitAuth(async (event) => ({
+ * 	adapter: SQLiteAdapter({ d1: event.platform!.env.DB }),
+ * 	providers
+ * }));
  */
 export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter {
-	if (options.database && options.filename !== undefined) {
-		throw new InvalidConfiguration('SQLiteAdapter: pass either `filename` or `database`, not both');
+	const given = (['filename', 'database', 'db', 'dialect', 'd1'] as const).filter((option) => options[option] !== undefined);
+	const alongsideD1 = given.length === 2 && given.includes('d1') && (given.includes('db') || given.includes('dialect'));
+	if (given.length > 1 && !alongsideD1) {
+		throw new InvalidConfiguration(
+			`SQLiteAdapter: pass one of \`filename\`, \`database\`, \`db\`, \`dialect\` or \`d1\` (\`d1\` may come with \`db\` or \`dialect\`), not ${given.map((option) => `\`${option}\``).join(' and ')}`
+		);
 	}
 	const mapping = resolveTableMapping(options.tables ?? kitgateSqliteTables, 'sqlite', 'SQLiteAdapter');
 	const tables: MigrationTables = mapping.isOwnSchema ? 'kitgate-tables' : 'table-mapping';
@@ -112,25 +159,52 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter
 	if (options.database) {
 		const database = options.database;
 		let known = passedIn.get(database);
-		if (!known) passedIn.set(database, (known = connect(database)));
+		if (!known) passedIn.set(database, (known = connect(kyselyOn(database), { oneConnection: true }, database)));
 		attached = known;
 		connection = () => known;
 		close = async () => undefined; // yours to close
+	} else if (options.db || options.dialect || options.d1) {
+		const { db, dialect, d1 } = options;
+		const key: object = db ?? dialect ?? d1!;
+		const writes: Writes = d1 ? { batch: d1Batches(d1) } : { batch: 'find' };
+		const open = (): Connection =>
+			connect((db as Kysely<KitgateTables> | undefined) ?? new Kysely<KitgateTables>({ dialect: dialect ?? d1Dialect(d1!) }), writes);
+		connection = () => {
+			if (!attached || attached.closed) {
+				let shared = passedKysely.get(key);
+				if (!shared || shared.closed) passedKysely.set(key, (shared = open()));
+				attached = shared;
+			}
+			return attached;
+		};
+		// a Kysely instance of kitgate's own (made from a dialect) is destroyed; yours, and a binding, stay
+		close = async () => {
+			const shared = passedKysely.get(key);
+			if (!shared || !dialect) return;
+			passedKysely.delete(key);
+			shared.closed = true;
+			await shared.db.destroy();
+		};
 	} else {
 		const filename = options.filename ?? DEFAULT_SQLITE_FILENAME;
-		const Driver = loadBetterSqlite3(); // a missing driver is a configuration error, not a first-request one
+		// a missing driver (or a runtime without Node's modules) is a configuration error, not a first-request one
+		const file = fileSupport();
+		const openFile = (path: string) => {
+			const database = openDatabase(file, path);
+			return connect(kyselyOn(database), { oneConnection: true }, database);
+		};
 		if (filename === ':memory:' || filename === '') {
 			// every in-memory database is a new one: nothing to share, and nothing to reopen after close()
-			connection = () => (attached ??= connect(openDatabase(Driver, filename)));
+			connection = () => (attached ??= openFile(filename));
 			close = async () => {
 				if (attached) await closeConnection(attached);
 			};
 		} else {
-			const path = resolve(filename);
+			const path = file.path.resolve(filename);
 			connection = () => {
 				if (!attached || attached.closed) {
 					let shared = openFiles.get(path);
-					if (!shared) openFiles.set(path, (shared = connect(openDatabase(Driver, path))));
+					if (!shared) openFiles.set(path, (shared = openFile(path)));
 					attached = shared;
 				}
 				return attached;
@@ -148,7 +222,7 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter
 		adapterName: 'SQLiteAdapter',
 		connection: () => {
 			const current = connection();
-			return { db: current.db, migrate: current.migrate(tables) };
+			return { db: current.db, migrate: current.migrate(tables), batches: current.batches };
 		},
 		mapping,
 		autoMigrate: options.autoMigrate ?? true,
@@ -156,52 +230,99 @@ export function SQLiteAdapter(options: SQLiteAdapterOptions = {}): SQLiteAdapter
 	});
 	return Object.defineProperty(adapter, 'database', {
 		enumerable: true,
-		get: () => (attached ?? connection()).database
+		get: () => {
+			const database = (attached ?? connection()).database;
+			if (!database) {
+				throw new InvalidConfiguration('SQLiteAdapter: `database` is the better-sqlite3 handle of an adapter on `filename` or `database`; this one uses `db`, `dialect` or `d1`');
+			}
+			return database;
+		}
 	}) as SQLiteAdapter;
 }
 
-function connect(database: Database.Database): Connection {
-	// Cascading deletes need this, and SQLite turns it off on every new connection.
+/** The Kysely instance of a better-sqlite3 handle, with the foreign keys cascading deletes need. */
+function kyselyOn(database: Database.Database): Kysely<KitgateTables> {
+	// SQLite turns foreign keys off on every new connection.
 	database.pragma('foreign_keys = ON');
-	const db = new Kysely<KitgateTables>({ dialect: new SqliteDialect({ database }) });
+	return new Kysely<KitgateTables>({ dialect: new SqliteDialect({ database }) });
+}
+
+function connect(db: Kysely<KitgateTables>, writes: Writes, database?: Database.Database): Connection {
+	let batches: Promise<BatchRunner | null> | undefined;
+	const findBatches = (): Promise<BatchRunner | null> => {
+		if ('oneConnection' in writes) return Promise.resolve(null);
+		if (writes.batch !== 'find') return Promise.resolve(writes.batch);
+		// found once; a failed look (a database not reachable yet) is tried again
+		return (batches ??= batchesOf(db as Kysely<never>, 'SQLiteAdapter').catch((error: unknown) => {
+			batches = undefined;
+			throw error;
+		}));
+	};
 	const runs = new Map<MigrationTables, SqlConnection['migrate']>();
 	const migrate = (tables: MigrationTables) => {
 		let run = runs.get(tables);
-		if (!run) runs.set(tables, (run = migrateOnce(() => runMigrations(db, { dialect: 'sqlite', tables }))));
+		if (!run) {
+			const oneConnection = 'oneConnection' in writes;
+			run = migrateOnce(async () => runMigrations(db, { dialect: 'sqlite', tables, oneConnection, batch: await findBatches() }));
+			runs.set(tables, run);
+		}
 		return run;
 	};
-	return { database, db, migrate, closed: false };
+	return { database, db, migrate, batches: findBatches, closed: false };
 }
 
 /** Closes a connection once the query or transaction holding it (Kysely hands SQLite's one connection out in turn) is done. */
 async function closeConnection(connection: Connection): Promise<void> {
 	connection.closed = true;
+	const database = connection.database;
 	await connection.db.connection().execute(async () => {
-		if (connection.database.open) connection.database.close();
+		if (database?.open) database.close();
 	});
+}
+
+/** What opening a file takes: the better-sqlite3 driver, and Node's `fs` and `path` for its folder. */
+interface FileSupport {
+	Driver: typeof Database;
+	fs: typeof import('node:fs');
+	path: typeof import('node:path');
 }
 
 let betterSqlite3: typeof Database | undefined;
 
 /**
- * Loads the native driver at run time: bundlers (e.g. adapter-node) must not inline it, and a
- * missing optional peer gets a message that says what to install.
+ * Loads the native driver and Node's file modules at run time: bundlers (e.g. adapter-node) must
+ * not inline the driver, a Worker bundle must not import `node:` modules, and a missing optional
+ * peer or a runtime without Node's modules gets a message that says what to use instead.
  */
-function loadBetterSqlite3(): typeof Database {
-	try {
-		return (betterSqlite3 ??= createRequire(import.meta.url)('better-sqlite3') as typeof Database);
-	} catch (error) {
+function fileSupport(): FileSupport {
+	const fs = nodeBuiltin<typeof import('node:fs')>('node:fs');
+	const path = nodeBuiltin<typeof import('node:path')>('node:path');
+	const require = nodeRequire(import.meta.url);
+	const elsewhere =
+		'Use Cloudflare D1 (`SQLiteAdapter({ d1: env.DB })`) or libSQL through Kysely ' +
+		'(`SQLiteAdapter({ dialect: new LibsqlDialect({ client }) })`) instead: docs/adapters.md.';
+	if (!fs || !path || !require) {
 		throw new InvalidConfiguration(
-			'SQLiteAdapter needs the `better-sqlite3` package, which is not installed: run `npm install better-sqlite3`.',
-			{ cause: { err: error } }
+			`SQLiteAdapter with \`filename\` opens the file through better-sqlite3, which needs Node.js; this is ${runtimeName()}. ${elsewhere}`
 		);
 	}
+	try {
+		betterSqlite3 ??= require('better-sqlite3') as typeof Database;
+	} catch (error) {
+		const runtime = runtimeName();
+		const message =
+			runtime === 'Node.js'
+				? 'SQLiteAdapter needs the `better-sqlite3` package, which is not installed: run `npm install better-sqlite3`.'
+				: `SQLiteAdapter with \`filename\` could not load better-sqlite3 (a Node.js native module) on ${runtime}. ${elsewhere}`;
+		throw new InvalidConfiguration(message, { cause: { err: error } });
+	}
+	return { Driver: betterSqlite3, fs, path };
 }
 
-function openDatabase(Driver: typeof Database, filename: string): Database.Database {
+function openDatabase(file: FileSupport, filename: string): Database.Database {
 	const inMemory = filename === ':memory:' || filename === '';
-	if (!inMemory) mkdirSync(dirname(filename), { recursive: true });
-	const database = new Driver(filename);
+	if (!inMemory) file.fs.mkdirSync(file.path.dirname(filename), { recursive: true });
+	const database = new file.Driver(filename);
 	// WAL lets readers run while one process writes.
 	database.pragma('journal_mode = WAL');
 	database.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);

@@ -4,11 +4,13 @@
 // uses: kitgate's own and Auth.js's alike, which kitgate never alters. Each row is stamped with
 // the user it was written for and read only while the session or passkey row has that user.
 // Internal to the SQL adapters.
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AdapterAuthenticator, AdapterSession, AuthenticatorChanges } from '../../core/types.js';
+import type { Statement } from './batches.js';
+import type { AuthTablesDb, MappedTable } from './mapped-tables.js';
 import type { KitgateTables } from './tables.js';
 
-type Db = Kysely<KitgateTables> | Transaction<KitgateTables>;
+type Db = Kysely<KitgateTables>;
 
 /** The owner as the details tables store it: the user id as text (the auth tables may number users). */
 const ownerKey = (userId: string | number) => String(userId);
@@ -52,19 +54,21 @@ export function withSessionDetails(session: AdapterSession, row: unknown): Adapt
 }
 
 /**
- * Writes the details of a new session (replacing a row left for the same token), when it has any.
+ * The statements that write the details of a new session (replacing a row left for the same
+ * token): none when it has no details. Run them with the session's insert, all or nothing.
  *
  * @example
- * await writeSessionDetails(trx, session);
+ * const statements = [insertSession, ...sessionDetailsWrites(db, session)];
  */
-export async function writeSessionDetails(db: Db, session: AdapterSession): Promise<void> {
+export function sessionDetailsWrites(db: Db, session: AdapterSession): Statement[] {
 	const createdAt = epoch(session.createdAt);
-	if (createdAt === null && !session.userAgent) return;
-	await db.deleteFrom('kitgate_session_details').where('session_token', '=', session.sessionToken).execute();
-	await db
-		.insertInto('kitgate_session_details')
-		.values({ session_token: session.sessionToken, user_id: ownerKey(session.userId), created_at: createdAt, user_agent: session.userAgent ?? null })
-		.execute();
+	if (createdAt === null && !session.userAgent) return [];
+	return [
+		db.deleteFrom('kitgate_session_details').where('session_token', '=', session.sessionToken),
+		db
+			.insertInto('kitgate_session_details')
+			.values({ session_token: session.sessionToken, user_id: ownerKey(session.userId), created_at: createdAt, user_agent: session.userAgent ?? null })
+	];
 }
 
 /** True when a session carries details to write. */
@@ -73,26 +77,48 @@ export function hasSessionDetails(session: AdapterSession): boolean {
 }
 
 /**
- * Deletes the details of the sessions with these tokens.
+ * The statement that deletes the details of the session with this token, whoever they were
+ * written for.
  *
  * @example
- * await deleteSessionDetails(db, [token]);
+ * await sessionDetailsDelete(db, token).execute();
  */
-export async function deleteSessionDetails(db: Db, sessionTokens: string[]): Promise<void> {
-	if (sessionTokens.length === 0) return;
-	await db.deleteFrom('kitgate_session_details').where('session_token', 'in', sessionTokens).execute();
+export function sessionDetailsDelete(db: Db, sessionToken: string): Statement {
+	return db.deleteFrom('kitgate_session_details').where('session_token', '=', sessionToken);
 }
 
 /**
- * Deletes every details row written for `userId` (sessions and passkeys), when the user goes or
- * all their sessions do.
+ * The statement that deletes the details of the session with this token once no session row has
+ * the token: after a delete that may not have matched (`deleteSessionOfUser` of another user), the
+ * details of a session still there stay, and those of a session gone go, whoever they were
+ * written for (a session moved to another user keeps its first user's stamp).
  *
  * @example
- * await deleteDetailsOfUser(trx, userId, { sessions: true, passkeys: true });
+ * const statements = [deleteSessionIfOwned, sessionDetailsOfGoneSessionDelete(db, sessions, token)];
  */
-export async function deleteDetailsOfUser(db: Db, userId: string | number, what: { sessions: boolean; passkeys: boolean }): Promise<void> {
-	if (what.sessions) await db.deleteFrom('kitgate_session_details').where('user_id', '=', ownerKey(userId)).execute();
-	if (what.passkeys) await db.deleteFrom('kitgate_passkey_details').where('user_id', '=', ownerKey(userId)).execute();
+export function sessionDetailsOfGoneSessionDelete(db: Db, sessions: MappedTable, sessionToken: string): Statement {
+	const sessionStillThere = (db as unknown as AuthTablesDb)
+		.selectFrom(sessions.name)
+		.select(sql.lit(1).as('found'))
+		.where(sessions.column('sessionToken'), '=', sessionToken);
+	return db
+		.deleteFrom('kitgate_session_details')
+		.where('session_token', '=', sessionToken)
+		.where(({ not, exists }) => not(exists(sessionStillThere)));
+}
+
+/**
+ * The statements that delete every details row written for `userId` (sessions and passkeys), when
+ * the user goes or all their sessions do.
+ *
+ * @example
+ * const statements = detailsOfUserDeletes(db, userId, { sessions: true, passkeys: true });
+ */
+export function detailsOfUserDeletes(db: Db, userId: string | number, what: { sessions: boolean; passkeys: boolean }): Statement[] {
+	return [
+		...(what.sessions ? [db.deleteFrom('kitgate_session_details').where('user_id', '=', ownerKey(userId))] : []),
+		...(what.passkeys ? [db.deleteFrom('kitgate_passkey_details').where('user_id', '=', ownerKey(userId))] : [])
+	];
 }
 
 /** The columns an authenticators query selects from the joined details row (alias `pd`). */
@@ -129,16 +155,10 @@ export function hasPasskeyDetails(passkey: AdapterAuthenticator): boolean {
 	return Boolean(passkey.name || passkey.aaguid) || epoch(passkey.createdAt) !== null || epoch(passkey.lastUsedAt) !== null;
 }
 
-/**
- * Writes the details of a passkey for its user: a new passkey's, or `changes` merged into what
- * its row holds (a row written for another user is replaced, not merged).
- *
- * @example
- * await writePasskeyDetails(trx, passkey, { name: 'Work laptop' });
- */
-export async function writePasskeyDetails(db: Db, passkey: AdapterAuthenticator, changes: AuthenticatorChanges = {}): Promise<void> {
+/** The details row of `passkey` with `changes` applied (its own fields where a change is absent). */
+function passkeyDetailsRow(passkey: AdapterAuthenticator, changes: AuthenticatorChanges) {
 	const merged = { ...passkey, ...changes };
-	const row = {
+	return {
 		credential_id: passkey.credentialID,
 		user_id: ownerKey(passkey.userId),
 		name: merged.name ?? null,
@@ -146,16 +166,82 @@ export async function writePasskeyDetails(db: Db, passkey: AdapterAuthenticator,
 		created_at: epoch(passkey.createdAt),
 		last_used_at: epoch(merged.lastUsedAt)
 	};
-	await db.deleteFrom('kitgate_passkey_details').where('credential_id', '=', passkey.credentialID).execute();
-	await db.insertInto('kitgate_passkey_details').values(row).execute();
 }
 
 /**
- * Deletes the details of the passkey `credentialID`.
+ * The statements that write the details of a passkey for its user: a new passkey's, or `changes`
+ * merged into what its row holds (a row written for another user is replaced, not merged). Run
+ * them in the transaction that read `passkey`.
  *
  * @example
- * await deletePasskeyDetails(db, credentialID);
+ * const statements = passkeyDetailsWrites(trx, passkey, { name: 'Work laptop' });
  */
-export async function deletePasskeyDetails(db: Db, credentialID: string): Promise<void> {
-	await db.deleteFrom('kitgate_passkey_details').where('credential_id', '=', credentialID).execute();
+export function passkeyDetailsWrites(db: Db, passkey: AdapterAuthenticator, changes: AuthenticatorChanges = {}): Statement[] {
+	return [
+		db.deleteFrom('kitgate_passkey_details').where('credential_id', '=', passkey.credentialID),
+		db.insertInto('kitgate_passkey_details').values(passkeyDetailsRow(passkey, changes))
+	];
+}
+
+/**
+ * One statement that applies `changes` to the details of `passkey` (as read before, outside any
+ * transaction: D1, libSQL batches), written only while the passkey row still belongs to its user,
+ * and merged with what the row holds at that moment: a change given here replaces its field, a
+ * field not given keeps what a concurrent call wrote. A row written for another user is replaced.
+ *
+ * @example
+ * const statement = passkeyDetailsUpsert(db, authenticators, passkey, userId, { lastUsedAt: new Date() });
+ */
+export function passkeyDetailsUpsert(
+	db: Db,
+	table: MappedTable,
+	passkey: AdapterAuthenticator,
+	storedUserId: string | number,
+	changes: AuthenticatorChanges
+): Statement {
+	const row = passkeyDetailsRow(passkey, changes);
+	const passkeyStillThere = (db as unknown as AuthTablesDb)
+		.selectFrom(table.name)
+		.select(sql.lit(1).as('found'))
+		.where(table.column('credentialID'), '=', passkey.credentialID)
+		.where(table.column('userId'), '=', storedUserId);
+	const sameOwner = sql`kitgate_passkey_details.user_id = excluded.user_id`;
+	const kept = <T>(column: 'name' | 'aaguid' | 'created_at' | 'last_used_at', changed: boolean) =>
+		changed
+			? sql<T>`${sql.ref(`excluded.${column}`)}`
+			: sql<T>`case when ${sameOwner} then ${sql.ref(`kitgate_passkey_details.${column}`)} else ${sql.ref(`excluded.${column}`)} end`;
+	return db
+		.insertInto('kitgate_passkey_details')
+		.columns(['credential_id', 'user_id', 'name', 'aaguid', 'created_at', 'last_used_at'])
+		.expression(
+			db
+				.selectNoFrom([
+					sql.val(row.credential_id).as('credential_id'),
+					sql.val(row.user_id).as('user_id'),
+					sql.val(row.name).as('name'),
+					sql.val(row.aaguid).as('aaguid'),
+					sql.val(row.created_at).as('created_at'),
+					sql.val(row.last_used_at).as('last_used_at')
+				])
+				.where(({ exists }) => exists(passkeyStillThere))
+		)
+		.onConflict((conflict) =>
+			conflict.column('credential_id').doUpdateSet({
+				user_id: sql<string>`${sql.ref('excluded.user_id')}`,
+				name: kept<string | null>('name', changes.name !== undefined),
+				aaguid: kept<string | null>('aaguid', false),
+				created_at: kept<number | null>('created_at', false),
+				last_used_at: kept<number | null>('last_used_at', changes.lastUsedAt !== undefined)
+			})
+		) as unknown as Statement;
+}
+
+/**
+ * The statement that deletes the details of the passkey `credentialID`.
+ *
+ * @example
+ * await passkeyDetailsDelete(db, credentialID).execute();
+ */
+export function passkeyDetailsDelete(db: Db, credentialID: string): Statement {
+	return db.deleteFrom('kitgate_passkey_details').where('credential_id', '=', credentialID);
 }

@@ -1,26 +1,36 @@
 // The adapter methods shared by the SQLite and PostgreSQL adapters: one Kysely implementation over the
 // tables of a table mapping (kitgate's own, or Auth.js's). Internal; see `../sqlite.ts`, `../postgres.ts`.
-import { randomUUID } from 'node:crypto';
-import { sql, type CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
+import { randomUuid } from '../../core/crypto/random.js';
 import { AdapterError, MissingAdapterMethod } from '../../core/errors.js';
 import { withUniqueViolations } from '../errors.js';
 import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../../core/types.js';
-import { accountFieldsSelection, deleteAccountFields, ownedAccountFields, replaceAccountFields } from './account-fields.js';
 import {
-	deleteDetailsOfUser,
-	deletePasskeyDetails,
-	deleteSessionDetails,
+	accountFieldsAfterChange,
+	accountFieldsSelection,
+	accountFieldsWrites,
+	deleteAccountFields,
+	fieldsOfAccountsOfUserDelete,
+	ownedAccountFields
+} from './account-fields.js';
+import {
+	detailsOfUserDeletes,
 	hasPasskeyDetails,
 	hasSessionDetails,
+	passkeyDetailsDelete,
 	passkeyDetailsSelection,
+	passkeyDetailsUpsert,
+	passkeyDetailsWrites,
+	sessionDetailsDelete,
+	sessionDetailsOfGoneSessionDelete,
 	sessionDetailsSelection,
+	sessionDetailsWrites,
 	withPasskeyDetails,
-	withSessionDetails,
-	writePasskeyDetails,
-	writeSessionDetails
+	withSessionDetails
 } from './account-details.js';
+import type { BatchResult, BatchRunner, Statement } from './batches.js';
 import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constraints.js';
-import { deleteTwoFactorRows, readTwoFactor, recordTotpStep, spendRecoveryCode, writeTwoFactor } from './two-factor.js';
+import { recordTotpStep, spendRecoveryCode, twoFactorDeletes, twoFactorFromRows, twoFactorReads, twoFactorWrites } from './two-factor.js';
 import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
 import { reusableQuery } from './reusable-query.js';
 import {
@@ -39,6 +49,16 @@ import {
 } from './rows.js';
 import type { ResolvedTableMapping } from './table-mapping.js';
 import type { AccountRow, AuthenticatorRow, KitgateTables, SessionRow, UserRow, VerificationTokenRow } from './tables.js';
+
+/**
+ * A Kysely instance on any database, as the `db` option of the SQL adapters takes it: kitgate reads
+ * and writes its own tables through it, whatever table types the app declared.
+ *
+ * @example
+ * const db: AnyKysely = new Kysely<AppTables>({ dialect });
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the app's own table types, which kitgate never reads
+export type AnyKysely = Kysely<any>;
 
 /**
  * Where a SQL adapter keeps the accessor of its Kysely instance, for stores that live in the same
@@ -89,6 +109,12 @@ export interface SqlConnection {
 	 * query runs through Kysely.
 	 */
 	prepared?: (query: CompiledQuery) => Promise<{ rows: unknown[] }>;
+	/**
+	 * The runner of all-or-nothing batches where the database has one and writes that must succeed
+	 * together go through it (D1, which has no interactive transactions; libSQL); null (or absent):
+	 * they run in a Kysely transaction. Found on first use.
+	 */
+	batches?: () => Promise<BatchRunner | null>;
 }
 
 /**
@@ -126,7 +152,14 @@ export function migrateOnce(run: () => Promise<string[]>): () => Promise<string[
 		}));
 }
 
-type Db = Kysely<KitgateTables> | Transaction<KitgateTables>;
+type Db = Kysely<KitgateTables>;
+
+/**
+ * The statements of an atomic write, built on `db`: the transaction they run in (reads made here
+ * are protected by it), or with `batched`, the database before the batch runs (reads made here are
+ * not: the statements must carry their own conditions). Null: nothing to write.
+ */
+type AtomicPlan = (db: Db, batched: boolean) => Promise<Statement[] | null> | Statement[] | null;
 
 /** The same connection or transaction, seen through the mapping's run-time table names. */
 const auth = (db: Db) => db as unknown as AuthTablesDb;
@@ -164,6 +197,57 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		return connection.db;
 	}
 
+	/**
+	 * Runs the statements of `plan` all or none: as one batch where the connection has a runner
+	 * (D1, libSQL), else in one Kysely transaction. Resolves to each statement's rows and changes,
+	 * or null when the plan had nothing to write.
+	 */
+	async function atomically(plan: AtomicPlan): Promise<BatchResult[] | null> {
+		const connection = parts.connection();
+		if (parts.autoMigrate) await connection.migrate();
+		const batch = (await connection.batches?.()) ?? null;
+		if (batch) {
+			// kitgate's own checks of unique and foreign keys need a transaction's locks (PostgreSQL)
+			if (checked) throw new AdapterError(`${parts.adapterName}: tables without constraints need a database with transactions`);
+			const statements = await plan(connection.db, true);
+			return statements && batch(statements.map((statement) => statement.compile()));
+		}
+		return connection.db.transaction().execute(async (trx) => {
+			const statements = await plan(trx, false);
+			if (!statements) return null;
+			const results: BatchResult[] = [];
+			for (const statement of statements) {
+				const result = await trx.executeQuery(statement.compile());
+				results.push({ rows: result.rows as Record<string, unknown>[], changes: Number(result.numAffectedRows ?? 0) });
+			}
+			return results;
+		});
+	}
+
+	/**
+	 * Runs statements one after another, as they always ran here without a transaction (a later one
+	 * failing leaves nothing a read can see); where the connection has batches (D1, libSQL), as one
+	 * batch instead: all or none, in one round trip, and reads of one consistent state.
+	 */
+	async function together(build: (db: Db) => Statement[]): Promise<BatchResult[]> {
+		const connection = parts.connection();
+		if (parts.autoMigrate) await connection.migrate();
+		const batch = (await connection.batches?.()) ?? null;
+		const statements = build(connection.db);
+		if (batch) return batch(statements.map((statement) => statement.compile()));
+		const results: BatchResult[] = [];
+		for (const statement of statements) {
+			const result = await connection.db.executeQuery(statement.compile());
+			results.push({ rows: result.rows as Record<string, unknown>[], changes: Number(result.numAffectedRows ?? 0) });
+		}
+		return results;
+	}
+
+	/** True when writes that must succeed together go as one batch (D1, libSQL), not in a transaction. */
+	async function batched(): Promise<boolean> {
+		return Boolean(await parts.connection().batches?.());
+	}
+
 	function authenticators(): MappedTable {
 		if (passkeys) return passkeys;
 		throw new MissingAdapterMethod(
@@ -174,7 +258,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 	}
 
 	function newRowId(): { id?: string } {
-		return mapping.types.rowIds === 'uuid' ? { id: randomUUID() } : {};
+		return mapping.types.rowIds === 'uuid' ? { id: randomUuid() } : {};
 	}
 
 	async function findUser(db: Db, id: string): Promise<AdapterUser | null> {
@@ -253,9 +337,59 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		return { columns: accounts.values(columns), extra, userId };
 	}
 
-	/** Replaces the side-table fields of an account, stamped with its user (where the fields live there). */
-	async function writeSideFields(trx: Transaction<KitgateTables>, account: AdapterAccount, userId: string | number, extra: Record<string, unknown> | null) {
-		if (sideTable) await replaceAccountFields(trx, { provider: account.provider, providerAccountId: account.providerAccountId, userId }, extra);
+	/** The statements that replace the side-table fields of an account, stamped with its user (where the fields live there). */
+	function sideFieldWrites(db: Db, account: AdapterAccount, userId: string | number, extra: Record<string, unknown> | null): Statement[] {
+		if (!sideTable) return [];
+		return accountFieldsWrites(db, { provider: account.provider, providerAccountId: account.providerAccountId, userId }, extra);
+	}
+
+	/** `current` with `changes` applied: an undefined field keeps its value; the owner and type never change. */
+	function mergedAccount(current: AdapterAccount, changes: Partial<AdapterAccount>) {
+		const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
+		const merged: AdapterAccount = { ...current, ...given, userId: current.userId, type: current.type };
+		return { merged, ...accountColumns(merged, 'updateAccount') };
+	}
+
+	/**
+	 * updateAccount where writes go as one batch (D1, libSQL): the read cannot share the batch, so
+	 * the merged row is written only while the account (and its side fields) are exactly as read,
+	 * and the side fields only when that update happened; otherwise another write came in between,
+	 * and the merge starts again from what it wrote.
+	 */
+	async function updateAccountUnlessChanged(changes: Partial<AdapterAccount> & Pick<AdapterAccount, 'provider' | 'providerAccountId'>) {
+		const { provider, providerAccountId } = changes;
+		const db = await ready();
+		const batch = (await parts.connection().batches?.())!;
+		for (let attempt = 1; ; attempt++) {
+			const row = (await accountByKey(db, provider, providerAccountId).executeTakeFirst()) as Record<string, unknown> | undefined;
+			if (!row) return null;
+			const { columns, extra, userId } = mergedAccount(readAccount(row), changes);
+			const asRead = accounts.values(Object.fromEntries(Object.entries(row).filter(([field]) => !field.startsWith('side_'))));
+			const update = auth(db)
+				.updateTable(accounts.name)
+				.set(columns)
+				.where(accounts.column('provider'), '=', provider)
+				.where(accounts.column('providerAccountId'), '=', providerAccountId)
+				.where((eb) => eb.and(Object.entries(asRead).map(([column, value]) => eb(column, 'is', value as null))));
+			const unchangedSide = sideTable
+				? update
+						.where(sql<boolean>`(select fields from kitgate_account_fields where provider = ${provider} and provider_account_id = ${providerAccountId}) is ${row.side_fields ?? null}`)
+						.where(sql<boolean>`(select user_id from kitgate_account_fields where provider = ${provider} and provider_account_id = ${providerAccountId}) is ${row.side_owner ?? null}`)
+				: update;
+			const owner = { provider, providerAccountId, userId };
+			const results = await batch(
+				[unchangedSide, ...(sideTable ? [accountFieldsAfterChange(db, owner, extra)] : []), accountByKey(db, provider, providerAccountId)].map(
+					(statement) => statement.compile()
+				)
+			);
+			if (results[0]!.changes === 1) return readAccount(results.at(-1)!.rows[0]);
+			if (attempt === 5) throw new AdapterError(`updateAccount: ${provider} account ${providerAccountId} changed during each of 5 attempts`);
+		}
+	}
+
+	/** The account row of a provider account, with its side fields; selected by key. */
+	function accountByKey(db: Db, provider: string, providerAccountId: string) {
+		return selectAccounts(db).where(accounts.column('provider', 'a'), '=', provider).where(accounts.column('providerAccountId', 'a'), '=', providerAccountId);
 	}
 
 	// the drivers' unique violations become the engine's UniqueViolationError
@@ -265,7 +399,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		[sqlCore]: () => parts.connection().db,
 
 		async createUser(user) {
-			const row = { ...userToRow(user, values), ...(mapping.types.userId === 'text' ? { id: user.id || randomUUID() } : {}) };
+			const row = { ...userToRow(user, values), ...(mapping.types.userId === 'text' ? { id: user.id || randomUuid() } : {}) };
 			const insert = async (db: Db) =>
 				userFromRow(
 					(await auth(db).insertInto(users.name).values(users.values(row)).returning(users.selection()).executeTakeFirstOrThrow()) as unknown as UserRow
@@ -348,83 +482,82 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 			if (userId === null) return null;
 			// Explicit deletes as well as ON DELETE CASCADE: a SQLite connection without PRAGMA
 			// foreign_keys (or tables without foreign keys) would otherwise leave rows behind.
-			return (await ready()).transaction().execute(async (trx) => {
-				const db = auth(trx);
-				let lookup = db.selectFrom(users.name).select(users.selection()).where(users.column('id'), '=', userId);
+			const results = await atomically((db) => {
+				const auth_ = auth(db);
+				let lookup = auth_.selectFrom(users.name).select(users.selection()).where(users.column('id'), '=', userId);
 				// without foreign keys, the row lock keeps a concurrent link or session from slipping in
 				if (checked) lookup = lookup.forUpdate();
-				const row = await lookup.executeTakeFirst();
-				if (sideTable) {
-					const linked = await db
-						.selectFrom(accounts.name)
-						.select([accounts.column('provider'), accounts.column('providerAccountId')])
-						.where(accounts.column('userId'), '=', userId)
-						.execute();
-					for (const account of linked) {
-						await deleteAccountFields(trx, account[accounts.column('provider')] as string, account[accounts.column('providerAccountId')] as string);
-					}
-				}
-				await deleteDetailsOfUser(trx, userId, { sessions: true, passkeys: true });
-				await deleteTwoFactorRows(trx, userId);
-				await db.deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
-				await db.deleteFrom(accounts.name).where(accounts.column('userId'), '=', userId).execute();
-				if (passkeys) await db.deleteFrom(passkeys.name).where(passkeys.column('userId'), '=', userId).execute();
-				await db.deleteFrom(users.name).where(users.column('id'), '=', userId).execute();
-				return row ? userFromRow(row as unknown as UserRow) : null;
+				return [
+					lookup,
+					...(sideTable ? [fieldsOfAccountsOfUserDelete(db, accounts, userId)] : []),
+					...detailsOfUserDeletes(db, userId, { sessions: true, passkeys: true }),
+					...twoFactorDeletes(db, userId),
+					auth_.deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId),
+					auth_.deleteFrom(accounts.name).where(accounts.column('userId'), '=', userId),
+					...(passkeys ? [auth_.deleteFrom(passkeys.name).where(passkeys.column('userId'), '=', userId)] : []),
+					auth_.deleteFrom(users.name).where(users.column('id'), '=', userId)
+				] as Statement[];
 			});
+			const row = results?.[0]?.rows[0];
+			return row ? userFromRow(row as unknown as UserRow) : null;
 		},
 
 		async linkAccount(account) {
 			const { columns, extra, userId } = accountColumns(account, 'linkAccount');
-			return (await ready()).transaction().execute(async (trx) => {
-				const db = auth(trx);
+			const results = await atomically(async (db) => {
 				if (checked) {
-					await lockUniqueKey(db, 'accounts', account.provider, account.providerAccountId);
+					await lockUniqueKey(auth(db), 'accounts', account.provider, account.providerAccountId);
 					const key: [string, unknown][] = [
 						[accounts.column('provider'), account.provider],
 						[accounts.column('providerAccountId'), account.providerAccountId]
 					];
-					await refuseDuplicate(db, accounts, key, `${accounts.name}_provider_account_key`);
-					await requireUser(db, users, columns[accounts.column('userId')], 'linkAccount');
+					await refuseDuplicate(auth(db), accounts, key, `${accounts.name}_provider_account_key`);
+					await requireUser(auth(db), users, columns[accounts.column('userId')], 'linkAccount');
 				}
-				await db.insertInto(accounts.name).values({ ...columns, ...newRowId() }).execute();
-				await writeSideFields(trx, account, userId, extra);
-				return (await findAccount(trx, account.provider, account.providerAccountId)) as AdapterAccount;
+				// the insert decides a race (unique key) and the user's existence (foreign key); the
+				// side fields and the read-back go with it or not at all
+				return [
+					auth(db).insertInto(accounts.name).values({ ...columns, ...newRowId() }),
+					...sideFieldWrites(db, account, userId, extra),
+					accountByKey(db, account.provider, account.providerAccountId)
+				] as Statement[];
 			});
+			return readAccount(results!.at(-1)!.rows[0]);
 		},
 
 		async updateAccount(changes) {
+			if (await batched()) return updateAccountUnlessChanged(changes);
 			// read, merge and rewrite in one transaction: the extra fields live beside the columns
-			return (await ready()).transaction().execute(async (trx) => {
-				const current = await findAccount(trx, changes.provider, changes.providerAccountId);
+			const results = await atomically(async (db) => {
+				const current = await findAccount(db, changes.provider, changes.providerAccountId);
 				if (!current) return null;
-				// an undefined field keeps its value; the owner and type never change
-				const given = Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
-				const merged: AdapterAccount = { ...current, ...given, userId: current.userId, type: current.type };
-				const { columns, extra, userId } = accountColumns(merged, 'updateAccount');
-				await auth(trx)
-					.updateTable(accounts.name)
-					.set(columns)
-					.where(accounts.column('provider'), '=', changes.provider)
-					.where(accounts.column('providerAccountId'), '=', changes.providerAccountId)
-					.execute();
-				await writeSideFields(trx, merged, userId, extra);
-				return findAccount(trx, changes.provider, changes.providerAccountId);
+				const { merged, columns, extra, userId } = mergedAccount(current, changes);
+				return [
+					auth(db)
+						.updateTable(accounts.name)
+						.set(columns)
+						.where(accounts.column('provider'), '=', changes.provider)
+						.where(accounts.column('providerAccountId'), '=', changes.providerAccountId),
+					...sideFieldWrites(db, merged, userId, extra),
+					accountByKey(db, changes.provider, changes.providerAccountId)
+				] as Statement[];
 			});
+			const row = results?.at(-1)?.rows[0];
+			return row ? readAccount(row) : null;
 		},
 
 		async unlinkAccount({ provider, providerAccountId }) {
-			return (await ready()).transaction().execute(async (trx) => {
-				const account = await findAccount(trx, provider, providerAccountId);
-				if (!account) return undefined;
-				await auth(trx)
+			// the row as it was, read in the same transaction or batch as the deletes
+			const results = await atomically((db) => [
+				accountByKey(db, provider, providerAccountId),
+				auth(db)
 					.deleteFrom(accounts.name)
 					.where(accounts.column('provider'), '=', provider)
-					.where(accounts.column('providerAccountId'), '=', providerAccountId)
-					.execute();
-				if (sideTable) await deleteAccountFields(trx, provider, providerAccountId);
-				return account;
-			});
+					.where(accounts.column('providerAccountId'), '=', providerAccountId),
+				...(sideTable ? [deleteAccountFields(db, provider, providerAccountId)] : [])
+			] as Statement[]);
+			const row = results?.[0]?.rows[0];
+			return row ? readAccount(row) : undefined;
 		},
 
 		async getAccount(providerAccountId, provider) {
@@ -456,16 +589,22 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 						.returning(sessions.selection())
 						.executeTakeFirstOrThrow()) as unknown as SessionRow
 				);
-			const db = await ready();
 			const details = hasSessionDetails(session);
-			if (!checked && !details) return insert(db);
-			return db.transaction().execute(async (trx) => {
-				if (checked) await requireUser(auth(trx), users, row[sessions.column('userId')], 'createSession');
-				const created = await insert(trx);
-				if (!details) return created;
-				await writeSessionDetails(trx, { ...session, userId: created.userId });
-				return withSessionDetails(created, { sd_owner: created.userId, sd_created_at: session.createdAt ? new Date(session.createdAt).getTime() : null, sd_user_agent: session.userAgent ?? null });
+			if (!checked && !details) return insert(await ready());
+			const results = await atomically(async (db) => {
+				if (checked) await requireUser(auth(db), users, row[sessions.column('userId')], 'createSession');
+				// the details are stamped with the user id as given: the one the insert stores
+				return [
+					auth(db)
+						.insertInto(sessions.name)
+						.values({ ...row, ...newRowId() })
+						.returning(sessions.selection()),
+					...sessionDetailsWrites(db, { ...session, userId: String(row[sessions.column('userId')]) })
+				] as Statement[];
 			});
+			const created = sessionFromRow(results![0]!.rows[0] as unknown as SessionRow);
+			if (!details) return created;
+			return withSessionDetails(created, { sd_owner: created.userId, sd_created_at: session.createdAt ? new Date(session.createdAt).getTime() : null, sd_user_agent: session.userAgent ?? null });
 		},
 
 		async getSessionAndUser(sessionToken) {
@@ -499,13 +638,11 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		},
 
 		async deleteSession(sessionToken) {
-			const db = await ready();
-			const row = await auth(db)
-				.deleteFrom(sessions.name)
-				.where(sessions.column('sessionToken'), '=', sessionToken)
-				.returning(sessions.selection())
-				.executeTakeFirst();
-			await deleteSessionDetails(db, [sessionToken]);
+			const [deleted] = await together((db) => [
+				auth(db).deleteFrom(sessions.name).where(sessions.column('sessionToken'), '=', sessionToken).returning(sessions.selection()),
+				sessionDetailsDelete(db, sessionToken)
+			]);
+			const row = deleted!.rows[0];
 			return row ? sessionFromRow(row as unknown as SessionRow) : null;
 		},
 
@@ -522,24 +659,26 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		async deleteSessionOfUser(id, sessionToken) {
 			const userId = values.userId(id);
 			if (userId === null) return null;
-			const db = await ready();
-			const row = await auth(db)
-				.deleteFrom(sessions.name)
-				.where(sessions.column('sessionToken'), '=', sessionToken)
-				.where(sessions.column('userId'), '=', userId)
-				.returning(sessions.selection())
-				.executeTakeFirst();
-			if (!row) return null;
-			await deleteSessionDetails(db, [sessionToken]);
-			return sessionFromRow(row as unknown as SessionRow);
+			// the details go only with the session: those of another user's session, still there, stay
+			const [deleted] = await together((db) => [
+				auth(db)
+					.deleteFrom(sessions.name)
+					.where(sessions.column('sessionToken'), '=', sessionToken)
+					.where(sessions.column('userId'), '=', userId)
+					.returning(sessions.selection()),
+				sessionDetailsOfGoneSessionDelete(db, sessions, sessionToken)
+			]);
+			const row = deleted!.rows[0];
+			return row ? sessionFromRow(row as unknown as SessionRow) : null;
 		},
 
 		async deleteSessionsByUserId(id) {
 			const userId = values.userId(id);
 			if (userId === null) return;
-			const db = await ready();
-			await auth(db).deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId).execute();
-			await deleteDetailsOfUser(db, userId, { sessions: true, passkeys: false });
+			await together((db) => [
+				auth(db).deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId),
+				...detailsOfUserDeletes(db, userId, { sessions: true, passkeys: false })
+			]);
 		},
 
 		async createVerificationToken(token) {
@@ -570,20 +709,21 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 					(await auth(db).insertInto(table.name).values(row).returning(table.selection()).executeTakeFirstOrThrow()) as unknown as AuthenticatorRow,
 					values
 				);
-			const db = await ready();
 			const details = hasPasskeyDetails(authenticator);
-			if (!checked && !details) return insert(db);
-			return db.transaction().execute(async (trx) => {
+			if (!checked && !details) return insert(await ready());
+			const results = await atomically(async (db) => {
 				if (checked) {
-					await lockUniqueKey(auth(trx), 'authenticators', authenticator.credentialID);
-					await refuseDuplicate(auth(trx), table, [[table.column('credentialID'), authenticator.credentialID]], `${table.name}_credential_id_key`);
-					await requireUser(auth(trx), users, row[table.column('userId')], 'createAuthenticator');
+					await lockUniqueKey(auth(db), 'authenticators', authenticator.credentialID);
+					await refuseDuplicate(auth(db), table, [[table.column('credentialID'), authenticator.credentialID]], `${table.name}_credential_id_key`);
+					await requireUser(auth(db), users, row[table.column('userId')], 'createAuthenticator');
 				}
-				const created = await insert(trx);
-				if (!details) return created;
-				await writePasskeyDetails(trx, { ...authenticator, userId: created.userId });
-				return (await findPasskey(trx, created.credentialID)) as AdapterAuthenticator;
+				return [
+					auth(db).insertInto(table.name).values(row),
+					...(details ? passkeyDetailsWrites(db, authenticator) : []),
+					selectPasskeys(db, table).where(table.column('credentialID', 'p'), '=', authenticator.credentialID)
+				] as Statement[];
 			});
+			return readPasskey(results!.at(-1)!.rows[0]);
 		},
 
 		async getAuthenticator(credentialID) {
@@ -616,49 +756,51 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 
 		async deleteAuthenticator(credentialID) {
 			const table = authenticators();
-			const db = await ready();
-			const row = await auth(db)
-				.deleteFrom(table.name)
-				.where(table.column('credentialID'), '=', credentialID)
-				.returning(table.selection())
-				.executeTakeFirst();
-			await deletePasskeyDetails(db, credentialID);
+			const [deleted] = await together((db) => [
+				auth(db).deleteFrom(table.name).where(table.column('credentialID'), '=', credentialID).returning(table.selection()),
+				passkeyDetailsDelete(db, credentialID)
+			]);
+			const row = deleted!.rows[0];
 			return row ? authenticatorFromRow(row as unknown as AuthenticatorRow, values) : null;
 		},
 
 		async updateAuthenticator(credentialID, changes) {
-			authenticators();
-			return (await ready()).transaction().execute(async (trx) => {
-				const current = await findPasskey(trx, credentialID);
+			const table = authenticators();
+			const results = await atomically(async (db, batched) => {
+				const current = await findPasskey(db, credentialID);
 				if (!current) return null;
-				await writePasskeyDetails(trx, current, changes);
-				return findPasskey(trx, credentialID);
+				// read before the batch: one statement that checks the passkey is still its user's
+				// and merges field by field with what the row holds then
+				const writes = batched
+					? [passkeyDetailsUpsert(db, table, current, storedUserId(current.userId, 'updateAuthenticator'), changes)]
+					: passkeyDetailsWrites(db, current, changes);
+				return [...writes, selectPasskeys(db, table).where(table.column('credentialID', 'p'), '=', credentialID)] as Statement[];
 			});
+			const row = results?.at(-1)?.rows[0];
+			return row ? readPasskey(row) : null;
 		},
 
 		async getTwoFactor(id) {
 			const userId = values.userId(id);
 			if (userId === null) return null;
-			const db = await ready();
-			const record = await readTwoFactor(db, userId);
+			// its row and its codes as of one moment where reads can share a batch
+			const [factor, codes] = await together((db) => [...twoFactorReads(db, userId)] as Statement[]);
+			const record = twoFactorFromRows(userId, factor!.rows, codes!.rows);
 			return record && { ...record, userId: id };
 		},
 
 		async setTwoFactor(record) {
 			const userId = values.userId(record.userId);
 			if (userId === null) throw new AdapterError(`setTwoFactor: no user with id ${record.userId}`);
-			return (await ready()).transaction().execute(async (trx) => {
-				await writeTwoFactor(trx, userId, record);
-				const stored = await readTwoFactor(trx, userId);
-				return { ...stored!, userId: record.userId };
-			});
+			const results = await atomically((db) => [...twoFactorWrites(db, userId, record), ...twoFactorReads(db, userId)] as Statement[]);
+			const [factor, codes] = results!.slice(-2);
+			return { ...twoFactorFromRows(userId, factor!.rows, codes!.rows)!, userId: record.userId };
 		},
 
 		async deleteTwoFactor(id) {
 			const userId = values.userId(id);
 			if (userId === null) return;
-			const db = await ready();
-			await db.transaction().execute((trx) => deleteTwoFactorRows(trx, userId));
+			await atomically((db) => twoFactorDeletes(db, userId));
 		},
 
 		async useTotpStep(id, step) {

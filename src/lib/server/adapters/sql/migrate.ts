@@ -1,6 +1,7 @@
 // The migration runner of the SQL adapters: applies each migration once per database and records it
 // in a `kitgate_migrations` table. Internal; reached through the SQLite and PostgreSQL adapters.
 import { sql, type Kysely } from 'kysely';
+import type { BatchRunner } from './batches.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
@@ -28,12 +29,21 @@ export type MigrationTables = 'kitgate-tables' | 'table-mapping';
 
 /**
  * Where migrations go: a SQLite database, or one schema of a PostgreSQL database; and whose auth
- * tables it has (default `kitgate-tables`).
+ * tables it has (default `kitgate-tables`). A SQLite database is migrated in one of three ways:
+ * `batch` (D1, libSQL: each migration one all-or-nothing batch, no BEGIN), `oneConnection` (a
+ * better-sqlite3 connection, which Kysely hands out in turn: BEGIN IMMEDIATE on it), or else in a
+ * Kysely transaction.
  *
  * @example
  * const target: MigrationTarget = { dialect: 'postgres', schema: 'auth', tables: 'table-mapping' };
  */
-export type MigrationTarget = ({ dialect: 'sqlite' } | { dialect: 'postgres'; schema: string }) & { tables?: MigrationTables };
+export type MigrationTarget = (
+	| { dialect: 'sqlite'; batch?: BatchRunner | null; oneConnection?: boolean }
+	| { dialect: 'postgres'; schema: string }
+) & { tables?: MigrationTables };
+
+/** kitgate's record of applied migrations in SQLite; the D1 files made for wrangler create it alike (d1-migrations.js). */
+const SQLITE_MIGRATIONS_TABLE = 'create table if not exists kitgate_migrations (name TEXT NOT NULL PRIMARY KEY, applied_at INTEGER NOT NULL)';
 
 // First key of the two-key advisory lock; the second is a hash of the schema name, so
 // migrations of different schemas do not wait for each other.
@@ -41,18 +51,27 @@ const ADVISORY_LOCK_NAMESPACE = 0x6b67_6174;
 
 /**
  * Applies the migrations the database has not seen yet, all in one transaction that holds an
- * exclusive lock, so two processes starting at once apply each migration exactly once.
+ * exclusive lock, so two processes starting at once apply each migration exactly once; on D1 and
+ * libSQL (`batch`), each migration in one batch that first records it, so of two runners one applies it.
  * Returns the names applied by this call (empty when the schema was already current).
  *
  * @example
  * const applied = await runMigrations(db, { dialect: 'postgres', schema: 'public' });
  */
 export async function runMigrations<DB>(db: Kysely<DB>, target: MigrationTarget): Promise<string[]> {
+	if (target.dialect === 'postgres') {
+		return db.transaction().execute(async (trx) => {
+			await enterPostgresSchema(trx, target.schema);
+			return applyPending(trx, target);
+		});
+	}
+	if (target.batch) return applyInBatches(db, target.batch, target);
+	// another driver (libSQL without its client, a Kysely instance of the app's): its own transaction
+	if (!target.oneConnection) return db.transaction().execute((trx) => applyPending(trx, target));
 	return db.connection().execute(async (connection) => {
-		// SQLite: IMMEDIATE takes the write lock now; a deferred transaction could fail to upgrade later.
-		await sql.raw(target.dialect === 'postgres' ? 'begin' : 'begin immediate').execute(connection);
+		// IMMEDIATE takes the write lock now; a deferred transaction could fail to upgrade later.
+		await sql.raw('begin immediate').execute(connection);
 		try {
-			if (target.dialect === 'postgres') await enterPostgresSchema(connection, target.schema);
 			const applied = await applyPending(connection, target);
 			await sql`commit`.execute(connection);
 			return applied;
@@ -61,6 +80,28 @@ export async function runMigrations<DB>(db: Kysely<DB>, target: MigrationTarget)
 			throw error;
 		}
 	});
+}
+
+/**
+ * Applies each pending migration as one batch: the record of it first, then its statements. D1
+ * runs a batch as one transaction and refuses BEGIN. When two runners race, the second one's
+ * record breaks the primary key and its whole batch rolls back: it finds the migration recorded
+ * and goes on; any other failure is thrown.
+ */
+async function applyInBatches<DB>(db: Kysely<DB>, batch: BatchRunner, target: MigrationTarget): Promise<string[]> {
+	await sql.raw(SQLITE_MIGRATIONS_TABLE).execute(db);
+	const applied: string[] = [];
+	for (const migration of await pendingMigrations(db, target)) {
+		const record = sql`insert into kitgate_migrations (name, applied_at) values (${migration.name}, ${Date.now()})`.compile(db);
+		try {
+			await batch([record, ...splitStatements(migration.sql).map((statement) => sql.raw(statement).compile(db))]);
+			applied.push(migration.name);
+		} catch (error) {
+			const recorded = await sql`select 1 as found from kitgate_migrations where name = ${migration.name}`.execute(db);
+			if (recorded.rows.length === 0) throw error;
+		}
+	}
+	return applied;
 }
 
 /** Takes the migration lock of `schema`, creates the schema if needed and makes it the default for this transaction. */
@@ -72,23 +113,22 @@ async function enterPostgresSchema<DB>(connection: Kysely<DB>, schema: string): 
 	await sql`set local search_path to ${sql.id(schema)}`.execute(connection);
 }
 
+/** The migrations of the target's dialect and tables that `kitgate_migrations` does not list, in order. */
+async function pendingMigrations<DB>(connection: Kysely<DB>, target: MigrationTarget): Promise<Migration[]> {
+	const done = await sql<{ name: string }>`select name from kitgate_migrations`.execute(connection);
+	const seen = new Set(done.rows.map((row) => row.name));
+	const tables = target.tables ?? 'kitgate-tables';
+	const migrations: readonly Migration[] = target.dialect === 'postgres' ? postgresMigrations : sqliteMigrations;
+	return migrations.filter((migration) => !seen.has(migration.name) && (!migration.onlyWith || migration.onlyWith === tables));
+}
+
 async function applyPending<DB>(connection: Kysely<DB>, target: MigrationTarget): Promise<string[]> {
 	const postgres = target.dialect === 'postgres';
 	await sql
-		.raw(
-			postgres
-				? 'create table if not exists kitgate_migrations (name text primary key, applied_at timestamptz not null)'
-				: 'create table if not exists kitgate_migrations (name TEXT NOT NULL PRIMARY KEY, applied_at INTEGER NOT NULL)'
-		)
+		.raw(postgres ? 'create table if not exists kitgate_migrations (name text primary key, applied_at timestamptz not null)' : SQLITE_MIGRATIONS_TABLE)
 		.execute(connection);
-	const done = await sql<{ name: string }>`select name from kitgate_migrations`.execute(connection);
-	const seen = new Set(done.rows.map((row) => row.name));
-
 	const applied: string[] = [];
-	const tables = target.tables ?? 'kitgate-tables';
-	const migrations: readonly Migration[] = postgres ? postgresMigrations : sqliteMigrations;
-	for (const migration of migrations) {
-		if (seen.has(migration.name) || (migration.onlyWith && migration.onlyWith !== tables)) continue;
+	for (const migration of await pendingMigrations(connection, target)) {
 		for (const statement of splitStatements(migration.sql)) {
 			await sql.raw(statement).execute(connection);
 		}

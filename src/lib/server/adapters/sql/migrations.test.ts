@@ -5,6 +5,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, test } from 'vitest';
 import { PostgresAdapter } from '../postgres.js';
 import { SQLiteAdapter } from '../sqlite.js';
+import { d1Folders, d1MigrationFiles } from './d1-migrations.js';
 import type { Migration } from './migrate.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
@@ -22,6 +23,23 @@ describe('shipped .sql files (written from the lists by scripts/write-sql-files.
 			expect(files).toEqual(migrations.map((migration) => `${migration.name}.sql`));
 			for (const migration of migrations) {
 				expect(readFileSync(new URL(`${migration.name}.sql`, folder), 'utf8')).toBe(migration.sql);
+			}
+		});
+	}
+
+	for (const folder of d1Folders) {
+		test(`migrations/d1/${folder}/*.sql are the SQLite migrations of those tables, without BEGIN or COMMIT, each recording itself`, () => {
+			const directory = new URL(`./migrations/d1/${folder}/`, import.meta.url);
+			const files = d1MigrationFiles(folder);
+			expect(readdirSync(directory).sort()).toEqual(files.map(({ file }) => file));
+			const applies = sqliteMigrations.filter((migration) => !migration.onlyWith || migration.onlyWith === folder);
+			expect(files.map(({ name }) => name)).toEqual(applies.map((migration) => migration.name));
+			for (const { file, name, sql } of files) {
+				const text = readFileSync(new URL(file, directory), 'utf8');
+				expect(text).toBe(sql);
+				expect(text.startsWith(applies.find((migration) => migration.name === name)!.sql)).toBe(true);
+				expect(text).not.toMatch(/^\s*(BEGIN|COMMIT|ROLLBACK|END|SAVEPOINT|RELEASE)\b/im);
+				expect(text).toContain(`INSERT OR IGNORE INTO kitgate_migrations (name, applied_at) VALUES ('${name}',`);
 			}
 		});
 	}

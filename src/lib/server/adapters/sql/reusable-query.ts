@@ -2,11 +2,11 @@
 // lookup by token): built and compiled by Kysely once per database handle, then run with each
 // call's value bound as the parameter, as the query built anew would bind it.
 
-import { randomUUID } from 'node:crypto';
 import type { CompiledQuery, Compilable } from 'kysely';
+import { randomUuid } from '../../core/crypto/random.js';
 
-/** Stands for the value while the query is compiled; found nowhere else in a query. */
-const MARKER = `kitgate-reusable-parameter-${randomUUID()}`;
+/** Stands for the value while the query is compiled; found nowhere else in a query. Made on first use: a Worker refuses randomness at module load. */
+let marker: string | undefined;
 
 /**
  * Wraps `build` (a query with exactly one bound value) so that it is compiled once per database
@@ -22,8 +22,9 @@ export function reusableQuery<D extends object, R>(build: (db: D, value: string)
 	return (db, value) => {
 		let template = compiled.get(db);
 		if (template === undefined) {
-			const candidate = build(db, MARKER).compile();
-			const reusable = candidate.parameters.length === 1 && candidate.parameters[0] === MARKER && !candidate.sql.includes(MARKER);
+			marker ??= `kitgate-reusable-parameter-${randomUuid()}`;
+			const candidate = build(db, marker).compile();
+			const reusable = candidate.parameters.length === 1 && candidate.parameters[0] === marker && !candidate.sql.includes(marker);
 			compiled.set(db, (template = reusable ? candidate : null));
 		}
 		return template ? { ...template, parameters: [value] } : build(db, value).compile();

@@ -1,11 +1,12 @@
 // kitgate_two_factor and kitgate_recovery_codes (migration 0006): a user's second factor beside
 // whichever auth tables the adapter uses (kitgate's own and Auth.js's alike, never altered). The
 // user id is kept as text; the rows go with the user (deleteUser). Internal to the SQL adapters.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { AdapterTwoFactor } from '../../core/types.js';
+import type { Statement } from './batches.js';
 import type { KitgateTables } from './tables.js';
 
-type Db = Kysely<KitgateTables> | Transaction<KitgateTables>;
+type Db = Kysely<KitgateTables>;
 
 /** The owner as these tables store it: the user id as text (the auth tables may number users). */
 const ownerKey = (userId: string | number) => String(userId);
@@ -17,62 +18,79 @@ function numberOrNull(value: unknown): number | null {
 }
 
 /**
- * The second factor of `userId`, or null.
+ * The two queries that read the second factor of `userId`: its row, and its recovery codes. In a
+ * batch after the writes, they read what the writes left.
  *
  * @example
- * const record = await readTwoFactor(db, '42');
+ * const [factor, codes] = twoFactorReads(db, '42');
  */
-export async function readTwoFactor(db: Db, userId: string | number): Promise<AdapterTwoFactor | null> {
-	const row = await db.selectFrom('kitgate_two_factor').selectAll().where('user_id', '=', ownerKey(userId)).executeTakeFirst();
+export function twoFactorReads(db: Db, userId: string | number) {
+	return [
+		db.selectFrom('kitgate_two_factor').selectAll().where('user_id', '=', ownerKey(userId)),
+		db.selectFrom('kitgate_recovery_codes').select('code_hash').where('user_id', '=', ownerKey(userId)).orderBy('code_hash')
+	] as const;
+}
+
+/**
+ * The second factor of `userId` from the rows {@link twoFactorReads} returned, or null.
+ *
+ * @example
+ * const record = twoFactorFromRows('42', factorRows, codeRows);
+ */
+export function twoFactorFromRows(userId: string | number, factorRows: unknown[], codeRows: unknown[]): AdapterTwoFactor | null {
+	const row = factorRows[0] as { totp_secret: string; last_used_step: unknown; created_at: unknown } | undefined;
 	if (!row) return null;
-	const codes = await db.selectFrom('kitgate_recovery_codes').select('code_hash').where('user_id', '=', ownerKey(userId)).orderBy('code_hash').execute();
 	const createdAt = numberOrNull(row.created_at);
 	return {
 		userId: String(userId),
 		totpSecret: row.totp_secret,
 		lastUsedStep: numberOrNull(row.last_used_step),
-		recoveryCodes: codes.map((code) => code.code_hash),
+		recoveryCodes: (codeRows as { code_hash: string }[]).map((code) => code.code_hash),
 		createdAt: createdAt === null ? null : new Date(createdAt)
 	};
 }
 
 /**
- * Replaces the second factor of `record.userId` (call inside a transaction). One upsert keeps the
- * later of the stored and the given last-used step, so a record read before a code was used
- * (`recordTotpStep`) cannot write that use back.
+ * The statements that replace the second factor of `record.userId`, to run together (one
+ * transaction or one batch). One upsert keeps the later of the stored and the given last-used
+ * step, so a record read before a code was used (`recordTotpStep`) cannot write that use back.
  *
  * @example
- * await writeTwoFactor(trx, '42', record);
+ * const statements = twoFactorWrites(trx, '42', record);
  */
-export async function writeTwoFactor(db: Db, userId: string | number, record: AdapterTwoFactor): Promise<void> {
+export function twoFactorWrites(db: Db, userId: string | number, record: AdapterTwoFactor): Statement[] {
 	const createdAt = record.createdAt ? new Date(record.createdAt).getTime() : null;
-	await db
-		.insertInto('kitgate_two_factor')
-		.values({ user_id: ownerKey(userId), totp_secret: record.totpSecret, last_used_step: record.lastUsedStep ?? null, created_at: createdAt })
-		.onConflict((conflict) =>
-			conflict.column('user_id').doUpdateSet({
-				totp_secret: (eb) => eb.ref('excluded.totp_secret'),
-				created_at: (eb) => eb.ref('excluded.created_at'),
-				last_used_step: sql<number | null>`case when kitgate_two_factor.last_used_step is null then excluded.last_used_step when excluded.last_used_step is null then kitgate_two_factor.last_used_step when excluded.last_used_step > kitgate_two_factor.last_used_step then excluded.last_used_step else kitgate_two_factor.last_used_step end`
-			})
-		)
-		.execute();
-	await db.deleteFrom('kitgate_recovery_codes').where('user_id', '=', ownerKey(userId)).execute();
 	const hashes = [...new Set(record.recoveryCodes)];
-	if (hashes.length > 0) {
-		await db.insertInto('kitgate_recovery_codes').values(hashes.map((hash) => ({ user_id: ownerKey(userId), code_hash: hash }))).execute();
-	}
+	return [
+		db
+			.insertInto('kitgate_two_factor')
+			.values({ user_id: ownerKey(userId), totp_secret: record.totpSecret, last_used_step: record.lastUsedStep ?? null, created_at: createdAt })
+			.onConflict((conflict) =>
+				conflict.column('user_id').doUpdateSet({
+					totp_secret: (eb) => eb.ref('excluded.totp_secret'),
+					created_at: (eb) => eb.ref('excluded.created_at'),
+					last_used_step: sql<number | null>`case when kitgate_two_factor.last_used_step is null then excluded.last_used_step when excluded.last_used_step is null then kitgate_two_factor.last_used_step when excluded.last_used_step > kitgate_two_factor.last_used_step then excluded.last_used_step else kitgate_two_factor.last_used_step end`
+				})
+			),
+		db.deleteFrom('kitgate_recovery_codes').where('user_id', '=', ownerKey(userId)),
+		...(hashes.length > 0
+			? [db.insertInto('kitgate_recovery_codes').values(hashes.map((hash) => ({ user_id: ownerKey(userId), code_hash: hash })))]
+			: [])
+	];
 }
 
 /**
- * Deletes the second factor of `userId` (with the user, or when it is removed).
+ * The statements that delete the second factor of `userId` (with the user, or when it is removed),
+ * to run together.
  *
  * @example
- * await deleteTwoFactorRows(trx, '42');
+ * const statements = twoFactorDeletes(trx, '42');
  */
-export async function deleteTwoFactorRows(db: Db, userId: string | number): Promise<void> {
-	await db.deleteFrom('kitgate_recovery_codes').where('user_id', '=', ownerKey(userId)).execute();
-	await db.deleteFrom('kitgate_two_factor').where('user_id', '=', ownerKey(userId)).execute();
+export function twoFactorDeletes(db: Db, userId: string | number): Statement[] {
+	return [
+		db.deleteFrom('kitgate_recovery_codes').where('user_id', '=', ownerKey(userId)),
+		db.deleteFrom('kitgate_two_factor').where('user_id', '=', ownerKey(userId))
+	];
 }
 
 /**

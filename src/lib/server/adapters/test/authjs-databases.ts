@@ -27,6 +27,26 @@ export function authjsDdl(schema: AuthjsSchema): string {
 }
 
 /**
+ * The statements of a schema file, one by one, without comments (D1 runs one per prepared
+ * statement; drizzle-kit separates them with `--> statement-breakpoint`).
+ *
+ * @example
+ * await d1.batch(authjsStatements('drizzle-sqlite').map((statement) => d1.prepare(statement)));
+ */
+export function authjsStatements(schema: AuthjsSchema): string[] {
+	return authjsDdl(schema)
+		.split(/;\s*(?:--> statement-breakpoint)?\s*(?:\n|$)/)
+		.map((statement) =>
+			statement
+				.split('\n')
+				.filter((line) => !line.trimStart().startsWith('--'))
+				.join('\n')
+				.trim()
+		)
+		.filter(Boolean);
+}
+
+/**
  * A SQLite file with the tables of `schema`, and the function that removes it.
  *
  * @example

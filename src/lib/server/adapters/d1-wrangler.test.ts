@@ -1,0 +1,80 @@
+// The D1 migration folders as docs/adapters.md tells an app to use them: `wrangler d1 migrations
+// apply --local` (wrangler's own CLI) applies them to a local D1, and SQLiteAdapter({ d1 }) then
+// finds every migration applied and works on those tables.
+
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Miniflare } from 'miniflare';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { authjsDrizzleSqliteTables, SQLiteAdapter } from './sqlite.js';
+import { authjsStatements } from './test/authjs-databases.js';
+
+const wrangler = fileURLToPath(new URL('../../../../node_modules/.bin/wrangler', import.meta.url));
+const migrations = (folder: string) => fileURLToPath(new URL(`./sql/migrations/d1/${folder}`, import.meta.url));
+const directory = mkdtempSync(join(tmpdir(), 'kitgate-d1-wrangler-'));
+const ids = { OWN: '00000000-0000-4000-8000-000000000001', AUTHJS: '00000000-0000-4000-8000-000000000002' };
+
+let mf: Miniflare | undefined;
+beforeAll(async () => {
+	writeFileSync(
+		join(directory, 'wrangler.toml'),
+		`name = "kitgate-d1-migrations"
+compatibility_date = "2026-04-01"
+
+[[d1_databases]]
+binding = "OWN"
+database_name = "own"
+database_id = "${ids.OWN}"
+migrations_dir = "${migrations('kitgate-tables')}"
+
+[[d1_databases]]
+binding = "AUTHJS"
+database_name = "authjs"
+database_id = "${ids.AUTHJS}"
+migrations_dir = "${migrations('table-mapping')}"
+`
+	);
+	const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' };
+	for (const binding of Object.keys(ids)) {
+		await promisify(execFile)(wrangler, ['d1', 'migrations', 'apply', binding, '--local', '--persist-to', join(directory, 'state')], { cwd: directory, env });
+	}
+	mf = new Miniflare({
+		modules: true,
+		script: 'export default { fetch() { return new Response() } }',
+		d1Databases: ids,
+		d1Persist: join(directory, 'state', 'v3', 'd1')
+	});
+}, 120_000);
+afterAll(async () => {
+	await mf?.dispose();
+	rmSync(directory, { recursive: true, force: true });
+});
+
+describe('D1 databases migrated by `wrangler d1 migrations apply` with the shipped folders', () => {
+	test("migrations/d1/kitgate-tables: kitgate's runner finds everything applied, and the adapter works", async () => {
+		const d1 = await mf!.getD1Database('OWN');
+		const { results } = await d1.prepare('select name from d1_migrations order by name').all<{ name: string }>();
+		expect(results.map((row) => row.name)).toEqual(['0001_initial.sql', '0002_rate_limits.sql', '0005_account_details.sql', '0006_two_factor.sql']);
+		const adapter = SQLiteAdapter({ d1 });
+		expect(await adapter.migrate()).toEqual([]);
+		const user = await adapter.createUser({ id: crypto.randomUUID(), email: 'wrangler@example.com', emailVerified: null });
+		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: user.id });
+		await adapter.setTwoFactor({ userId: user.id, totpSecret: 'sealed', lastUsedStep: null, recoveryCodes: ['a'] });
+		expect(await adapter.deleteUser(user.id)).toEqual(user);
+	});
+
+	test('migrations/d1/table-mapping beside the tables of an Auth.js Drizzle app', async () => {
+		const d1 = await mf!.getD1Database('AUTHJS');
+		await d1.batch(authjsStatements('drizzle-sqlite').map((statement) => d1.prepare(statement)));
+		const adapter = SQLiteAdapter({ d1, tables: authjsDrizzleSqliteTables });
+		expect(await adapter.migrate()).toEqual([]);
+		const user = await adapter.createUser({ id: crypto.randomUUID(), email: 'drizzle@example.com', emailVerified: null });
+		const account = { userId: user.id, type: 'oauth' as const, provider: 'twitter', providerAccountId: user.id, oauth_token_secret: 'secret' };
+		await adapter.linkAccount(account);
+		expect(await adapter.getAccount(user.id, 'twitter')).toEqual(account);
+	});
+});
