@@ -196,7 +196,7 @@ function expressApp(dir: string, tarball: string, env: Record<string, string>): 
 	mkdirSync(dir, { recursive: true });
 	followGuide(dir, join(ROOT, 'docs/getting-started-express.md'), { tarball, env, commandEnv: buildEnv() });
 	// for the type check of the docs' Express blocks (not part of the guide)
-	execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'typescript@6', '@types/express@5', '@types/node@20', 'pg@8', '@types/pg@8', 'redis@6'], {
+	execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'typescript@6', '@types/express@5', '@types/node@20', 'pg@8', '@types/pg@8', 'redis@6', '@libsql/kysely-libsql@0.4', '@libsql/client@0.18'], {
 		cwd: dir,
 		stdio: ['ignore', 'pipe', 'inherit'],
 		timeout: 10 * 60_000
