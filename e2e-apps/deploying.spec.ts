@@ -16,7 +16,7 @@ import { startDemoIdp } from '../scripts/demo-idp.js';
 import { loginAtIdp } from '../src/lib/server/core/test/idp-browser.js';
 import { Browser } from '../src/lib/server/core/test/integrations.js';
 import { realApps } from './apps.js';
-import { codeBlocks, type CodeBlock } from './guide.js';
+import { codeBlocks, markdownSection, type CodeBlock } from './guide.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DOC = join(ROOT, 'docs/deploying.md');
@@ -25,14 +25,7 @@ const CLIENT = { client_id: 'deploying-doc', client_secret: 'deploying-doc-secre
 
 /** The code blocks of one `## ` section of the doc. */
 function section(heading: string): CodeBlock[] {
-	const all = codeBlocks(DOC, 'docs/deploying.md');
-	const lines = (source: string) => Number(source.split(':')[1]);
-	const text = execFileSync('grep', ['-n', '^## ', DOC], { encoding: 'utf8' }).split('\n').filter(Boolean);
-	const starts = text.map((line) => ({ line: Number(line.split(':')[0]), title: line.slice(line.indexOf('## ') + 3) }));
-	const at = starts.findIndex((start) => start.title === heading);
-	if (at < 0) throw new Error(`docs/deploying.md has no section "${heading}"`);
-	const end = starts[at + 1]?.line ?? Infinity;
-	return all.filter((block) => lines(block.source) > starts[at].line && lines(block.source) < end);
+	return markdownSection(DOC, heading, 'docs/deploying.md');
 }
 
 /** The blocks before the first `## `: the shared auth.config.ts. */

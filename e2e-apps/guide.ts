@@ -43,6 +43,22 @@ export function codeBlocks(markdownPath: string, label = markdownPath): CodeBloc
 	return blocks;
 }
 
+/**
+ * The code blocks of one `## ` section of a markdown file (between its heading and the next `## `).
+ *
+ * @example
+ * markdownSection('docs/deploying.md', 'Deno').find((b) => b.lang === 'bash' && b.meta === 'start');
+ */
+export function markdownSection(markdownPath: string, heading: string, label = markdownPath): CodeBlock[] {
+	const lines = readFileSync(markdownPath, 'utf8').split('\n');
+	const starts = lines.flatMap((line, index) => (line.startsWith('## ') ? [{ line: index + 1, title: line.slice(3) }] : []));
+	const at = starts.findIndex((start) => start.title === heading);
+	if (at < 0) throw new Error(`${label} has no section "${heading}"`);
+	const end = starts[at + 1]?.line ?? Infinity;
+	const lineOf = (block: CodeBlock) => Number(block.source.split(':').at(-1));
+	return codeBlocks(markdownPath, label).filter((block) => lineOf(block) > starts[at].line && lineOf(block) < end);
+}
+
 /** What to change while following a guide: the package to install instead of `kitgate`, and `.env` values. */
 export interface GuideOptions {
 	/** Path of the packed kitgate tarball: `npm install kitgate` installs it. */
@@ -88,9 +104,9 @@ function runCommands(appDir: string, script: string, options: GuideOptions): voi
 	});
 }
 
-/** Sets `values` in `appDir/.env`, replacing lines of the same names. */
-export function setEnvFile(appDir: string, values: Record<string, string>): void {
-	const path = join(appDir, '.env');
+/** Sets `values` in `appDir/.env` (or another dotenv file, such as wrangler's `.dev.vars`), replacing lines of the same names. */
+export function setEnvFile(appDir: string, values: Record<string, string>, file = '.env'): void {
+	const path = join(appDir, file);
 	let lines: string[] = [];
 	try {
 		lines = readFileSync(path, 'utf8').split('\n').filter(Boolean);

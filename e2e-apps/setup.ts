@@ -16,7 +16,7 @@ import { migrationOrigins, prepareMigrationApps } from './migration-apps.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** The `sv` that makes SvelteKit 2 apps on Node 20 (its templates are checked by this test). */
-const SV = 'sv@0.17.1';
+export const SV = 'sv@0.17.1';
 export const REPORT = join(ROOT, 'reports/real-apps.json');
 
 /**
@@ -46,6 +46,9 @@ export default async function setup(): Promise<() => Promise<void>> {
 	if (process.env.REAL_APPS_REUSE && existsSync(REPORT)) return async () => {};
 	const work = mkdtempSync(join(tmpdir(), 'kitgate-real-apps-'));
 	const tarball = pack(work);
+	// REAL_APPS_PACK_ONLY=1: only the tarball, for the specs that make their own apps from it
+	// (deploying.spec.ts, cloudflare.spec.ts); the others need the apps and cannot run so
+	if (process.env.REAL_APPS_PACK_ONLY) return packOnly(work, tarball);
 	const [svelteKitPort, expressPort, authjsPort, tailwindPort, skeletonPort] = await Promise.all([freePort(), freePort(), freePort(), freePort(), freePort()]);
 	const origins = {
 		sveltekit: `http://127.0.0.1:${svelteKitPort}`,
@@ -149,6 +152,15 @@ export default async function setup(): Promise<() => Promise<void>> {
 	};
 }
 
+/** Writes a report with the tarball and no app; the teardown removes it (unless KEEP_REAL_APPS=1). */
+function packOnly(work: string, tarball: string): () => Promise<void> {
+	mkdirSync(join(ROOT, 'reports'), { recursive: true });
+	writeFileSync(REPORT, JSON.stringify({ work, tarball }, null, 2));
+	return async () => {
+		if (!process.env.KEEP_REAL_APPS) rmSync(work, { recursive: true, force: true });
+	};
+}
+
 /** `npm pack` of the repository (its dist/ was just built by svelte-package). */
 function pack(work: string): string {
 	const output = execFileSync('npm', ['pack', '--pack-destination', work, '--json'], { cwd: ROOT, encoding: 'utf8' });
@@ -184,7 +196,7 @@ function expressApp(dir: string, tarball: string, env: Record<string, string>): 
 	mkdirSync(dir, { recursive: true });
 	followGuide(dir, join(ROOT, 'docs/getting-started-express.md'), { tarball, env, commandEnv: buildEnv() });
 	// for the type check of the docs' Express blocks (not part of the guide)
-	execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'typescript@6', '@types/express@5', '@types/node@20', 'pg@8', '@types/pg@8', 'redis@6'], {
+	execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'typescript@6', '@types/express@5', '@types/node@20', 'pg@8', '@types/pg@8', 'redis@6', '@libsql/kysely-libsql@0.4', '@libsql/client@0.18'], {
 		cwd: dir,
 		stdio: ['ignore', 'pipe', 'inherit'],
 		timeout: 10 * 60_000

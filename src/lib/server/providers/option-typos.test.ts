@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../adapters/memory.js';
 import { exactKeys } from '../core/config/option-keys.js';
 import { resolveConfig } from '../core/config/resolve-config.js';
-import { AuthError, InvalidConfiguration } from '../core/errors.js';
+import { InvalidConfiguration } from '../core/errors.js';
 import type { AuthConfig, OAuthConfig, Provider } from '../core/types.js';
 import Apple from './apple.js';
 import Auth0 from './auth0.js';
@@ -31,6 +31,7 @@ import Spotify from './spotify.js';
 import TikTok from './tiktok.js';
 import Twitch from './twitch.js';
 import Twitter from './twitter.js';
+import { thrown } from '../core/test/thrown.js';
 
 const valid = { clientId: 'client-id', clientSecret: 'client-secret' };
 const issuer = 'https://sso.example.com';
@@ -72,16 +73,6 @@ function start(...providers: Provider[]) {
 	return resolveConfig(config, {});
 }
 
-/** What `fn` threw (fails when it throws nothing). */
-function thrown(fn: () => unknown): AuthError {
-	try {
-		fn();
-	} catch (error) {
-		expect(error).toBeInstanceOf(AuthError);
-		return error as AuthError;
-	}
-	throw new Error('expected an error');
-}
 
 describe('misspelt options are type errors', () => {
 	test('on the OAuth/OIDC factories, the email, credentials and passkey ones', () => {

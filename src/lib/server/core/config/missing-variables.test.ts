@@ -14,6 +14,7 @@ import { normalizeOAuthProvider } from '../flows/oauth/oauth-provider.js';
 import type { AuthConfig, OAuthConfig, Provider } from '../types.js';
 import { MISSING_VARIABLES, type AuthEnv } from './env.js';
 import { resolveConfig } from './resolve-config.js';
+import { thrown } from '../test/thrown.js';
 
 const SECRET = 'missing-variables-test-secret-0123456789';
 const quiet = { warn: () => {}, error: () => {}, debug: () => {} };
@@ -22,15 +23,6 @@ function config(providers: Provider[], overrides: Partial<AuthConfig> = {}): Aut
 	return { secret: SECRET, trustHost: true, adapter: MemoryAdapter(), logger: quiet, providers, ...overrides };
 }
 
-function thrown(fn: () => unknown): AuthError {
-	try {
-		fn();
-	} catch (error) {
-		expect(error).toBeInstanceOf(AuthError);
-		return error as AuthError;
-	}
-	throw new Error('expected an error');
-}
 
 /** The variables an error lists (its first line). */
 function listed(error: AuthError): string[] {

@@ -1,7 +1,6 @@
 import { describe, test, expect } from 'vitest';
 import { resolveConfig, type AuthEnv } from './resolve-config.js';
 import {
-	AuthError,
 	DuplicateProviderId,
 	ExperimentalFeatureNotEnabled,
 	InvalidConfiguration,
@@ -11,6 +10,7 @@ import {
 	UntrustedHost
 } from '../errors.js';
 import type { AuthConfig, CredentialsConfig, EmailConfig, Provider, WebAuthnConfig } from '../types.js';
+import { thrown } from '../test/thrown.js';
 
 const SECRET = 'config-test-secret-0123456789abcdef';
 const quietLogger = { warn: () => {}, error: () => {}, debug: () => {} };
@@ -32,16 +32,6 @@ function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
 	return { providers: [credentials()], secret: SECRET, logger: quietLogger, ...overrides };
 }
 
-/** Calls `fn` and returns what it threw (fails when it does not throw). */
-function thrown(fn: () => unknown): AuthError {
-	try {
-		fn();
-	} catch (error) {
-		expect(error).toBeInstanceOf(AuthError);
-		return error as AuthError;
-	}
-	throw new Error('expected an error to be thrown');
-}
 
 const devEnv = (): AuthEnv => ({});
 
