@@ -2,7 +2,7 @@
 // line naming the path: `// src/auth.ts`, `<!-- src/routes/+page.svelte -->`, `/* src/app.css */`, `# .env`) or
 // commands to run (```bash run). Also lists every code block of the docs, for the type check.
 
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
@@ -96,13 +96,22 @@ export function followGuide(appDir: string, guidePath: string, options: GuideOpt
 /** Runs a guide's commands with bash, installing the tarball where the guide installs `kitgate`. */
 function runCommands(appDir: string, script: string, options: GuideOptions): void {
 	const local = script.replace(/^(npm install\b.*?)\bkitgate\b/gm, (_, head: string) => `${head}${options.tarball}`);
-	execFileSync('bash', ['-e', '-c', local], {
+	const run = spawnSync('bash', ['-e', '-c', local], {
 		cwd: appDir,
 		env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error', ...options.commandEnv },
-		stdio: ['ignore', 'pipe', 'inherit'],
+		stdio: ['ignore', 'pipe', 'pipe'],
+		encoding: 'utf8',
+		maxBuffer: 64 * 1024 * 1024,
 		timeout: 15 * 60_000
 	});
+	// what the commands printed, kept for the specs that read it (the build's warnings: startup.spec.ts)
+	appendFileSync(join(appDir, GUIDE_OUTPUT), `$ ${script.trim()}\n${run.stdout ?? ''}${run.stderr ?? ''}\n`);
+	process.stderr.write(run.stderr ?? '');
+	if (run.status !== 0) throw new Error(`The guide's commands failed in ${appDir} (${run.error?.message ?? `exit ${run.status}`}):\n${local}\n${(run.stderr ?? '').slice(-4000)}`);
 }
+
+/** The file in an app's folder where `followGuide` keeps what the guide's commands printed (stdout, then stderr, per block). */
+export const GUIDE_OUTPUT = '.guide-output.log';
 
 /** Sets `values` in `appDir/.env` (or another dotenv file, such as wrangler's `.dev.vars`), replacing lines of the same names. */
 export function setEnvFile(appDir: string, values: Record<string, string>, file = '.env'): void {

@@ -39,6 +39,13 @@ export interface RealApps {
 
 const children: ChildProcess[] = [];
 
+/**
+ * REAL_APPS_ONLY=sveltekit,express: only these apps are made and started (and the migration apps
+ * only when `migration` is listed), to run one spec while working on it. Unset: all of them.
+ */
+const only = process.env.REAL_APPS_ONLY?.split(',').map((name) => name.trim());
+const wanted = (name: AppName | 'migration'): boolean => !only || only.includes(name);
+
 /** Playwright's global set-up: builds and starts the three apps; returns the teardown. */
 export default async function setup(): Promise<() => Promise<void>> {
 	// REAL_APPS_REUSE=1 (after a run with KEEP_REAL_APPS=1): the apps on disk are used as they are,
@@ -80,27 +87,30 @@ export default async function setup(): Promise<() => Promise<void>> {
 		tailwind: join(work, 'tailwind-app'),
 		skeleton: join(work, 'skeleton-app')
 	};
-	const stopMigration = prepareMigrationApps({
-		work,
-		tarball,
-		origins: migrationApps,
-		idp: { issuer: idp.issuer, clientId: client.client_id, clientSecret: client.client_secret },
-		idpUser: { login: idpUser.id, email: idpUser.email, name: idpUser.name }
-	});
+	const stopMigration = !wanted('migration')
+		? Promise.resolve(() => {})
+		: prepareMigrationApps({
+				work,
+				tarball,
+				origins: migrationApps,
+				idp: { issuer: idp.issuer, clientId: client.client_id, clientSecret: client.client_secret },
+				idpUser: { login: idpUser.id, email: idpUser.email, name: idpUser.name }
+			});
 	const apps = Promise.all([
 		stopMigration,
-		inBackground(() => svelteKitApp(dirs.sveltekit, tarball, providerEnv)),
+		wanted('sveltekit') && inBackground(() => svelteKitApp(dirs.sveltekit, tarball, providerEnv)),
 		// the host apps of the component tests: the same guide in an app with Tailwind, and with Skeleton
-		inBackground(() => hostApp(dirs.tailwind, tarball, providerEnv, 'docs/with-tailwind.md')),
-		inBackground(() => hostApp(dirs.skeleton, tarball, providerEnv, 'docs/with-skeleton.md')),
-		inBackground(() => expressApp(dirs.express, tarball, { ...providerEnv, AUTH_URL: origins.express })),
-		inBackground(() =>
-			authjsStyleApp(dirs.authjs, tarball, {
-				AUTH_KEYCLOAK_ID: client.client_id,
-				AUTH_KEYCLOAK_SECRET: client.client_secret,
-				AUTH_KEYCLOAK_ISSUER: idp.issuer
-			})
-		)
+		wanted('tailwind') && inBackground(() => hostApp(dirs.tailwind, tarball, providerEnv, 'docs/with-tailwind.md')),
+		wanted('skeleton') && inBackground(() => hostApp(dirs.skeleton, tarball, providerEnv, 'docs/with-skeleton.md')),
+		wanted('express') && inBackground(() => expressApp(dirs.express, tarball, { ...providerEnv, AUTH_URL: origins.express })),
+		wanted('authjs') &&
+			inBackground(() =>
+				authjsStyleApp(dirs.authjs, tarball, {
+					AUTH_KEYCLOAK_ID: client.client_id,
+					AUTH_KEYCLOAK_SECRET: client.client_secret,
+					AUTH_KEYCLOAK_ISSUER: idp.issuer
+				})
+			)
 	]);
 	try {
 		await apps;
@@ -111,19 +121,20 @@ export default async function setup(): Promise<() => Promise<void>> {
 	}
 
 	// production, with only what the guides say to set: ORIGIN for adapter-node, AUTH_URL for Express, and .env
+	const envOf = (name: AppName, extra: Record<string, string> = {}) => (wanted(name) ? { ...readEnvFile(dirs[name]), ...extra } : {});
 	const env = {
-		sveltekit: { ...readEnvFile(dirs.sveltekit), ORIGIN: origins.sveltekit },
-		express: { ...readEnvFile(dirs.express) },
-		authjs: { ...readEnvFile(dirs.authjs), ORIGIN: origins.authjs },
-		tailwind: { ...readEnvFile(dirs.tailwind), ORIGIN: origins.tailwind },
-		skeleton: { ...readEnvFile(dirs.skeleton), ORIGIN: origins.skeleton }
+		sveltekit: envOf('sveltekit', { ORIGIN: origins.sveltekit }),
+		express: envOf('express'),
+		authjs: envOf('authjs', { ORIGIN: origins.authjs }),
+		tailwind: envOf('tailwind', { ORIGIN: origins.tailwind }),
+		skeleton: envOf('skeleton', { ORIGIN: origins.skeleton })
 	};
 	await Promise.all([
-		start(dirs.sveltekit, ['--env-file=.env', 'build'], { ORIGIN: origins.sveltekit, PORT: String(svelteKitPort) }, origins.sveltekit),
-		start(dirs.express, ['--env-file=.env', 'server.js'], { PORT: String(expressPort) }, origins.express),
-		start(dirs.authjs, ['--env-file=.env', 'build'], { ORIGIN: origins.authjs, PORT: String(authjsPort) }, origins.authjs),
-		start(dirs.tailwind, ['--env-file=.env', 'build'], { ORIGIN: origins.tailwind, PORT: String(tailwindPort) }, origins.tailwind),
-		start(dirs.skeleton, ['--env-file=.env', 'build'], { ORIGIN: origins.skeleton, PORT: String(skeletonPort) }, origins.skeleton)
+		wanted('sveltekit') && start(dirs.sveltekit, ['--env-file=.env', 'build'], { ORIGIN: origins.sveltekit, PORT: String(svelteKitPort) }, origins.sveltekit),
+		wanted('express') && start(dirs.express, ['--env-file=.env', 'server.js'], { PORT: String(expressPort) }, origins.express),
+		wanted('authjs') && start(dirs.authjs, ['--env-file=.env', 'build'], { ORIGIN: origins.authjs, PORT: String(authjsPort) }, origins.authjs),
+		wanted('tailwind') && start(dirs.tailwind, ['--env-file=.env', 'build'], { ORIGIN: origins.tailwind, PORT: String(tailwindPort) }, origins.tailwind),
+		wanted('skeleton') && start(dirs.skeleton, ['--env-file=.env', 'build'], { ORIGIN: origins.skeleton, PORT: String(skeletonPort) }, origins.skeleton)
 	]);
 
 	const report: RealApps = {

@@ -1,13 +1,18 @@
 // How the real apps start: `vite dev` reads the guide's .env; a production server missing a
 // secret or its public URL stops at once saying what to set (never a 500 on every page); a build
-// under a base path, with a prerendered page, needs no AUTH_* variable either.
+// under a base path, with a prerendered page, needs no AUTH_* variable either. First contact
+// (issue 31): the guide's build prints no warning about kitgate; `vite dev` without a secret
+// shows in the browser what to set and where; `vite preview` starts with .env alone, for
+// localhost; a credentials provider without fields says so in development.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { realApps } from './apps.js';
+import { GUIDE_OUTPUT, readEnvFile } from './guide.js';
 
 const { apps, env, work } = realApps();
 
@@ -154,5 +159,126 @@ test('SvelteKit: under paths.base, the build with a prerendered page needs no AU
 		}
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
+	}
+});
+
+/**
+ * A copy of the guide's SvelteKit app (its files, `.env` and, linked, its node_modules) in which
+ * `change` edits what it needs; removed by the returned function.
+ */
+function copyOfGuideApp(name: string): { dir: string; remove: () => void } {
+	const dir = mkdtempSync(join(work, `${name}-`));
+	for (const entry of ['src', 'static', 'package.json', 'tsconfig.json', 'vite.config.ts', '.env']) {
+		if (existsSync(join(apps.sveltekit.dir, entry))) cpSync(join(apps.sveltekit.dir, entry), join(dir, entry), { recursive: true });
+	}
+	symlinkSync(join(apps.sveltekit.dir, 'node_modules'), join(dir, 'node_modules'));
+	return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Vite's command line in `dir` (its bin, as `npm run dev` and `npm run preview` start it: one process to stop). */
+function vite(dir: string, args: string[], childEnv: NodeJS.ProcessEnv): ReturnType<typeof launch> {
+	return launch(join(dir, 'node_modules/.bin/vite'), args, dir, childEnv);
+}
+
+/** A GET with the Host header `host` (fetch cannot set it). */
+function getWithHost(url: string, host: string): Promise<{ status: number; body: string }> {
+	return new Promise((resolve, reject) => {
+		const call = request(url, { headers: { host, accept: 'text/html' } }, (answer) => {
+			let body = '';
+			answer.on('data', (chunk) => (body += String(chunk)));
+			answer.on('end', () => resolve({ status: answer.statusCode ?? 0, body }));
+		});
+		call.on('error', reject);
+		call.end();
+	});
+}
+
+test('SvelteKit: the guide’s `npm run build` prints no warning about kitgate (no circular dependency, unresolved import or empty chunk)', () => {
+	const log = readFileSync(join(apps.sveltekit.dir, GUIDE_OUTPUT), 'utf8');
+	const build = log.slice(log.lastIndexOf('$ npm run build'));
+	expect(build).toContain('Using @sveltejs/adapter-node');
+	// adapter-node's own entry env.js is empty in every app: a bare `sv create` app prints this line too
+	const adapterOwn = 'Generated an empty chunk: "env.js".';
+	const warnings = build.split('\n').filter((line) => /circular dependency|could not be resolved|empty chunk|\bwarn|\(!\)|\[kitgate\]/i.test(line) && line.trim() !== adapterOwn);
+	expect(warnings, build).toEqual([]);
+});
+
+test('SvelteKit: `vite dev` without AUTH_SECRET shows in the browser what to set and where, and says it once in the terminal', async ({ page }) => {
+	const app = copyOfGuideApp('no-secret');
+	// the secret left out of .env, as a user who skipped that line
+	const { AUTH_SECRET: _secret, ...rest } = readEnvFile(app.dir);
+	writeFileSync(join(app.dir, '.env'), Object.entries(rest).map(([name, value]) => `${name}=${value}\n`).join(''));
+	const port = await freePort();
+	const dev = vite(app.dir, ['dev', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], plainEnv());
+	try {
+		const origin = `http://127.0.0.1:${port}`;
+		await waitFor(origin, dev);
+		for (const path of ['/', '/signin', '/auth/signin']) {
+			const answer = await page.goto(`${origin}${path}`);
+			expect(answer?.status(), path).toBe(503);
+			await expect(page.locator('body')).toContainText('Missing environment variable AUTH_SECRET.');
+			await expect(page.locator('body')).toContainText('Set it in .env in development');
+			await expect(page.locator('body')).not.toContainText('Internal Error');
+		}
+		const said = dev.output().split('\n').filter((line) => line.includes('[kitgate][error][MissingSecret]'));
+		expect(said, dev.output()).toHaveLength(1);
+	} finally {
+		dev.child.kill();
+		app.remove();
+	}
+});
+
+test('SvelteKit: `vite preview` starts with the guide’s .env alone (no ORIGIN) and serves localhost; another host is refused, saying why', async () => {
+	const port = await freePort();
+	const preview = vite(apps.sveltekit.dir, ['preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], plainEnv());
+	try {
+		const origin = `http://127.0.0.1:${port}`;
+		await waitFor(origin, preview);
+		const session = await fetch(`${origin}/auth/session`);
+		expect(session.status, preview.output()).toBe(200);
+		expect(await session.json()).toBeNull();
+		// a whole password sign-in
+		const csrf = await fetch(`${origin}/auth/csrf`);
+		const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+		const signIn = await fetch(`${origin}/auth/callback/credentials`, {
+			method: 'POST',
+			redirect: 'manual',
+			headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.headers.getSetCookie()[0].split(';')[0], origin },
+			body: new URLSearchParams({ csrfToken, username: 'ada', password: 'correct horse battery staple' })
+		});
+		expect(signIn.status).toBe(302);
+		expect(signIn.headers.get('location')).toBe(`${origin}/`);
+		expect(signIn.headers.getSetCookie().some((c) => c.startsWith('kitgate.session-token='))).toBe(true);
+		// an address Vite's preview lets through, not a loopback one: no link is ever built for it
+		const other = await getWithHost(`${origin}/auth/signin`, `192.0.2.7:${port}`);
+		expect(other.status).toBe(503);
+		expect(other.body).toContain('vite preview');
+		expect(other.body).not.toContain('192.0.2.7');
+	} finally {
+		preview.child.kill();
+	}
+});
+
+test('SvelteKit: in `vite dev`, a credentials provider declared without fields says so on the sign-in page, and its sign-in names the fix', async ({ page }) => {
+	const app = copyOfGuideApp('fieldless');
+	const auth = readFileSync(join(app.dir, 'src/auth.ts'), 'utf8');
+	const fieldless = auth.replace(/^\s*credentials: \{ username: .*\n/m, '');
+	expect(fieldless).not.toBe(auth);
+	writeFileSync(join(app.dir, 'src/auth.ts'), fieldless);
+	const port = await freePort();
+	const dev = vite(app.dir, ['dev', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], plainEnv());
+	try {
+		const origin = `http://127.0.0.1:${port}`;
+		await waitFor(origin, dev);
+		await page.goto(`${origin}/signin`);
+		const form = page.locator('form', { has: page.locator('input[name="providerId"][value="credentials"]') });
+		await expect(form.getByRole('alert')).toContainText('declares no fields');
+		await expect(form.getByRole('alert')).toContainText('slot="credentials"');
+		await form.getByRole('button').click();
+		await expect(page.locator('body')).toContainText('declares no fields, and the sign-in form sent none');
+		await expect(page.locator('body')).not.toContainText('Invalid request');
+	} finally {
+		dev.child.kill();
+		app.remove();
 	}
 });

@@ -20,7 +20,8 @@ beforeAll(() => {
 	dist = mkdtempSync(join(tmpdir(), 'kitgate-kysely-'));
 	mkdirSync(join(dist, 'server/adapters/sql'), { recursive: true });
 	// as esbuild writes the adapters' imports (strip-comments.js runs before)
-	writeFileSync(join(dist, 'server/adapters/sql/queries.js'), 'import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely";\nexport { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql };\n');
+	const names = 'DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql';
+	writeFileSync(join(dist, 'server/adapters/sql/queries.js'), `import { ${names} } from "kysely";\nexport { ${names} };\n`);
 	writeFileSync(join(dist, 'server/adapters/sqlite.js'), 'import { Kysely } from "kysely";\nexport const lazy = () => import("kysely");\nexport { Kysely };\n');
 	writeFileSync(join(dist, 'index.js'), 'export const untouched = "kysely";\n');
 });
@@ -51,18 +52,21 @@ test('every import of kysely in dist/ points at the one module, which is written
 	expect(vendored).not.toContain('### Examples');
 });
 
-test('the one module builds the same queries', async () => {
-	const { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } = await import(pathToFileURL(join(dist, 'server/adapters/sql/queries.js')).href);
-	const db = new Kysely({
+test.each([
+	['Sqlite', 'select "id", lower(email) as "email" from "user" where "id" = ?'],
+	['Postgres', 'select "id", lower(email) as "email" from "user" where "id" = $1']
+])('the one module builds the same queries (%s)', async (dialect, expected) => {
+	const kysely = await import(pathToFileURL(join(dist, 'server/adapters/sql/queries.js')).href);
+	const db = new kysely.Kysely({
 		dialect: {
-			createAdapter: () => new SqliteAdapter(),
-			createDriver: () => new DummyDriver(),
-			createIntrospector: (kysely: unknown) => new SqliteIntrospector(kysely),
-			createQueryCompiler: () => new SqliteQueryCompiler()
+			createAdapter: () => new kysely[`${dialect}Adapter`](),
+			createDriver: () => new kysely.DummyDriver(),
+			createIntrospector: (instance: unknown) => new kysely[`${dialect}Introspector`](instance),
+			createQueryCompiler: () => new kysely[`${dialect}QueryCompiler`]()
 		}
 	});
-	const query = db.selectFrom('user').select(['id', sql`lower(email)`.as('email')]).where('id', '=', 'ada').compile();
-	expect(query.sql).toBe('select "id", lower(email) as "email" from "user" where "id" = ?');
+	const query = db.selectFrom('user').select(['id', kysely.sql`lower(email)`.as('email')]).where('id', '=', 'ada').compile();
+	expect(query.sql).toBe(expected);
 	expect(query.parameters).toEqual(['ada']);
 });
 
