@@ -11,7 +11,8 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { realApps } from './apps.js';
+import { startDemoIdp } from '../scripts/demo-idp.js';
+import { loginAtIdp, realApps } from './apps.js';
 import { GUIDE_OUTPUT, readEnvFile } from './guide.js';
 
 const { apps, env, work } = realApps();
@@ -120,6 +121,67 @@ test('Express: a production server without AUTH_SECRET, or without AUTH_URL, sto
 		expect(code, output).not.toBe(0);
 		expect(code, 'it must stop by itself').not.toBeNull();
 		expect(output).toContain(missing);
+	}
+});
+
+test('Express: a production server missing its secret, its URL and its identity provider’s client id names them all in one start', async () => {
+	// (a generic OpenID provider may be a public client: its secret is named once the id is set)
+	const missing = ['AUTH_SECRET', 'AUTH_URL', 'AUTH_OIDC_ID'];
+	const run = launch('node', ['server.js'], apps.express.dir, { ...plainEnv(), ...without(env.express, ...missing), NODE_ENV: 'production', PORT: String(await freePort()) });
+	const { code, output } = await exitOf(run);
+	expect(code, output).not.toBe(0);
+	expect(code, 'it must stop by itself').not.toBeNull();
+	for (const name of missing) expect(output).toContain(name);
+});
+
+test('Express: a misspelt provider option (clientSecert) stops the start and names the option meant', async () => {
+	const dir = mkdtempSync(join(work, 'typo-'));
+	for (const entry of ['server.js', 'users.js', 'package.json']) cpSync(join(apps.express.dir, entry), join(dir, entry));
+	symlinkSync(join(apps.express.dir, 'node_modules'), join(dir, 'node_modules'));
+	const server = readFileSync(join(apps.express.dir, 'server.js'), 'utf8');
+	const typo = server.replace("OIDC({ id: 'oidc', name: 'Company SSO' })", "OIDC({ id: 'oidc', name: 'Company SSO', clientSecert: process.env.AUTH_OIDC_SECRET })");
+	expect(typo, 'the guide’s OIDC line').not.toBe(server);
+	writeFileSync(join(dir, 'server.js'), typo);
+	try {
+		const run = launch('node', ['server.js'], dir, { ...plainEnv(), ...env.express, NODE_ENV: 'production', PORT: String(await freePort()) });
+		const { code, output } = await exitOf(run);
+		expect(code, output).not.toBe(0);
+		expect(code, 'it must stop by itself').not.toBeNull();
+		expect(output).toContain('clientSecert');
+		expect(output).toContain('clientSecret');
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+});
+
+test('Express: against an OpenID provider that keeps email and name to userinfo (OpenID Connect Core 5.4), the user signs in with both', async ({ page }) => {
+	const port = await freePort();
+	const origin = `http://127.0.0.1:${port}`;
+	const account = { id: 'katherine', email: 'katherine@example.com', email_verified: true, name: 'Katherine Johnson' };
+	const client = { client_id: 'conformant', client_secret: 'conformant-secret-conformant-secret', redirect_uris: [`${origin}/auth/callback/oidc`] };
+	const idp = await startDemoIdp({ clients: [client], accounts: [account], conformIdTokenClaims: true });
+	const server = launch('node', ['server.js'], apps.express.dir, {
+		...plainEnv(),
+		...env.express,
+		AUTH_URL: origin,
+		AUTH_OIDC_ID: client.client_id,
+		AUTH_OIDC_SECRET: client.client_secret,
+		AUTH_OIDC_ISSUER: idp.issuer,
+		NODE_ENV: 'production',
+		PORT: String(port)
+	});
+	try {
+		await waitFor(`${origin}/auth/session`, server);
+		await page.goto(`${origin}/dashboard`);
+		await page.getByRole('button', { name: 'Sign in with Company SSO' }).click();
+		await loginAtIdp(page, account.id);
+		await expect(page).toHaveURL(`${origin}/dashboard`);
+		await expect(page.getByTestId('dashboard-user')).toHaveText(account.email);
+		const session = await page.evaluate(() => fetch('/auth/session').then((answer) => answer.json()));
+		expect(session.user).toMatchObject({ name: account.name, email: account.email });
+	} finally {
+		server.child.kill();
+		await idp.close();
 	}
 });
 
