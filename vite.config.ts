@@ -34,6 +34,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/oauth1-sign-in.test.ts',
 	'src/lib/server/core/test/attacks/account-attacks.test.ts',
 	'src/lib/server/core/test/attacks/email-change-links.test.ts',
+	'src/lib/server/core/test/attacks/userinfo-email-refutation.test.ts',
 	'src/lib/server/adapters/sql-adapters-on-authjs-tables.test.ts',
 	'src/lib/server/core/test/attacks/existing-authjs-database.test.ts',
 	'src/lib/server/core/test/attacks/second-factor-against-a-thief.test.ts',

@@ -103,7 +103,9 @@ export async function runAuthRaw(
 	try {
 		resolved = resolveConfig(config);
 	} catch (error) {
-		return { raw: configurationErrorAnswer(config, error, { detail: processEnv().NODE_ENV !== 'production' }), cookies: [] };
+		// what to change is shown only where the runtime says it is development (a Worker has no NODE_ENV)
+		const stage = processEnv().NODE_ENV;
+		return { raw: configurationErrorAnswer(config, error, { detail: stage === 'development' || stage === 'test' }), cookies: [] };
 	}
 	let ctx: RequestContext;
 	try {

@@ -33,8 +33,9 @@ export function mergeUserinfoClaims(idClaims: Profile, userinfo: Profile): Profi
 	for (const [flag, claim] of Object.entries(VERIFIED_BY)) {
 		// an address from userinfo carries userinfo's word on it, or none: never the ID token's word on another address
 		if (has(idClaims, claim) || !has(userinfo, claim)) continue;
-		if (userinfo[flag] === undefined) delete merged[flag];
-		else merged[flag] = userinfo[flag];
+		if (userinfo[flag] !== undefined) merged[flag] = userinfo[flag];
+		// userinfo silent: the ID token's "not verified" stands (it refutes any address); its "verified" was about none
+		else if (merged[flag] !== false && merged[flag] !== 'false') delete merged[flag];
 	}
 	return merged;
 }
