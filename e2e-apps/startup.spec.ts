@@ -68,6 +68,18 @@ async function waitFor(url: string, run: ReturnType<typeof launch>): Promise<voi
 		.toBeGreaterThan(0);
 }
 
+/** The guide's password sign-in, posted as its form posts it (the CSRF token first); the callback's answer. */
+async function passwordSignIn(origin: string): Promise<Response> {
+	const csrf = await fetch(`${origin}/auth/csrf`);
+	const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+	return fetch(`${origin}/auth/callback/credentials`, {
+		method: 'POST',
+		redirect: 'manual',
+		headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.headers.getSetCookie()[0].split(';')[0], origin },
+		body: new URLSearchParams({ csrfToken, username: 'ada', password: 'correct horse battery staple' })
+	});
+}
+
 const without = (values: Record<string, string>, ...names: string[]) =>
 	Object.fromEntries(Object.entries(values).filter(([name]) => !names.includes(name)));
 
@@ -83,14 +95,7 @@ test('SvelteKit: `vite dev` reads the .env the guide wrote (secret, identity pro
 		const providers = (await (await fetch(`${origin}/auth/providers`)).json()) as Record<string, { name: string }>;
 		expect(Object.keys(providers).sort()).toEqual(['credentials', 'email', 'oidc']);
 		// a whole password sign-in
-		const csrf = await fetch(`${origin}/auth/csrf`);
-		const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-		const signIn = await fetch(`${origin}/auth/callback/credentials`, {
-			method: 'POST',
-			redirect: 'manual',
-			headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.headers.getSetCookie()[0].split(';')[0], origin },
-			body: new URLSearchParams({ csrfToken, username: 'ada', password: 'correct horse battery staple' })
-		});
+		const signIn = await passwordSignIn(origin);
 		expect(signIn.status).toBe(302);
 		expect(signIn.headers.getSetCookie().some((c) => c.startsWith('kitgate.session-token='))).toBe(true);
 	} finally {
@@ -300,14 +305,7 @@ test('SvelteKit: `vite preview` starts with the guide’s .env alone (no ORIGIN)
 		expect(session.status, preview.output()).toBe(200);
 		expect(await session.json()).toBeNull();
 		// a whole password sign-in
-		const csrf = await fetch(`${origin}/auth/csrf`);
-		const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-		const signIn = await fetch(`${origin}/auth/callback/credentials`, {
-			method: 'POST',
-			redirect: 'manual',
-			headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrf.headers.getSetCookie()[0].split(';')[0], origin },
-			body: new URLSearchParams({ csrfToken, username: 'ada', password: 'correct horse battery staple' })
-		});
+		const signIn = await passwordSignIn(origin);
 		expect(signIn.status).toBe(302);
 		expect(signIn.headers.get('location')).toBe(`${origin}/`);
 		expect(signIn.headers.getSetCookie().some((c) => c.startsWith('kitgate.session-token='))).toBe(true);
