@@ -2,10 +2,10 @@
 // without nodejs_compat: every module loads (nothing a Worker refuses at module load), SQLiteAdapter
 // works on D1 through the binding alone, and what needs Node refuses by the runtime's name.
 
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { workerBundle } from '../core/test/runtimes/worker-bundle.js';
 
 process.env.WRANGLER_SEND_METRICS = 'false';
 
@@ -51,17 +51,7 @@ export default {
 
 let mf: Miniflare;
 beforeAll(async () => {
-	const bundle = await build({
-		stdin: { contents: worker, resolveDir: fileURLToPath(new URL('.', import.meta.url)), loader: 'js' },
-		bundle: true,
-		format: 'esm',
-		// a browser-like platform: a node: import fails the bundle instead of reaching workerd
-		platform: 'browser',
-		conditions: ['workerd', 'worker', 'browser'],
-		write: false,
-		logLevel: 'silent'
-	});
-	const script = bundle.outputFiles[0]!.text;
+	const script = await workerBundle(worker, fileURLToPath(new URL('.', import.meta.url)));
 	mf = new Miniflare({
 		workers: [
 			{ name: 'plain', modules: true, script, compatibilityDate: '2026-04-01', d1Databases: { DB: 'plain' } },

@@ -6,11 +6,11 @@
 // components and browser client (they run in the browser), the stylesheet, and `kitgate/testing`
 // (the adapter conformance suite: vitest tests, run by vitest on Node).
 
-import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { workerBundle } from './worker-bundle.js';
 
 process.env.WRANGLER_SEND_METRICS = 'false';
 
@@ -38,19 +38,10 @@ export default { fetch: () => Response.json(loaded) };
 
 let mf: Miniflare;
 beforeAll(async () => {
-	const bundle = await build({
-		stdin: { contents: worker, resolveDir: ROOT, loader: 'js' },
-		bundle: true,
-		format: 'esm',
-		// a browser-like platform: a static node: import fails the bundle instead of reaching workerd
-		platform: 'browser',
-		conditions: ['workerd', 'worker', 'browser'],
-		write: false,
-		logLevel: 'silent'
-	});
+	const script = await workerBundle(worker, ROOT);
 	// the bundle given as one module, as wrangler deploys it: Miniflare's own import scan refuses the
 	// run-time imports the package guards itself (node: modules, optional drivers)
-	const modules = [{ type: 'ESModule' as const, path: join(ROOT, 'entries.worker.mjs'), contents: bundle.outputFiles[0]!.text }];
+	const modules = [{ type: 'ESModule' as const, path: join(ROOT, 'entries.worker.mjs'), contents: script }];
 	mf = new Miniflare({
 		workers: [
 			{ name: 'plain', modules, compatibilityDate: '2026-04-01' },
