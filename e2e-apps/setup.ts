@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startDemoIdp } from '../scripts/demo-idp.js';
 import { startDemoSmtp } from '../scripts/demo-smtp.js';
+import { sharePrebuiltSqlite } from '../scripts/prebuilt-sqlite.js';
 import { followGuide, readEnvFile, setEnvFile } from './guide.js';
 import { migrationOrigins, prepareMigrationApps } from './migration-apps.js';
 
@@ -53,6 +54,8 @@ export default async function setup(): Promise<() => Promise<void>> {
 	if (process.env.REAL_APPS_REUSE && existsSync(REPORT)) return async () => {};
 	const work = mkdtempSync(join(tmpdir(), 'kitgate-real-apps-'));
 	const tarball = pack(work);
+	// every app installs better-sqlite3: from the binary compiled for this repository, not compiled again
+	sharePrebuiltSqlite(join(ROOT, 'node_modules/better-sqlite3'));
 	// REAL_APPS_PACK_ONLY=1: only the tarball, for the specs that make their own apps from it
 	// (deploying.spec.ts, cloudflare.spec.ts); the others need the apps and cannot run so
 	if (process.env.REAL_APPS_PACK_ONLY) return packOnly(work, tarball);
@@ -193,8 +196,8 @@ function svelteKitApp(dir: string, tarball: string, env: Record<string, string>)
 
 /**
  * The guide's app made by `sv create` with the Tailwind add-on, then the recipe `recipe` on top
- * (its stylesheet, layout and, for Skeleton, the theme package). Each installs like a user's app:
- * better-sqlite3 is compiled once per app (about two minutes on two cores).
+ * (its stylesheet, layout and, for Skeleton, the theme package). Each installs like a user's app
+ * (better-sqlite3's prebuilt binary from npm's cache: scripts/prebuilt-sqlite.js).
  */
 function hostApp(dir: string, tarball: string, env: Record<string, string>, recipe: string): void {
 	createSvelteKitApp(dir, ['--add', 'tailwindcss=plugins:none']);
