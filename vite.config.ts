@@ -1,4 +1,5 @@
 import { sveltekit } from '@sveltejs/kit/vite';
+import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { compilePages } from './scripts/compile-pages.js';
 import { writeSqlFiles } from './scripts/write-sql-files.js';
@@ -53,6 +54,9 @@ export default defineConfig({
 		environment: 'node',
 		testTimeout: 20_000,
 		hookTimeout: 60_000,
+		// vitest's default is one worker fewer than the cores (one on these 2-core machines), but most
+		// files wait on sockets (SMTP, the IdP, PostgreSQL): a worker per core keeps both busy
+		maxWorkers: Math.max(2, availableParallelism()),
 		projects: [
 			{
 				extends: true,
