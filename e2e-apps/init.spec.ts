@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { realApps } from './apps.js';
 import { codeBlocks, readEnvFile } from './guide.js';
 import { SV } from './setup.js';
@@ -47,9 +47,9 @@ function must(command: string, args: string[], dir: string): string {
 	return result.stdout;
 }
 
-/** An app by the pinned `sv create`, minimal TypeScript template, not installed. */
-function create(dir: string): void {
-	execFileSync('npx', ['--yes', SV, 'create', dir, '--template', 'minimal', '--types', 'ts', '--no-add-ons', '--no-install'], { env: commandEnv(), stdio: ['ignore', 'pipe', 'inherit'], timeout: 5 * 60_000 });
+/** An app by the pinned `sv create`, minimal template (TypeScript, or JavaScript with JSDoc types), not installed. */
+function create(dir: string, types: 'ts' | 'jsdoc' = 'ts'): void {
+	execFileSync('npx', ['--yes', SV, 'create', dir, '--template', 'minimal', '--types', types, '--no-add-ons', '--no-install'], { env: commandEnv(), stdio: ['ignore', 'pipe', 'inherit'], timeout: 5 * 60_000 });
 }
 
 /** Every file of the app outside node_modules, build output and caches, with a hash of its content. */
@@ -95,6 +95,40 @@ async function start(dir: string, port: number): Promise<ChildProcess> {
 		if (await fetch(origin).then(() => true, () => false)) return child;
 	}
 	throw new Error(`${dir} did not answer at ${origin}:\n${output}`);
+}
+
+/** In Chromium: a wrong password is refused, `ada`'s signs in, /signout shows who, and its button signs out. */
+async function signInAndOut(page: Page, origin: string, password: string): Promise<void> {
+	await page.goto(`${origin}/signin`);
+	await page.getByLabel('Username').fill('ada');
+	await page.getByLabel('Password').fill('not the password');
+	await page.getByRole('button', { name: 'Sign in with Credentials' }).click();
+	await expect(page.getByRole('alert')).toContainText(/sign in failed/i);
+
+	await page.getByLabel('Username').fill('ada');
+	await page.getByLabel('Password').fill(password);
+	await page.getByRole('button', { name: 'Sign in with Credentials' }).click();
+	await expect(page).not.toHaveURL(/\/signin/);
+	await page.goto(`${origin}/signout`);
+	// the page reads data.session, which the root layout's load hands every page (interface integration rule 3)
+	await expect(page.getByTestId('signed-in-as')).toHaveText('ada@example.com');
+	expect((await (await page.request.get(`${origin}/auth/session`)).json())?.user?.email).toBe('ada@example.com');
+
+	await page.getByRole('button', { name: /sign out/i }).click();
+	await expect(page).toHaveURL(`${origin}/`);
+	expect(await (await page.request.get(`${origin}/auth/session`)).json()).toBeNull();
+	await page.goto(`${origin}/signout`);
+	await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
+}
+
+/** Gives `dir` the packages of the first app (what the printed install command adds): its package.json's, and its node_modules. */
+function usePackagesOf(from: string, dir: string): void {
+	const source = JSON.parse(readFileSync(join(from, 'package.json'), 'utf8'));
+	const target = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+	target.dependencies = { ...target.dependencies, ...source.dependencies };
+	target.devDependencies = { ...target.devDependencies, ...source.devDependencies };
+	writeFileSync(join(dir, 'package.json'), JSON.stringify(target, null, '\t'));
+	symlinkSync(join(from, 'node_modules'), join(dir, 'node_modules'));
 }
 
 /** The kitgate command of the tarball installed in the first app (for apps with no node_modules of their own). */
@@ -151,28 +185,9 @@ test("the guide's npx kitgate init --install: the fresh app type-checks, builds,
 	const origin = `http://127.0.0.1:${port}`;
 	await start(app, port);
 
-	await page.goto(`${origin}/signin`);
-	await page.getByLabel('Username').fill('ada');
-	await page.getByLabel('Password').fill('not the password');
-	await page.getByRole('button', { name: 'Sign in with Credentials' }).click();
-	await expect(page.getByRole('alert')).toContainText(/sign in failed/i);
-
-	await page.getByLabel('Username').fill('ada');
-	await page.getByLabel('Password').fill(env.DEMO_USER_PASSWORD);
-	await page.getByRole('button', { name: 'Sign in with Credentials' }).click();
-	await expect(page).not.toHaveURL(/\/signin/);
-	await page.goto(`${origin}/signout`);
-	// the page reads data.session, which the root layout's load hands every page (interface integration rule 3)
-	await expect(page.getByTestId('signed-in-as')).toHaveText('ada@example.com');
-	expect((await (await page.request.get(`${origin}/auth/session`)).json())?.user?.email).toBe('ada@example.com');
+	await signInAndOut(page, origin, env.DEMO_USER_PASSWORD);
 	// users and sessions live in the SQLite file the adapter created on first use
 	expect(existsSync(join(app, '.data/auth.sqlite'))).toBe(true);
-
-	await page.getByRole('button', { name: /sign out/i }).click();
-	await expect(page).toHaveURL(`${origin}/`);
-	expect(await (await page.request.get(`${origin}/auth/session`)).json()).toBeNull();
-	await page.goto(`${origin}/signout`);
-	await expect(page.getByRole('heading', { name: 'You are signed out' })).toBeVisible();
 });
 
 test('running kitgate init again changes nothing, and says so', () => {
@@ -184,16 +199,35 @@ test('running kitgate init again changes nothing, and says so', () => {
 	expect(snapshot(app)).toEqual(before);
 });
 
-test("an app's own handle is kept after kitgate's, with sequence(); both run in the built app", async () => {
+test('in a JavaScript app (sv create --types jsdoc) it writes .js files with JSDoc types: they type-check, build and sign in', async ({ page }) => {
+	test.setTimeout(6 * 60_000);
+	const dir = join(work, 'javascript');
+	create(dir, 'jsdoc');
+	const init = run('node', [installedInit(), 'init', '--yes', '--no-install'], dir);
+	expect(init.status, `${init.stdout}\n${init.stderr}`).toBe(0);
+	for (const file of ['src/auth.js', 'src/hooks.server.js', 'src/routes/+layout.server.js', 'src/routes/signin/+page.server.js']) expect(init.stdout).toContain(`create ${file}`);
+	expect(readdirSync(join(dir, 'src')).filter((name) => name.endsWith('.ts') && name !== 'app.d.ts')).toEqual([]);
+
+	usePackagesOf(app, dir);
+	const check = run('npm', ['run', 'check', '--', '--output', 'machine'], dir);
+	expect(check.stdout).toContain('COMPLETED');
+	expect(check.stdout.split('\n').filter((line) => / (ERROR|WARNING) /.test(line))).toEqual([]);
+	must('npm', ['run', 'build'], dir);
+	const port = await freePort();
+	await start(dir, port);
+	await signInAndOut(page, `http://127.0.0.1:${port}`, readEnvFile(dir).DEMO_USER_PASSWORD);
+});
+
+test("an app's own handle is kept after kitgate's, with sequence(); both run in the built app, the app's with event.locals.auth()", async () => {
 	test.setTimeout(6 * 60_000);
 	const dir = join(work, 'own-hook');
 	create(dir);
 	const ownHook = `import type { Handle } from '@sveltejs/kit';
 
-// the app's own hook: a header on every answer
+// the app's own hook: a header on every page, saying whether someone is signed in
 export const handle: Handle = async ({ event, resolve }) => {
 	const response = await resolve(event);
-	response.headers.set('x-own-hook', 'kept');
+	response.headers.set('x-own-hook', (await event.locals.auth()) ? 'signed-in' : 'signed-out');
 	return response;
 };
 `;
@@ -206,15 +240,16 @@ export const handle: Handle = async ({ event, resolve }) => {
 	expect(merged).toContain('export const handle = sequence(authHandle, appHandle);');
 	expect(merged).toContain('x-own-hook');
 
-	// built and started with the first app's packages (the same ones), the two hooks answer together
-	symlinkSync(join(app, 'node_modules'), join(dir, 'node_modules'));
-	must('npx', ['svelte-kit', 'sync'], dir);
-	must('npx', ['vite', 'build'], dir);
+	// built and started with the first app's packages (what the printed command installs), the two hooks answer together
+	usePackagesOf(app, dir);
+	must('npm', ['run', 'build'], dir);
 	const port = await freePort();
 	await start(dir, port);
-	const session = await fetch(`http://127.0.0.1:${port}/auth/session`);
-	expect(session.headers.get('x-own-hook')).toBe('kept');
-	expect(await session.json()).toBeNull();
+	// kitgate's handle answers its own routes, then the app's runs for the pages, with event.locals.auth() set
+	expect(await (await fetch(`http://127.0.0.1:${port}/auth/session`)).json()).toBeNull();
+	const home = await fetch(`http://127.0.0.1:${port}/`);
+	expect(home.status).toBe(200);
+	expect(home.headers.get('x-own-hook')).toBe('signed-out');
 });
 
 test('a hooks file it cannot merge safely stops kitgate init before it writes anything', () => {
