@@ -199,10 +199,17 @@ test('running kitgate init again changes nothing, and says so', () => {
 	expect(snapshot(app)).toEqual(before);
 });
 
-test('in a JavaScript app (sv create --types jsdoc) it writes .js files with JSDoc types: they type-check, build and sign in', async ({ page }) => {
+test('in a JavaScript app (sv create --types jsdoc): without a terminal it needs --yes; then .js files with JSDoc types that type-check, build and sign in', async ({ page }) => {
 	test.setTimeout(6 * 60_000);
 	const dir = join(work, 'javascript');
 	create(dir, 'jsdoc');
+	// without a terminal to ask, it needs --yes: nothing is written
+	const fresh = snapshot(dir);
+	const unasked = run('node', [installedInit(), 'init'], dir);
+	expect(unasked.status).toBe(1);
+	expect(unasked.stderr).toContain('kitgate init --yes');
+	expect(snapshot(dir)).toEqual(fresh);
+
 	const init = run('node', [installedInit(), 'init', '--yes', '--no-install'], dir);
 	expect(init.status, `${init.stdout}\n${init.stderr}`).toBe(0);
 	for (const file of ['src/auth.js', 'src/hooks.server.js', 'src/routes/+layout.server.js', 'src/routes/signin/+page.server.js']) expect(init.stdout).toContain(`create ${file}`);
