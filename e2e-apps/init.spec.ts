@@ -259,7 +259,7 @@ export const handle: Handle = async ({ event, resolve }) => {
 	expect(home.headers.get('x-own-hook')).toBe('signed-out');
 });
 
-test('a hooks file it cannot merge safely stops kitgate init before it writes anything', () => {
+test("a hooks file it cannot merge safely, or a root layout load of the app's own, stops kitgate init before it writes anything", () => {
 	const dir = join(work, 'unmergeable-hook');
 	create(dir);
 	mkdirSync(join(dir, 'src'), { recursive: true });
@@ -272,10 +272,14 @@ const logRequests: Handle = ({ event, resolve }) => resolve(event);
 export { logRequests as handle };
 `
 	);
+	// and a root layout load of the app's own, which it does not write over either
+	writeFileSync(join(dir, 'src/routes/+layout.server.ts'), 'export const load = () => ({ theme: "dark" });\n');
 	const before = snapshot(dir);
 	const init = run('node', [installedInit(), 'init', '--yes'], dir);
 	expect(init.status).toBe(1);
 	expect(init.stderr).toContain('kitgate init changed nothing');
 	expect(init.stderr).toContain('src/hooks.server.ts cannot be merged safely');
+	expect(init.stderr).toContain("src/routes/+layout.server.ts exists and is not kitgate's");
+	expect(init.stderr).toContain('session: await event.locals.auth()');
 	expect(snapshot(dir)).toEqual(before);
 });
