@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 
 /**
- * The lines to append to `.env` (text, or undefined when there is none): the variables of `wanted` it lacks.
+ * The lines to append to `.env` (`existing`: its text, undefined when there is no .env): the variables of `wanted` it lacks.
  * @param {string | undefined} existing
  * @param {string[]} wanted variable names; each gets a fresh random value
  * @returns {{ added: string[], text: string }}
@@ -20,7 +20,7 @@ export function envAdditions(existing, wanted) {
 			.map((line) => line.slice(0, line.indexOf('=')).trim())
 	);
 	const added = wanted.filter((name) => !present.has(name));
-	// 33 random bytes: 44 characters of base64, over the 32 a secret needs; no quoting needed in .env
+	// 33 random bytes: 44 characters of base64url, over the 32 a secret needs; no quoting needed in .env
 	const text = added.map((name) => `${name}=${randomBytes(33).toString('base64url')}\n`).join('');
 	return { added, text };
 }
