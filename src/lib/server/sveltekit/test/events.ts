@@ -2,7 +2,9 @@
 // jar that records what is set, and a way to run code as SvelteKit runs it for that request.
 
 import type { Handle, RequestEvent } from '@sveltejs/kit';
-import { with_request_store } from '@sveltejs/kit/internal/server';
+
+/** SvelteKit's own request store (what `getRequestEvent()` reads); its module ships without types. */
+const { with_request_store }: { with_request_store<T>(store: { event: RequestEvent; state: never }, run: () => T): T } = await import('@sveltejs/kit/internal/server' as string);
 
 /** What a test asks of an event. */
 export interface EventOptions {
