@@ -9,8 +9,12 @@ import { requestKitgate } from './request-kitgate.js';
 /**
  * What a sign-in or sign-out form posts: `providerId` (sign-in), `callbackUrl` or `redirectTo`,
  * and a credentials provider's fields (`username`, `password`, …) or an email provider's `email`.
+ *
+ * @example
+ * const input: RemoteAuthFormInput = { providerId: 'credentials', username: 'ada', password: '…', callbackUrl: '/' };
  */
 export interface RemoteAuthFormInput {
+	/** A form field: SvelteKit's parsed value (`a.b` names nest, `name[]` ones are lists). */
 	[field: string]: string | number | boolean | File | RemoteAuthFormInput | (string | number | boolean | File | RemoteAuthFormInput)[] | undefined;
 }
 
@@ -18,8 +22,13 @@ export interface RemoteAuthFormInput {
  * A sign-in the form can show (`form.result`): a credentials provider refused the fields. Every
  * other outcome is a redirect (to the callback URL, the identity provider, the check-your-email
  * page, or kitgate's error page).
+ *
+ * @example
+ * // in the page: {#if signIn.result?.error}<p role="alert">Sign in failed.</p>{/if}
+ * const failure: RemoteSignInFailure = { error: 'CredentialsSignin', code: 'credentials' };
  */
 export interface RemoteSignInFailure {
+	/** The error type (kitgate's failure table): a refused password. */
 	error: 'CredentialsSignin';
 	/** The provider's refusal code (`credentials` unless its `authorize` threw a `CredentialsSignin` with another). */
 	code: string;

@@ -6,10 +6,21 @@ import { getRequestEvent } from '$app/server';
 import type { Session } from '../core/types.js';
 import { missingHandle, requestKitgate } from './request-kitgate.js';
 
-/** The stable code of the 401 that `requireSession()` and `protect()` answer: `error.code` on the client. */
+/**
+ * The stable code of the 401 that `requireSession()` and `protect()` answer: `error.body.code` of
+ * the client's `HttpError`.
+ *
+ * @example
+ * if (isHttpError(error) && error.body.code === SESSION_REQUIRED) goto('/signin');
+ */
 export const SESSION_REQUIRED = 'SessionRequired';
 
-/** Options of `requireSession`. */
+/**
+ * Options of `requireSession`.
+ *
+ * @example
+ * const session = await requireSession({ redirectToSignIn: true });
+ */
 export interface RequireSessionOptions {
 	/**
 	 * `true` in a remote `form` (or a page load or form action): without a session, redirect (303)
