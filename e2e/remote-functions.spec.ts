@@ -29,7 +29,7 @@ test.describe('with JavaScript', () => {
 		await expect(page.getByTestId('remote-answer')).toHaveText('401 SessionRequired');
 	});
 
-	test('without a session, the form redirects to the sign-in page and comes back after signing in', async ({ page }) => {
+	test('without a session, the form redirects to the sign-in page, with a callbackUrl back to the page', async ({ page }) => {
 		await page.goto(`${ORIGIN}/remote`);
 		await page.getByLabel('Note').fill('hello');
 		await page.getByRole('button', { name: 'Save note (form)' }).click();

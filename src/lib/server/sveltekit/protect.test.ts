@@ -5,7 +5,7 @@ import type { Handle } from '@sveltejs/kit';
 import { describe, expect, test } from 'vitest';
 import Credentials from '../providers/credentials.js';
 import { protect, SESSION_REQUIRED, signInRemote, SvelteKitAuth, type SvelteKitAuthConfig } from './index.js';
-import { handled, inRequest, kitEvent, thrownBy, type EventOptions } from './test/events.js';
+import { handled, kitEvent, thrownBy, type EventOptions } from './test/events.js';
 
 /** Two handles in series, as `sequence()` runs them (the demo app's hooks use `sequence` itself: e2e/remote-functions.spec.ts). */
 const inSeries =
@@ -29,7 +29,7 @@ async function answer(path: string, options: EventOptions = {}, pages?: SvelteKi
 	const event = kitEvent(`${ORIGIN}${path}`, options);
 	let response: Response | undefined;
 	const thrown = await thrownBy(async () => {
-		response = await inRequest(event, () => guarded({ event, resolve: async () => new Response('resolved') }));
+		response = await guarded({ event, resolve: async () => new Response('resolved') });
 	});
 	return { thrown, response };
 }
@@ -77,7 +77,7 @@ test('with a session, guarded paths pass', async () => {
 	await handled(handle, signIn, () => thrownBy(() => signInRemote({ providerId: 'credentials', username: 'ada', password: 'x' })));
 	const cookie = [...signIn.setCookies].map(([name, value]) => `${name}=${value}`).join('; ');
 	const event = kitEvent(`${ORIGIN}/admin/users`, { headers: { ...page.headers, cookie } });
-	const response = await inRequest(event, () => inSeries(handle, protect(['/admin']))({ event, resolve: async () => new Response('resolved') }));
+	const response = await inSeries(handle, protect(['/admin']))({ event, resolve: async () => new Response('resolved') });
 	expect(await response.text()).toBe('resolved');
 });
 

@@ -74,8 +74,3 @@ export async function thrownBy(run: () => unknown): Promise<{ status?: number; l
 	}
 	return undefined;
 }
-
-/** Runs `run` as inside SvelteKit's handling of `event` (what `sequence()` and `getRequestEvent()` need). */
-export function inRequest<T>(event: RequestEvent, run: () => T): T {
-	return with_request_store({ event, state: {} as never }, run);
-}
