@@ -40,7 +40,9 @@ export function docBlocks(): (CodeBlock & { name: string; express: boolean })[] 
 				// Express blocks, and plain Node ones (`process.env`), go to the Express app; SvelteKit reads its
 				// environment through $env, so a SvelteKit block that uses `process` fails there, as it should
 				const node = /from ['"](express|kitgate\/express)['"]/.test(block.code) || (/\bprocess\./.test(block.code) && !/kitgate\/sveltekit|\$env\/|\$app\//.test(block.code));
-				return { ...block, name: `${slug}-${line}.${ext}`, express: node };
+				// a remote functions module keeps its name, so that the page block beside it imports it (`./auth.remote`)
+				const name = block.file && /\.remote\.[jt]s$/.test(block.file) ? (block.file.split('/').pop() as string) : `${slug}-${line}.${ext}`;
+				return { ...block, name, express: node };
 			})
 	);
 }

@@ -17,6 +17,7 @@ import { csrfRouteAnswer } from '../core/csrf-route.js';
 import type { AuthConfig, Session } from '../core/types.js';
 import { kitgateData, registerComponentSource, type ComponentSource } from './component-data.js';
 import { isBuilding } from './environment.js';
+import { registerRequestKitgate } from './request-kitgate.js';
 
 /** Configuration of the SvelteKit integration (basePath defaults to `{paths.base}/auth`). */
 export type SvelteKitAuthConfig = AuthConfig;
@@ -182,6 +183,7 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		// prerendering: no request is real, no secret is there
 		if (isBuilding()) {
 			event.locals.auth = noSession;
+			registerRequestKitgate(event.locals, { signIn, signOut, signInPage: `${base}/auth/signin` });
 			// the components still list the providers: they are in the config, no secret needed
 			registerComponentSource(event.locals, () => buildTimeSource(source, event));
 			return resolve(event);
@@ -194,11 +196,14 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 			if (refusal) throw refusal;
 		} catch (failure) {
 			registerComponentSource(event.locals, () => unavailable(failure));
+			// the remote forms and guards answer 503 through locals.auth() and the actions' own config
+			registerRequestKitgate(event.locals, { signIn, signOut, signInPage: `${base}/auth/signin` });
 			// development: the start-up error on every page, as production would not have started
 			if (startupFailed) return startupErrorPage(event, source as SvelteKitAuthConfig, failure);
 			return misconfigured(event, resolve, typeof source === 'function' ? undefined : source, failure);
 		}
 		registerComponentSource(event.locals, () => requestSource(config));
+		registerRequestKitgate(event.locals, { signIn, signOut, signInPage: config.pages?.signIn ?? `${config.basePath}/signin` });
 		const basePath = config.basePath as string;
 		if (event.request.method === 'GET' && event.url.pathname === `${basePath}/session`) {
 			// the hot route: read the cookie directly, as locals.auth() does
@@ -415,6 +420,9 @@ function setEventCookie(event: RequestEvent, cookie: OutgoingCookie): void {
 }
 
 export { CredentialsSignin, kitgateData };
+export { getSession, requireSession, SESSION_REQUIRED, type RequireSessionOptions } from './session-helpers.js';
+export { signInRemote, signOutRemote, type RemoteAuthFormInput, type RemoteSignInFailure } from './remote-forms.js';
+export { protect } from './protect.js';
 export type { KitgateData, SignInProvider } from '../core/response/component-data.js';
 // the types an app augments or annotates, also here (as `@auth/sveltekit` has them): `declare module 'kitgate/sveltekit' { interface Session { … } }`
 // from the package root, so that an augmentation of 'kitgate' (Auth.js's of '@auth/core/jwt', renamed) applies wherever these are used

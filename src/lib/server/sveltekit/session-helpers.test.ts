@@ -1,0 +1,143 @@
+// getSession() and requireSession() read the session of the request SvelteKit is handling (through
+// getRequestEvent(), as inside a remote function), answer a 401 with a stable code or a 303 to the
+// sign-in page without one, and say to add kitgate's handle when it did not run.
+// Also the remote sign-in and sign-out forms: the same action, the same CSRF rules.
+
+import { describe, expect, expectTypeOf, test } from 'vitest';
+import Credentials from '../providers/credentials.js';
+import { getSession, requireSession, SESSION_REQUIRED, signInRemote, signOutRemote, SvelteKitAuth, type SvelteKitAuthConfig } from './index.js';
+import { signInLocation } from './session-helpers.js';
+import type { Session } from '../core/types.js';
+import { handled, kitEvent, thrownBy } from './test/events.js';
+
+// the type test: an app's augmentation of Session reaches what the helpers return
+declare module '../core/types.js' {
+	interface Session {
+		/** Set by the app's session callback (this test's augmentation). */
+		remoteTestRole?: 'admin' | 'member';
+	}
+}
+
+const ORIGIN = 'http://localhost:5173';
+const config = (pages?: SvelteKitAuthConfig['pages']): SvelteKitAuthConfig => ({
+	secret: 'session-helpers-secret-session-helpers-secret',
+	trustHost: true,
+	session: { strategy: 'jwt' },
+	pages,
+	providers: [Credentials({ credentials: { username: {}, password: {} }, authorize: ({ username, password }) => (password === 'right' ? { id: String(username), name: String(username) } : null) })]
+});
+
+/** The Cookie header of a signed-in user, from a remote sign-in. */
+async function signedInCookie(handle = SvelteKitAuth(config()).handle): Promise<string> {
+	const event = kitEvent(`${ORIGIN}/_app/remote/abc/signIn`, { method: 'POST', headers: { origin: ORIGIN }, isRemoteRequest: true });
+	const thrown = await handled(handle, event, () => thrownBy(() => signInRemote({ providerId: 'credentials', username: 'ada', password: 'right', callbackUrl: `${ORIGIN}/notes` })));
+	expect(thrown).toMatchObject({ status: 303, location: `${ORIGIN}/notes` });
+	return [...event.setCookies].filter(([, value]) => value).map(([name, value]) => `${name}=${value}`).join('; ');
+}
+
+describe('getSession()', () => {
+	test('reads the session of the current request, through getRequestEvent()', async () => {
+		const { handle } = SvelteKitAuth(config());
+		const cookie = await signedInCookie(handle);
+		const session = await handled(handle, kitEvent(`${ORIGIN}/notes`, { headers: { cookie } }), () => getSession());
+		expect(session?.user.name).toBe('ada');
+		expect(await handled(handle, kitEvent(`${ORIGIN}/notes`), () => getSession())).toBeNull();
+	});
+
+	test('outside a request, says where it can be called', async () => {
+		expect(() => getSession()).toThrow(/inside a remote function, a server load, a form action or an endpoint/);
+	});
+
+	test("without kitgate's handle, says to add it", async () => {
+		const event = kitEvent(`${ORIGIN}/notes`);
+		await expect(handled(async ({ event, resolve }) => resolve(event), event, () => getSession())).rejects.toThrow(/kitgate's handle.*src\/hooks\.server\.ts/);
+	});
+});
+
+describe('requireSession()', () => {
+	test('returns the signed-in session', async () => {
+		const { handle } = SvelteKitAuth(config());
+		const cookie = await signedInCookie(handle);
+		const session = await handled(handle, kitEvent(`${ORIGIN}/notes`, { headers: { cookie } }), () => requireSession());
+		expect(session.user.name).toBe('ada');
+	});
+
+	test("without a session: SvelteKit's 401 with the stable code (query, command)", async () => {
+		const { handle } = SvelteKitAuth(config());
+		const thrown = await handled(handle, kitEvent(`${ORIGIN}/notes`, { isRemoteRequest: true }), () => thrownBy(() => requireSession()));
+		expect(thrown).toMatchObject({ status: 401, body: { code: SESSION_REQUIRED } });
+	});
+
+	test('without a session, redirectToSignIn: a 303 to the sign-in page coming back here (form, load, action)', async () => {
+		const { handle } = SvelteKitAuth(config());
+		const event = kitEvent(`${ORIGIN}/notes?tab=2&/remote=abc%2Frename`, { form: { name: 'x' }, headers: { origin: ORIGIN } });
+		const thrown = await handled(handle, event, () => thrownBy(() => requireSession({ redirectToSignIn: true })));
+		expect(thrown?.status).toBe(303);
+		const location = new URL(thrown?.location as string, ORIGIN);
+		expect(location.pathname).toBe('/auth/signin');
+		expect(location.searchParams.get('callbackUrl')).toBe(`${ORIGIN}/notes?tab=2`);
+	});
+
+	test("the sign-in page is the config's pages.signIn", async () => {
+		const { handle } = SvelteKitAuth(config({ signIn: '/login' }));
+		const thrown = await handled(handle, kitEvent(`${ORIGIN}/notes`), () => thrownBy(() => requireSession({ redirectToSignIn: true })));
+		expect(thrown?.location).toBe(`/login?callbackUrl=${encodeURIComponent(`${ORIGIN}/notes`)}`);
+	});
+
+	test('an explicit event works in a load without getRequestEvent', async () => {
+		const { handle } = SvelteKitAuth(config());
+		const event = kitEvent(`${ORIGIN}/notes`);
+		await handle({ event, resolve: async () => new Response() });
+		expect(await thrownBy(() => requireSession({ event }))).toMatchObject({ status: 401 });
+	});
+
+	test("the app's Session augmentation is what the helpers return (type test)", () => {
+		expectTypeOf(requireSession).returns.resolves.toEqualTypeOf<Session>();
+		expectTypeOf(getSession).returns.resolves.toEqualTypeOf<Session | null>();
+		expectTypeOf<Awaited<ReturnType<typeof requireSession>>['remoteTestRole']>().toEqualTypeOf<'admin' | 'member' | undefined>();
+		expectTypeOf<Awaited<ReturnType<App.Locals['auth']>>>().toEqualTypeOf<Session | null>();
+	});
+});
+
+describe('signInLocation()', () => {
+	test('the callback URL is on this site whatever the path says', () => {
+		const location = signInLocation(new URL(`${ORIGIN}//evil.example/x`), '/auth/signin');
+		const callbackUrl = new URL(new URL(location, ORIGIN).searchParams.get('callbackUrl') as string);
+		expect(callbackUrl.origin).toBe(ORIGIN);
+	});
+	test('an off-site sign-in page stays absolute', () => {
+		expect(signInLocation(new URL(`${ORIGIN}/a`), 'https://login.example/start')).toBe(`https://login.example/start?callbackUrl=${encodeURIComponent(`${ORIGIN}/a`)}`);
+	});
+});
+
+describe('the remote sign-in and sign-out forms', () => {
+	test('a credentials refusal is the form’s result, not an error', async () => {
+		const { handle } = SvelteKitAuth(config());
+		const event = kitEvent(`${ORIGIN}/_app/remote/abc/signIn`, { method: 'POST', headers: { origin: ORIGIN }, isRemoteRequest: true });
+		const result = await handled(handle, event, () => signInRemote({ providerId: 'credentials', username: 'ada', password: 'wrong' }));
+		expect(result).toEqual({ error: 'CredentialsSignin', code: 'credentials' });
+	});
+
+	test("a cross-site post without kitgate's CSRF token signs nobody in (the action's CSRF rule)", async () => {
+		const { handle } = SvelteKitAuth(config());
+		const event = kitEvent(`${ORIGIN}/_app/remote/abc/signIn`, { method: 'POST', headers: { origin: 'https://evil.example' }, isRemoteRequest: true });
+		const thrown = await handled(handle, event, () => thrownBy(() => signInRemote({ providerId: 'credentials', username: 'ada', password: 'right' })));
+		expect(thrown?.status).toBe(303);
+		expect(thrown?.location).toMatch(/error=MissingCSRF/);
+		expect([...event.setCookies.keys()].filter((name) => name.includes('session-token'))).toEqual([]);
+	});
+
+	test('sign-out clears the session and goes to the callback URL', async () => {
+		const { handle } = SvelteKitAuth(config());
+		const cookie = await signedInCookie(handle);
+		const event = kitEvent(`${ORIGIN}/_app/remote/abc/signOut`, { method: 'POST', headers: { origin: ORIGIN, cookie }, isRemoteRequest: true });
+		const thrown = await handled(handle, event, () => thrownBy(() => signOutRemote({ callbackUrl: `${ORIGIN}/bye` })));
+		expect(thrown).toMatchObject({ status: 303, location: `${ORIGIN}/bye` });
+		const sessionCookie = [...event.setCookies].find(([name]) => name.includes('session-token'));
+		expect(sessionCookie?.[1]).toBe('');
+	});
+
+	test('outside a remote form, says how to wire them', async () => {
+		await expect(signInRemote({})).rejects.toThrow(/form\('unchecked', signInRemote\)/);
+	});
+});
