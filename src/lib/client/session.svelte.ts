@@ -44,7 +44,7 @@ export class SessionState<S = Session> {
 	 * @param seed - reads the layout's session, e.g. `() => data.session` (a function, so that a load that runs again reaches the state).
 	 * @param options - the base path of kitgate's routes.
 	 */
-	constructor(seed: () => S | null | undefined, options: Pick<SessionStateOptions, 'basePath'> = {}) {
+	constructor(seed: () => NoInfer<S> | null | undefined, options: Pick<SessionStateOptions, 'basePath'> = {}) {
 		this.#seed = seed;
 		this.#basePath = options.basePath ?? '/auth';
 	}
@@ -102,7 +102,7 @@ function follow<S>(state: SessionState<S>, change: SessionChange): void {
  * let { data, children } = $props();
  * const session = setSessionContext(() => data.session, { basePath: data.kitgate.basePath, refetchOnWindowFocus: true });
  */
-export function setSessionContext<S = Session>(seed: () => S | null | undefined, options: SessionStateOptions = {}): SessionState<S> {
+export function setSessionContext<S = Session>(seed: () => NoInfer<S> | null | undefined, options: SessionStateOptions = {}): SessionState<S> {
 	const state = new SessionState<S>(seed, options);
 	setContext(SESSION_KEY, state);
 	// effects run only in the browser: the server neither listens nor fetches
