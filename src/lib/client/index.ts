@@ -1,7 +1,10 @@
 // Browser helpers: `signIn()` and `signOut()` that fetch a CSRF token, post to kitgate's routes
-// and follow the returned URL; passkey ceremonies for `webauthn` providers. Export path: `kitgate/client`.
+// and follow the returned URL; `getSession()`/`updateSession()`; passkey ceremonies for `webauthn`
+// providers. Export path: `kitgate/client`.
 
+import type { Session } from '../server/core/types.js';
 import { passkeySignIn, type PasskeyAction } from './passkey.js';
+import { announceSessionChange } from './session-events.js';
 
 export * from './passkey.js';
 
@@ -117,6 +120,8 @@ export async function signIn(
 	const result = await post(`${basePath}/${route}/${encodeURIComponent(providerId)}${query}`, { ...fields, csrfToken: token, callbackUrl });
 	// a failed credentials sign-in stays on the page, so the caller can show the error
 	if (navigate && result.url && (result.ok || route === 'signin')) go(result.url);
+	// a credentials sign-in that stays on the page: a session state in it fetches the new session
+	else if (result.ok && route === 'callback') announceSessionChange({});
 	return result;
 }
 
@@ -133,5 +138,56 @@ export async function signOut(options: ClientOptions = {}): Promise<SignOutResul
 	const callbackUrl = options.redirectTo ?? location.href;
 	const result = await post(`${basePath}/signout`, { csrfToken: await csrfToken(basePath), callbackUrl });
 	if (options.redirect !== false && result.url) go(result.url);
+	else if (result.ok) announceSessionChange({ session: null });
 	return result;
+}
+
+/** Options of `getSession` and `updateSession`. */
+export interface SessionRequestOptions {
+	/** Base path of kitgate's routes (default `/auth`). */
+	basePath?: string;
+}
+
+/** Reads `GET {basePath}/session`: the session, or `null`; throws when kitgate answers an error (the caller keeps what it knew). */
+async function sessionAnswer<S>(response: Response): Promise<S | null> {
+	const body = (await response.json().catch(() => undefined)) as S | { error?: unknown } | null | undefined;
+	if (!response.ok || body === undefined || (body !== null && typeof body === 'object' && 'error' in body && typeof body.error === 'string')) {
+		throw new Error(`kitgate: the session could not be read (${response.status})`);
+	}
+	return body as S | null;
+}
+
+/**
+ * Fetches the current session from kitgate (`GET {basePath}/session`): the session, or `null`
+ * when nobody is signed in. Prefer the root layout's `session` (no request) and a session state
+ * (`setSessionContext` of `kitgate/components`) in SvelteKit; this is for other pages and for refreshing.
+ *
+ * @example
+ * const session = await getSession();
+ * if (session) console.log(`signed in as ${session.user.email}`);
+ */
+export async function getSession<S = Session>(options: SessionRequestOptions = {}): Promise<S | null> {
+	const response = await fetch(`${options.basePath ?? '/auth'}/session`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+	return sessionAnswer<S>(response);
+}
+
+/**
+ * Updates the session (`POST {basePath}/session` with a CSRF token): your `jwt` callback runs with
+ * `trigger: "update"` and `session: data` (validate it there), and the `session` callback's result
+ * comes back. A session state in the page shows it at once.
+ *
+ * @example
+ * const session = await updateSession({ theme: 'dark' });
+ */
+export async function updateSession<S = Session>(data?: unknown, options: SessionRequestOptions = {}): Promise<S | null> {
+	const basePath = options.basePath ?? '/auth';
+	const response = await fetch(`${basePath}/session`, {
+		method: 'POST',
+		credentials: 'same-origin',
+		headers: { 'content-type': 'application/json', accept: 'application/json' },
+		body: JSON.stringify({ csrfToken: await csrfToken(basePath), data })
+	});
+	const session = await sessionAnswer<S>(response);
+	announceSessionChange({ session: session as Session | null });
+	return session;
 }

@@ -1,6 +1,8 @@
 // Browser helpers for passkeys with @simplewebauthn/browser: run a registration or sign-in
 // ceremony against kitgate's routes, and list or remove the user's passkeys. Export path: `kitgate/client`.
 
+import { announceSessionChange } from './session-events.js';
+
 /** The two ceremonies. */
 export type PasskeyAction = 'register' | 'authenticate';
 
@@ -157,6 +159,8 @@ export async function passkeySignIn(
 	const outcome = await readJson(response);
 	if (!response.ok || typeof outcome.url !== 'string') return failure(String(outcome.error ?? 'Default'), response.status, { action });
 	if (options.redirect !== false) location.assign(outcome.url);
+	// staying on the page: a session state in it fetches the new session
+	else announceSessionChange({});
 	return { ok: true, url: outcome.url, action, status: response.status };
 }
 

@@ -23,3 +23,4 @@ export { setMessages } from './messages-context.js';
 export { passkeyErrorId } from './passkey-errors.js';
 export type { AuthorizationParams, CredentialField, FormOptions, KitgateData, Messages, ProviderButtonStyle, SessionUser, SignInProvider } from './types.js';
 export { messages, resolveMessages, type Locale, type MessageTable } from '../messages/index.js';
+export { getSessionContext, SessionState, setSessionContext, useSession, type SessionStateOptions, type SessionStatus } from '../client/session.svelte.js';
