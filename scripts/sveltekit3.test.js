@@ -50,7 +50,7 @@ function run(command, args, cwd, env = {}) {
 	try {
 		return execFileSync(command, args, { cwd, env: { ...commandEnv(), ...env }, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024, timeout: 15 * 60_000 });
 	} catch (error) {
-		throw new Error(`${command} ${args.join(' ')} in ${cwd} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`);
+		throw new Error(`${command} ${args.join(' ')} in ${cwd} failed:\n${error.stdout ?? ''}${error.stderr ?? ''}`, { cause: error });
 	}
 }
 
