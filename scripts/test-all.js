@@ -59,7 +59,8 @@ if (built) {
 		'--exclude-entrypoints', './components', './styles.css']) === 0);
 	// every story of the pages and components still builds (Storybook's static build)
 	check('storybook', run('storybook', 'npx', ['storybook', 'build', '--quiet', '--output-dir', 'storybook-static'], { STORYBOOK_DISABLE_TELEMETRY: '1' }) === 0);
-	for (const [label, file] of [['packed tarball', 'scripts/pack.test.js'], ['packed adapters', 'scripts/pack-adapters.test.js']]) {
+	// the guide in a SvelteKit 3 app on Node 22 (from npm), from the tarball, in Chromium (scripts/sveltekit3.test.js)
+	for (const [label, file] of [['packed tarball', 'scripts/pack.test.js'], ['packed adapters', 'scripts/pack-adapters.test.js'], ['sveltekit 3', 'scripts/sveltekit3.test.js']]) {
 		const tap = spawnSync('node', ['--test', '--test-reporter=tap', file], { encoding: 'utf8', env: process.env });
 		process.stdout.write(tap.stdout ?? '');
 		process.stderr.write(tap.stderr ?? '');

@@ -3,7 +3,7 @@
 // ceremony on submit and offers saved passkeys in the page's `… webauthn` fields (autofill), as
 // PasskeySignIn does. Internal to SignIn.
 
-import { base } from '$app/paths';
+import { appBase } from './app-base.js';
 import { passkeySignIn } from '../client/passkey.js';
 import { enPasskey } from '../messages/en-passkey.js';
 import { passkeyErrorId } from './passkey-errors.js';
@@ -21,7 +21,7 @@ import { passkeyErrorId } from './passkey-errors.js';
 export function takeOver(form: HTMLFormElement, provider: string, basePath: string | undefined, redirectTo: string | undefined, messages: Readonly<Record<string, string>>): () => void {
 	const texts: Readonly<Record<string, string>> = { ...enPasskey, ...messages };
 	const button = form.querySelector('button');
-	const common = { basePath: basePath ?? '/auth', redirectTo: redirectTo ?? `${base}/` };
+	const common = { basePath: basePath ?? '/auth', redirectTo: redirectTo ?? `${appBase()}/` };
 	let autofill: AbortController | undefined;
 	let alert: HTMLElement | undefined;
 

@@ -1,9 +1,8 @@
 // SvelteKit integration: `SvelteKitAuth(config | (event) => config)` → `{ handle, signIn, signOut }`.
 // Export path: `kitgate/sveltekit`. Requests under basePath go to the engine; others get `locals.auth()`.
 
-import { error, isHttpError, redirect, type Action, type Handle, type RequestEvent } from '@sveltejs/kit';
+import { error, isHttpError, redirect, type Action, type RequestEvent } from '@sveltejs/kit';
 import { dev } from '$app/environment';
-import { base } from '$app/paths';
 import { env as privateEnv } from '$env/dynamic/private';
 import { configurationErrorAnswer, logConfigurationError, runAuth } from '../core/auth.js';
 import { signInFromForm, signOutFromForm } from '../core/form-actions.js';
@@ -15,6 +14,7 @@ import type { RequestSource } from '../core/request/context.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import { csrfRouteAnswer } from '../core/csrf-route.js';
 import type { AuthConfig, Session } from '../core/types.js';
+import { appBase } from './app-base.js';
 import { kitgateData, registerComponentSource, type ComponentSource } from './component-data.js';
 import { isBuilding } from './environment.js';
 import { registerRequestKitgate } from './request-kitgate.js';
@@ -41,8 +41,12 @@ declare global {
 
 /** What `SvelteKitAuth` returns. */
 export interface SvelteKitAuthResult {
-	/** The request hook; compose it with others through `sequence()`. */
-	handle: Handle;
+	/**
+	 * The request hook; compose it with others through `sequence()`. SvelteKit's `Handle`, written
+	 * out: SvelteKit 3 moved that type to `@sveltejs/kit/hooks` (from `@sveltejs/kit` it is `any`
+	 * there), where SvelteKit 2 has no such export.
+	 */
+	handle: (input: { event: RequestEvent; resolve: (event: RequestEvent) => Response | Promise<Response> }) => Promise<Response>;
 	/** Form action for a `/signin` route: posts `providerId` (and credential fields) to the engine. */
 	signIn: Action;
 	/** Form action for a `/signout` route. */
@@ -57,7 +61,7 @@ const withBasePath = new WeakMap<SvelteKitAuthConfig, SvelteKitAuthConfig>();
 function prepare(config: SvelteKitAuthConfig): SvelteKitAuthConfig {
 	let prepared = withBasePath.get(config);
 	if (!prepared) {
-		prepared = config.basePath ? config : { ...config, basePath: `${base}/auth` };
+		prepared = config.basePath ? config : { ...config, basePath: `${appBase()}/auth` };
 		withBasePath.set(config, prepared);
 	}
 	return prepared;
@@ -177,9 +181,9 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 	};
 	// SvelteKit's adapter built event.url from its own settings (ORIGIN, PROTOCOL_HEADER, HOST_HEADER):
 	// that is the public URL, and raw Host / X-Forwarded-* headers are not looked at again
-	const options = { appBase: base, requestUrlIsPublic: true };
+	const options = { appBase: appBase(), requestUrlIsPublic: true };
 
-	const handle: Handle = async ({ event, resolve }) => {
+	const handle: SvelteKitAuthResult['handle'] = async ({ event, resolve }) => {
 		// prerendering: no request is real, no secret is there
 		if (isBuilding()) {
 			event.locals.auth = noSession;
@@ -252,16 +256,27 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		for (const cookie of result.cookies) setEventCookie(event, cookie);
 		if (sent && result.failure) fieldlessCredentials(config, sent);
 		if (result.failure?.type === 'CredentialsSignin') credentialsFailure(result.failure.code ?? 'credentials');
-		redirect(303, result.redirect);
+		engineRedirect(result.redirect);
 	};
 
 	const signOut: Action = async (event) => {
 		const result = await signOutFromForm(event.request, await actionConfig(event), actionOptions(event));
 		for (const cookie of result.cookies) setEventCookie(event, cookie);
-		redirect(303, result.redirect);
+		engineRedirect(result.redirect);
 	};
 
 	return { handle, signIn, signOut };
+}
+
+/**
+ * SvelteKit's 303 to where the engine sends the browser after a form action: a page of this site
+ * it checked, or the provider's authorization URL from the config. SvelteKit 3 refuses an
+ * external location unless told (`Cannot redirect to external URL … pass { external: true }`);
+ * SvelteKit 2 takes two arguments and ignores the third.
+ */
+function engineRedirect(location: string): never {
+	const kitRedirect: (status: 303, location: string, options: { external: true }) => never = redirect;
+	kitRedirect(303, location, { external: true });
 }
 
 /**
@@ -306,7 +321,7 @@ async function buildTimeSource(source: ConfigSource, event: RequestEvent): Promi
 	try {
 		config = prepare(typeof source === 'function' ? await source(event) : source);
 	} catch {
-		return { basePath: `${base}/auth`, providers: [], accountRoutes: false };
+		return { basePath: `${appBase()}/auth`, providers: [], accountRoutes: false };
 	}
 	const accountRoutes = config.account !== false && (config.account !== undefined || Boolean(config.adapter));
 	const providers = Array.isArray(config.providers) ? config.providers : [];
@@ -320,11 +335,11 @@ async function buildTimeSource(source: ConfigSource, event: RequestEvent): Promi
  */
 function misconfigured(
 	event: RequestEvent,
-	resolve: Parameters<Handle>[0]['resolve'],
+	resolve: Parameters<SvelteKitAuthResult['handle']>[0]['resolve'],
 	config: SvelteKitAuthConfig | undefined,
 	failure: unknown
 ): Response | Promise<Response> {
-	const basePath = config?.basePath ?? `${base}/auth`;
+	const basePath = config?.basePath ?? `${appBase()}/auth`;
 	if (event.url.pathname.startsWith(`${basePath}/`)) {
 		const json = event.url.pathname === `${basePath}/session`;
 		const raw = configurationErrorAnswer(config ?? ({} as AuthConfig), failure, { detail: dev || previewRefusals.has(failure as object), json });
@@ -338,7 +353,7 @@ function misconfigured(
 /** SvelteKit's 503 for a configuration that cannot work (what to change, in development only). */
 function unavailable(failure: unknown): never {
 	const detail = (dev || previewRefusals.has(failure as object)) && failure instanceof Error;
-	error(failures.Configuration.status, { message: detail ? failure.message : 'Sign-in is not configured on this server.' });
+	error(failures.Configuration.status, detail ? failure.message : 'Sign-in is not configured on this server.');
 }
 
 /** The fields of a form post, read from a copy of the request (undefined for any other body). */
@@ -367,19 +382,19 @@ function fieldlessCredentials(config: SvelteKitAuthConfig, sent: FormData): void
 	const missing = declared.filter((name) => !sent.has(name));
 	const ways = 'or give them to SignIn: the credentials prop, a credentials snippet, or slot="credentials" markup';
 	if (declared.length > 0 && missing.length > 0) {
-		error(400, {
-			message:
-				`The sign-in form sent no ${missing.join(', ')} for credentials provider "${provider.id}" (it declares ${declared.join(', ')}). ` +
+		error(
+			400,
+			`The sign-in form sent no ${missing.join(', ')} for credentials provider "${provider.id}" (it declares ${declared.join(', ')}). ` +
 				`<SignIn provider="${provider.id}" /> renders the provider's own fields when the root layout's server load returns kitgate: await kitgateData(event); ` +
 				`${ways}, with inputs named ${missing.join(', ')}.`
-		});
+		);
 	}
 	if (declared.length === 0 && [...sent.keys()].every((name) => FORM_FIELDS.has(name))) {
-		error(400, {
-			message:
-				`Credentials provider "${provider.id}" declares no fields, and the sign-in form sent none: authorize() got no credentials. ` +
+		error(
+			400,
+			`Credentials provider "${provider.id}" declares no fields, and the sign-in form sent none: authorize() got no credentials. ` +
 				`Declare them in the provider (credentials: { username: { label: 'Username' }, password: { label: 'Password', type: 'password' } }), which <SignIn provider="${provider.id}" /> renders, ${ways}.`
-		});
+		);
 	}
 }
 
@@ -390,7 +405,7 @@ function fieldlessCredentials(config: SvelteKitAuthConfig, sent: FormData): void
  */
 function credentialsFailure(code: string): never {
 	try {
-		error(failures.CredentialsSignin.status, { message: failures.CredentialsSignin.defaultMessage });
+		error(failures.CredentialsSignin.status, failures.CredentialsSignin.defaultMessage);
 	} catch (thrown) {
 		if (isHttpError(thrown)) Object.assign(thrown, { [CREDENTIALS_FAILURE]: true, code, type: 'CredentialsSignin' });
 		throw thrown;
