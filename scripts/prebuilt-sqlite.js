@@ -15,6 +15,10 @@ const BINARY = 'build/Release/better_sqlite3.node';
 /**
  * Where prebuild-install keeps the download of better-sqlite3 `version` for the running Node:
  * `<npm cache>/_prebuilds/<first 6 hex of sha512(url)>-<file name with [^a-zA-Z0-9.] as ->`.
+ *
+ * @param {string} version
+ * @param {NodeJS.ProcessEnv} [env]
+ * @returns {string}
  */
 export function prebuildCachePath(version, env = process.env) {
 	const file = `better-sqlite3-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
@@ -28,6 +32,9 @@ export function prebuildCachePath(version, env = process.env) {
  * Puts the binary compiled in `moduleDir` (an installed better-sqlite3) into npm's prebuild cache,
  * once per version and Node ABI; later installs of that version unpack it instead of compiling.
  * Returns the cache file, or undefined when `moduleDir` has no compiled binary.
+ *
+ * @param {string} moduleDir
+ * @returns {string | undefined}
  */
 export function sharePrebuiltSqlite(moduleDir) {
 	if (!existsSync(join(moduleDir, BINARY))) return undefined;
