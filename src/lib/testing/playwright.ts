@@ -34,8 +34,11 @@ export interface SignInOptions {
  * const { user } = await signIn.credentials({ username: 'ada', password: 'secret' });
  */
 export interface SignedIn {
+	/** The signed-in user as the app's `session` callback shows it. */
 	user: { id?: string; name?: string | null; email?: string | null; image?: string | null };
+	/** When the session ends (ISO 8601). */
 	expires: string;
+	/** Fields the app's `session` callback adds. */
 	[field: string]: unknown;
 }
 
