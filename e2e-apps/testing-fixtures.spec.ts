@@ -1,0 +1,71 @@
+// docs/testing.md followed word by word in a copy of the guide's SvelteKit app (kitgate from the
+// packed tarball): its vitest tests and its Playwright tests, which sign in with the fixtures of
+// kitgate/testing/playwright (credentials, OpenID Connect, an email link, a made session), pass;
+// its files type-check with svelte-check.
+
+import { execFileSync } from 'node:child_process';
+import { cpSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join, resolve, sep } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { realApps } from './apps.js';
+import { followGuide, GUIDE_OUTPUT } from './guide.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const { apps, tarball, work } = realApps();
+
+test('an app tests itself as docs/testing.md says: vitest, and Playwright signing in with each method through the fixtures', async () => {
+	test.setTimeout(20 * 60_000);
+	const dir = join(work, 'testing-app');
+	// the guide's app as built, without its database (the copy signs in users of its own)
+	cpSync(apps.sveltekit.dir, dir, {
+		recursive: true,
+		verbatimSymlinks: true,
+		filter: (source) => !/[/\\](\.data|src[/\\]docs-check|build)([/\\]|$)/.test(source.slice(apps.sveltekit.dir.length))
+	});
+	const port = await freePort();
+	withoutPlaywrightWorkerEnv(() =>
+		followGuide(dir, join(ROOT, 'docs/testing.md'), {
+			tarball,
+			commandEnv: { PORT: String(port), CHROMIUM_PATH: '/usr/bin/chromium', CI: 'true', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' }
+		})
+	);
+	const output = readFileSync(join(dir, GUIDE_OUTPUT), 'utf8');
+	// vitest's summary, then Playwright's
+	expect(output).toMatch(/Tests\s+2 passed \(2\)/);
+	expect(output).toMatch(/\b4 passed\b/);
+	expect(output).not.toMatch(/\b\d+ (failed|flaky|skipped)\b/);
+
+	// the guide's files type-check in the app (tests/ and src/ are in SvelteKit's tsconfig)
+	let checked = '';
+	try {
+		checked = execFileSync('npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--output', 'machine'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	} catch (error) {
+		checked = String((error as { stdout?: string }).stdout ?? '');
+	}
+	expect(checked).toContain('COMPLETED');
+	expect(checked.split('\n').filter((line) => / (ERROR|WARNING) /.test(line))).toEqual([]);
+	expect(checked.split(sep).join('/')).toMatch(/COMPLETED \d+ FILES/);
+});
+
+/** Runs `work` with the variables Playwright gives its workers removed, so the app's own Playwright starts afresh. */
+function withoutPlaywrightWorkerEnv<T>(work: () => T): T {
+	const saved = Object.entries(process.env).filter(([name]) => /^(TEST_|PW_|PLAYWRIGHT_)|^NODE_OPTIONS$|^FORCE_COLOR$/.test(name));
+	for (const [name] of saved) delete process.env[name];
+	try {
+		return work();
+	} finally {
+		for (const [name, value] of saved) process.env[name] = value;
+	}
+}
+
+function freePort(): Promise<number> {
+	return new Promise((resolvePort, reject) => {
+		const server = createServer();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address() as { port: number };
+			server.close(() => resolvePort(port));
+		});
+	});
+}
