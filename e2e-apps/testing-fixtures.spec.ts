@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve, sep } from 'node:path';
+import { join, resolve } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { realApps } from './apps.js';
 import { followGuide, GUIDE_OUTPUT } from './guide.js';
@@ -37,16 +37,19 @@ test('an app tests itself as docs/testing.md says: vitest, and Playwright signin
 	expect(output).not.toMatch(/\b\d+ (failed|flaky|skipped)\b/);
 
 	// the guide's files type-check in the app (tests/ and src/ are in SvelteKit's tsconfig)
-	let checked = '';
-	try {
-		checked = execFileSync('npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--output', 'machine'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-	} catch (error) {
-		checked = String((error as { stdout?: string }).stdout ?? '');
-	}
+	const checked = svelteCheck(dir);
 	expect(checked).toContain('COMPLETED');
 	expect(checked.split('\n').filter((line) => / (ERROR|WARNING) /.test(line))).toEqual([]);
-	expect(checked.split(sep).join('/')).toMatch(/COMPLETED \d+ FILES/);
 });
+
+/** svelte-check's machine output in `dir`, passing or not. */
+function svelteCheck(dir: string): string {
+	try {
+		return execFileSync('npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--output', 'machine'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	} catch (error) {
+		return String((error as { stdout?: string }).stdout ?? '');
+	}
+}
 
 /** Runs `work` with the variables Playwright gives its workers removed, so the app's own Playwright starts afresh. */
 function withoutPlaywrightWorkerEnv<T>(work: () => T): T {
