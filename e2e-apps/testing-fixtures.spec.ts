@@ -21,7 +21,7 @@ test('an app tests itself as docs/testing.md says: vitest, and Playwright signin
 	cpSync(apps.sveltekit.dir, dir, {
 		recursive: true,
 		verbatimSymlinks: true,
-		filter: (source) => !/[/\\](\.data|src[/\\]docs-check|build)([/\\]|$)/.test(source.slice(apps.sveltekit.dir.length))
+		filter: (source) => !/^[/\\](\.data|src[/\\]docs-check|build)([/\\]|$)/.test(source.slice(apps.sveltekit.dir.length))
 	});
 	const port = await freePort();
 	withoutPlaywrightWorkerEnv(() =>

@@ -23,6 +23,7 @@ import { loadPeer } from './peer.js';
  */
 
 /**
+ * Options of {@link startTestIdp}.
  * @typedef {object} TestIdpOptions
  * @property {TestIdpClient[]} clients Registered clients (at least one).
  * @property {number} [port] Port on 127.0.0.1; 0 (default) picks a free one.
@@ -36,6 +37,7 @@ import { loadPeer } from './peer.js';
  */
 
 /**
+ * A running identity provider.
  * @typedef {object} TestIdp
  * @property {string} issuer e.g. `http://127.0.0.1:9090`: the OIDC provider's `issuer` (`AUTH_OIDC_ISSUER`).
  * @property {() => Promise<void>} close Stops the server (and drops open connections).

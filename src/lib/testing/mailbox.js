@@ -16,6 +16,7 @@ import { loadPeer } from './peer.js';
  */
 
 /**
+ * Options of {@link startTestMailbox}.
  * @typedef {object} TestMailboxOptions
  * @property {number} [smtpPort] SMTP port on 127.0.0.1; 0 (default) picks a free one.
  * @property {number | false} [httpPort] Port of the JSON listing (`GET /messages`, for tests in
@@ -24,6 +25,7 @@ import { loadPeer } from './peer.js';
  */
 
 /**
+ * Options of `waitForMail`.
  * @typedef {object} WaitForMailOptions
  * @property {number} [timeout] Milliseconds to wait (default 10 000).
  * @property {Date} [since] Only messages received at or after this time (default: any).

@@ -7,7 +7,17 @@ import type { TestSession } from './test-session.js';
 
 export { expect } from '@playwright/test';
 export { createTestSession, type TestCookie, type TestSession, type TestSessionConfig, type TestSessionOptions } from './test-session.js';
-export { connectTestMailbox, startTestMailbox, type MailboxReader, type TestMail, type TestMailbox, type TestMailboxOptions } from './mailbox.js';
+export {
+	connectTestMailbox,
+	startTestMailbox,
+	type MailboxReader,
+	type TestMail,
+	type TestMailbox,
+	type TestMailboxOptions,
+	type WaitForLinkOptions,
+	type WaitForMailOptions
+} from './mailbox.js';
+export type { ParsedMail } from './mail-parser.js';
 export { startTestIdp, type TestIdp, type TestIdpAccount, type TestIdpClient, type TestIdpOptions } from './idp.js';
 
 /**

@@ -48,14 +48,21 @@ export interface TestSessionOptions {
  * await context.addCookies(session.cookies);
  */
 export interface TestCookie {
+	/** The engine's cookie name (`kitgate.session-token`, `__Secure-` over https, `.0`, `.1`… for chunks). */
 	name: string;
+	/** The value as the browser stores it. */
 	value: string;
+	/** The origin's host name (or the config's cookie `domain`). */
 	domain: string;
+	/** The cookie path (`/` unless the config says otherwise). */
 	path: string;
 	/** Unix time in seconds. */
 	expires: number;
+	/** Always true for the session cookie unless the config says otherwise. */
 	httpOnly: boolean;
+	/** True over https (or with `useSecureCookies`). */
 	secure: boolean;
+	/** `Lax` unless the config says otherwise. */
 	sameSite: 'Strict' | 'Lax' | 'None';
 }
 
