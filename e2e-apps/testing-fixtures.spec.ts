@@ -4,9 +4,10 @@
 // its files type-check with svelte-check.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { realApps } from './apps.js';
 import { followGuide, GUIDE_OUTPUT } from './guide.js';
@@ -30,7 +31,8 @@ test('an app tests itself as docs/testing.md says: vitest, and Playwright signin
 			commandEnv: { PORT: String(port), CHROMIUM_PATH: '/usr/bin/chromium', CI: 'true', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' }
 		})
 	);
-	const output = readFileSync(join(dir, GUIDE_OUTPUT), 'utf8');
+	// without colours (vitest writes them even into a pipe under CI)
+	const output = stripVTControlCharacters(readFileSync(join(dir, GUIDE_OUTPUT), 'utf8'));
 	// vitest's summary, then Playwright's
 	expect(output).toMatch(/Tests\s+2 passed \(2\)/);
 	expect(output).toMatch(/\b4 passed\b/);
@@ -40,6 +42,12 @@ test('an app tests itself as docs/testing.md says: vitest, and Playwright signin
 	const checked = svelteCheck(dir);
 	expect(checked).toContain('COMPLETED');
 	expect(checked.split('\n').filter((line) => / (ERROR|WARNING) /.test(line))).toEqual([]);
+	// and the two config files at the root, which SvelteKit's tsconfig leaves out
+	writeFileSync(
+		join(dir, 'tsconfig.testing-doc.json'),
+		JSON.stringify({ extends: './tsconfig.json', compilerOptions: { noEmit: true }, include: ['playwright.config.ts', 'vitest.config.ts', 'tests/**/*.ts', 'src/**/*.test.ts'] })
+	);
+	expect(typeErrors(dir, 'tsconfig.testing-doc.json')).toEqual([]);
 });
 
 /** svelte-check's machine output in `dir`, passing or not. */
@@ -48,6 +56,17 @@ function svelteCheck(dir: string): string {
 		return execFileSync('npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--output', 'machine'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 	} catch (error) {
 		return String((error as { stdout?: string }).stdout ?? '');
+	}
+}
+
+/** The error lines of `tsc -p <project>` in `dir`. */
+function typeErrors(dir: string, project: string): string[] {
+	try {
+		execFileSync('npx', ['tsc', '-p', project, '--pretty', 'false'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+		return [];
+	} catch (error) {
+		const output = String((error as { stdout?: string }).stdout ?? '');
+		return output.split('\n').filter((line) => line.includes('error')).concat(output.trim() ? [] : ['tsc failed without output']);
 	}
 }
 
