@@ -88,7 +88,7 @@ export interface SignInFixture {
  */
 export interface KitgateTestOptions {
 	/** kitgate's routes (the config's `basePath`, default `/auth`). */
-	basePath: string;
+	basePath?: string;
 	/** The sign-in page to open (default `{basePath}/signin`, which sends to a custom page when the app has one). */
 	signInPage?: string;
 }
@@ -117,7 +117,7 @@ export const test = base.extend<{ signIn: SignInFixture; kitgate: KitgateTestOpt
 function signInFixture(testPage: Page, baseURL: string | undefined, options: KitgateTestOptions): SignInFixture {
 	if (!baseURL) throw new Error('kitgate/testing/playwright needs `use: { baseURL }` in the Playwright config: the app\'s origin.');
 	const origin = new URL(baseURL).origin;
-	const basePath = options.basePath.replace(/\/+$/, '');
+	const basePath = (options.basePath ?? '/auth').replace(/\/+$/, '');
 	const flow = (settings: SignInOptions = {}) => ({
 		page: settings.page ?? testPage,
 		timeout: settings.timeout ?? 15_000,
