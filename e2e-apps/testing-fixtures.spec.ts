@@ -4,7 +4,7 @@
 // its files type-check with svelte-check.
 
 import { execFileSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
@@ -18,12 +18,20 @@ const { apps, tarball, work } = realApps();
 test('an app tests itself as docs/testing.md says: vitest, and Playwright signing in with each method through the fixtures', async () => {
 	test.setTimeout(20 * 60_000);
 	const dir = join(work, 'testing-app');
+	rmSync(dir, { recursive: true, force: true });
 	// the guide's app as built, without its database (the copy signs in users of its own)
 	cpSync(apps.sveltekit.dir, dir, {
 		recursive: true,
 		verbatimSymlinks: true,
 		filter: (source) => !/^[/\\](\.data|src[/\\]docs-check|build)([/\\]|$)/.test(source.slice(apps.sveltekit.dir.length))
 	});
+	// before the guide installs them: kitgate/testing loads without vitest, oidc-provider and smtp-server,
+	// and each helper that needs one names the package to install
+	expect(missingPeerMessages(dir)).toEqual([
+		'runAdapterTests() registers vitest tests and needs the package vitest: npm install --save-dev vitest',
+		'startTestMailbox() needs the package smtp-server: npm install --save-dev smtp-server',
+		'startTestIdp() needs the package oidc-provider: npm install --save-dev oidc-provider'
+	]);
 	const port = await freePort();
 	withoutPlaywrightWorkerEnv(() =>
 		followGuide(dir, join(ROOT, 'docs/testing.md'), {
@@ -49,6 +57,19 @@ test('an app tests itself as docs/testing.md says: vitest, and Playwright signin
 	);
 	expect(typeErrors(dir, 'tsconfig.testing-doc.json')).toEqual([]);
 });
+
+/** What kitgate/testing's helpers say in `dir` when their optional peer dependencies are missing. */
+function missingPeerMessages(dir: string): string[] {
+	const script = `
+		const testing = await import('kitgate/testing');
+		const messages = [];
+		try { testing.runAdapterTests({ adapter: () => ({}) }); } catch (error) { messages.push(error.message); }
+		await testing.startTestMailbox().then((mailbox) => mailbox.close(), (error) => messages.push(error.message));
+		const client = { client_id: 'app', redirect_uris: ['http://127.0.0.1/auth/callback/oidc'] };
+		await testing.startTestIdp({ clients: [client] }).then((idp) => idp.close(), (error) => messages.push(error.message));
+		console.log(JSON.stringify(messages));`;
+	return JSON.parse(execFileSync('node', ['--input-type=module', '-e', script], { cwd: dir, encoding: 'utf8' })) as string[];
+}
 
 /** svelte-check's machine output in `dir`, passing or not. */
 function svelteCheck(dir: string): string {
