@@ -43,7 +43,9 @@ const integration = [
 	'src/lib/server/core/test/attacks/hot-path-shortcuts-on-servers.test.ts',
 	'src/lib/server/core/test/runtimes/*.test.ts',
 	'src/lib/server/express/express.test.ts',
-	'src/lib/server/sveltekit/actions.test.ts'
+	'src/lib/server/sveltekit/actions.test.ts',
+	// kitgate/testing's local OpenID provider and mailbox
+	'src/lib/testing/{idp,mailbox}.test.ts'
 ];
 
 export default defineConfig({

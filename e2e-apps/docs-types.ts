@@ -29,7 +29,8 @@ export function docBlocks(): (CodeBlock & { name: string; express: boolean })[] 
 	const files = [...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`), 'README.md'];
 	// whole apps, built and checked as such: the guides, the recipes on top of one (with-tailwind,
 	// with-skeleton) and the platforms of docs/deploying.md (deploying.spec.ts: tsc, deno check, then run)
-	const guides = new Set(['docs/getting-started-sveltekit.md', 'docs/getting-started-express.md', 'docs/with-tailwind.md', 'docs/with-skeleton.md', 'docs/deploying.md']);
+	// and docs/testing.md, whose tests need vitest and Playwright (testing-fixtures.spec.ts)
+	const guides = new Set(['docs/getting-started-sveltekit.md', 'docs/getting-started-express.md', 'docs/with-tailwind.md', 'docs/with-skeleton.md', 'docs/deploying.md', 'docs/testing.md']);
 	return files.flatMap((file) =>
 		codeBlocks(join(ROOT, file), file)
 			.filter((block) => CODE.has(block.lang) && !(guides.has(file) && block.file))

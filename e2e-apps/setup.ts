@@ -9,8 +9,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } fro
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { startDemoIdp } from '../scripts/demo-idp.js';
-import { startDemoSmtp } from '../scripts/demo-smtp.js';
+// the IdP and mailbox kitgate/testing gives apps (src/lib/testing/), as a user's set-up starts them
+import { startTestIdp } from '../src/lib/testing/idp.js';
+import { startTestMailbox } from '../src/lib/testing/mailbox.js';
 import { sharePrebuiltSqlite } from '../scripts/prebuilt-sqlite.js';
 import { followGuide, readEnvFile, setEnvFile } from './guide.js';
 import { migrationOrigins, prepareMigrationApps } from './migration-apps.js';
@@ -69,17 +70,17 @@ export default async function setup(): Promise<() => Promise<void>> {
 	};
 	// the Auth.js apps of migration.spec.ts (e2e-apps/migration-apps.ts)
 	const migrationApps = await migrationOrigins();
-	const mail = await startDemoSmtp({ smtpPort: 0, httpPort: 0 });
+	const mail = await startTestMailbox({ httpPort: 0 });
 	const idpUser = { id: 'grace', email: 'grace@example.com', email_verified: true, name: 'Grace Hopper' };
 	const client = { client_id: 'real-app', client_secret: 'real-app-secret-real-app-secret', redirect_uris: [] as string[] };
 	client.redirect_uris = [...Object.values(origins), ...Object.values(migrationApps)].flatMap((origin) => ['oidc', 'keycloak'].map((id) => `${origin}/auth/callback/${id}`));
-	const idp = await startDemoIdp({ clients: [client], accounts: [idpUser] });
+	const idp = await startTestIdp({ clients: [client], accounts: [idpUser] });
 	// what a user fills into .env: their identity provider and mail server
 	const providerEnv = {
 		AUTH_OIDC_ID: client.client_id,
 		AUTH_OIDC_SECRET: client.client_secret,
 		AUTH_OIDC_ISSUER: idp.issuer,
-		AUTH_EMAIL_SERVER: `smtp://127.0.0.1:${mail.smtpPort}`,
+		AUTH_EMAIL_SERVER: mail.smtpUrl,
 		AUTH_EMAIL_FROM: 'Real App <no-reply@real-app.test>'
 	};
 
@@ -143,7 +144,7 @@ export default async function setup(): Promise<() => Promise<void>> {
 	const report: RealApps = {
 		work,
 		tarball,
-		mailbox: mail.mailboxUrl as string,
+		mailbox: mail.url as string,
 		idpUser: { login: idpUser.id, email: idpUser.email },
 		apps: {
 			sveltekit: { origin: origins.sveltekit, dir: dirs.sveltekit },

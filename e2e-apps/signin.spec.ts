@@ -3,9 +3,12 @@
 // local identity provider, and email links through the local mail sink.
 
 import { expect, test } from '@playwright/test';
-import { freshAddress, linkFromMailbox, loginAtIdp, realApps } from './apps.js';
+import { connectTestMailbox } from '../src/lib/testing/mailbox.js';
+import { freshAddress, loginAtIdp, realApps } from './apps.js';
 
-const { apps, mailbox, idpUser } = realApps();
+const { apps, idpUser } = realApps();
+// the set-up's mailbox (startTestMailbox of kitgate/testing), read over its listing as an app's tests would
+const mailbox = connectTestMailbox(realApps().mailbox);
 
 test.describe('SvelteKit app from the getting-started guide', () => {
 	const { origin } = apps.sveltekit;
@@ -46,7 +49,7 @@ test.describe('SvelteKit app from the getting-started guide', () => {
 		await page.getByLabel('Email address').fill(address);
 		await page.getByRole('button', { name: 'Sign in with Email' }).click();
 		await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-		await page.goto(await linkFromMailbox(mailbox, address));
+		await page.goto(await mailbox.waitForLink(address));
 		await page.getByRole('button', { name: 'Sign in' }).click();
 		await expect(page).toHaveURL(`${origin}/dashboard`);
 		await expect(page.getByTestId('dashboard-user')).toHaveText(address);
@@ -80,7 +83,7 @@ test.describe('Express app from the getting-started guide', () => {
 		await page.getByLabel('Email address').fill(address);
 		await page.getByRole('button', { name: /sign in with email/i }).click();
 		await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-		await page.goto(await linkFromMailbox(mailbox, address));
+		await page.goto(await mailbox.waitForLink(address));
 		await page.getByRole('button', { name: 'Sign in' }).click();
 		await expect(page).toHaveURL(`${origin}/dashboard`);
 		await expect(page.getByTestId('dashboard-user')).toHaveText(address);

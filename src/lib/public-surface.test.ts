@@ -82,6 +82,7 @@ describe('package.json exports', () => {
 			'./client',
 			'./styles.css',
 			'./testing',
+			'./testing/playwright',
 			'./package.json'
 		]);
 	});
@@ -157,12 +158,24 @@ describe('kitgate/adapters/redis', () => {
 });
 
 describe('kitgate/testing', () => {
-	test('is the conformance suite, with vitest an optional peer dependency (never a dependency)', async () => {
+	test('is the conformance suite and the app test helpers; vitest, oidc-provider, smtp-server and @playwright/test are optional peer dependencies (never dependencies)', async () => {
 		expect(pkg.exports['./testing']).toEqual({ types: './dist/testing/index.d.ts', default: './dist/testing/index.js' });
-		expect(pkg.peerDependencies?.vitest).toBeDefined();
-		expect(pkg.peerDependenciesMeta?.vitest?.optional).toBe(true);
-		expect(pkg.dependencies?.vitest).toBeUndefined();
+		expect(pkg.exports['./testing/playwright']).toEqual({ types: './dist/testing/playwright.d.ts', default: './dist/testing/playwright.js' });
+		for (const peer of ['vitest', 'oidc-provider', 'smtp-server', '@playwright/test']) {
+			expect(pkg.peerDependencies?.[peer], peer).toBeDefined();
+			expect(pkg.peerDependenciesMeta?.[peer]?.optional, peer).toBe(true);
+			expect(pkg.dependencies?.[peer], peer).toBeUndefined();
+		}
 		const testing = await import('./testing/index.js');
-		expect(Object.keys(testing).sort()).toEqual(['UniqueViolationError', 'isUniqueViolation', 'runAdapterTests']);
+		expect(Object.keys(testing).sort()).toEqual([
+			'UniqueViolationError',
+			'connectTestMailbox',
+			'createTestSession',
+			'isUniqueViolation',
+			'parseMail',
+			'runAdapterTests',
+			'startTestIdp',
+			'startTestMailbox'
+		]);
 	});
 });

@@ -1,6 +1,6 @@
 // The adapter conformance suite: the behaviour kitgate's engine relies on, as vitest tests that any
 // adapter author can run in their own vitest. Export path: `kitgate/testing` (vitest is an optional peer).
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type * as Vitest from 'vitest';
 import { base64, base64url, utf8Bytes } from '../server/core/crypto/bytes.js';
 import type {
 	Adapter,
@@ -33,6 +33,12 @@ export interface AdapterTestOptions {
 	 */
 	authenticators?: boolean;
 }
+
+// loaded when present: the rest of `kitgate/testing` (sessions, IdP, mailbox) is used without vitest too (Playwright)
+const vitest: typeof Vitest | undefined = await import('vitest').catch((error: unknown) => {
+	if ((error as { code?: string })?.code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes("'vitest'")) return undefined;
+	throw error;
+});
 
 const adapterMethods = [
 	'createUser',
@@ -77,6 +83,8 @@ const authenticatorMethods = [
  * runAdapterTests({ name: 'MyAdapter', adapter: () => MyAdapter(db), cleanup: () => db.close() });
  */
 export function runAdapterTests(options: AdapterTestOptions): void {
+	if (!vitest) throw new Error('runAdapterTests() registers vitest tests and needs the package vitest: npm install --save-dev vitest');
+	const { afterAll, beforeAll, describe, expect, test } = vitest;
 	const concurrentLinks = options.concurrentLinks ?? 50;
 	const storesPasskeys = options.authenticators ?? true;
 	const requiredMethods = adapterMethods.filter(

@@ -1,5 +1,5 @@
 // Reads a received email (RFC 5322 with MIME parts, as nodemailer writes it) into plain fields:
-// recipients, subject, text and HTML bodies, and the links they contain. For the demo sink and tests.
+// recipients, subject, text and HTML bodies, and the links they contain. Used by the test mailbox.
 
 /**
  * A received message, decoded.
