@@ -187,7 +187,7 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		// prerendering: no request is real, no secret is there
 		if (isBuilding()) {
 			event.locals.auth = noSession;
-			registerRequestKitgate(event.locals, { signIn, signOut, signInPage: `${base}/auth/signin` });
+			registerRequestKitgate(event.locals, { signIn, signOut, signInPage: `${appBase()}/auth/signin` });
 			// the components still list the providers: they are in the config, no secret needed
 			registerComponentSource(event.locals, () => buildTimeSource(source, event));
 			return resolve(event);
@@ -201,7 +201,7 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		} catch (failure) {
 			registerComponentSource(event.locals, () => unavailable(failure));
 			// the remote forms and guards answer 503 through locals.auth() and the actions' own config
-			registerRequestKitgate(event.locals, { signIn, signOut, signInPage: `${base}/auth/signin` });
+			registerRequestKitgate(event.locals, { signIn, signOut, signInPage: `${appBase()}/auth/signin` });
 			// development: the start-up error on every page, as production would not have started
 			if (startupFailed) return startupErrorPage(event, source as SvelteKitAuthConfig, failure);
 			return misconfigured(event, resolve, typeof source === 'function' ? undefined : source, failure);
