@@ -62,7 +62,7 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'unit',
-					include: ['src/**/*.test.ts'],
+					include: ['src/**/*.test.ts', 'bin/**/*.test.{js,ts}'],
 					exclude: [...configDefaults.exclude, ...integration],
 					// a unit test that opens a socket or starts a process fails here, naming the rule
 					setupFiles: ['src/lib/server/core/test/unit-isolation.ts']
