@@ -61,11 +61,12 @@ export function planInit(root) {
 		else plan.refusals.push(`${found} exists and is not kitgate's: kitgate init does not write over it${BY_HAND[stem] ? `; ${BY_HAND[stem]}` : ''}`);
 	}
 
-	const hooksPath = ['src/hooks.server.ts', 'src/hooks.server.js'].find((candidate) => read(candidate) !== undefined) ?? `src/hooks.server.${ts ? 'ts' : 'js'}`;
-	const hooks = planHooks(read(hooksPath));
-	if (hooks.action === 'unchanged') plan.unchanged.push(hooksPath);
-	else if (hooks.action === 'refuse') plan.refusals.push(`${hooksPath} cannot be merged safely: ${hooks.reason}. Add kitgate's handle by hand: \`export const handle = sequence(authHandle, yourHandle)\` with \`import { handle as authHandle } from './auth'\` and \`import { sequence } from '@sveltejs/kit/hooks'\``);
-	else plan.writes.push({ path: hooksPath, text: hooks.text, before: read(hooksPath), why: hooks.merged ? "kitgate's handle first, then yours, with sequence()" : 'new' });
+	const hooksFiles = ['src/hooks.server.ts', 'src/hooks.server.js'].filter((candidate) => existsSync(join(root, candidate)));
+	const hooksPath = hooksFiles[0] ?? `src/hooks.server.${ts ? 'ts' : 'js'}`;
+	// SvelteKit loads one of the two (whichever the folder lists first): merging into the other would leave kitgate out
+	if (hooksFiles.length > 1) plan.refusals.push('src/hooks.server.ts and src/hooks.server.js both exist, and SvelteKit uses only one of them: keep one, then run kitgate init again');
+	else if (existsSync(join(root, 'src/hooks.server'))) plan.refusals.push("src/hooks.server is a folder: kitgate init does not merge into it; add kitgate's handle to its index by hand (docs/getting-started-sveltekit.md)");
+	else planHooksFile(hooksPath, read(hooksPath), plan);
 
 	const adapterNode = planAdapter(read, plan);
 
@@ -89,6 +90,22 @@ export function planInit(root) {
 
 	plan.packages = missingPackages(pkg, { adapterNode });
 	return plan;
+}
+
+/**
+ * Adds to `plan` what becomes of the hooks file at `path` (its text `existing`).
+ * @param {string} path
+ * @param {string | undefined} existing
+ * @param {InitPlan} plan
+ */
+function planHooksFile(path, existing, plan) {
+	const hooks = planHooks(existing);
+	if (hooks.action === 'unchanged') {
+		plan.unchanged.push(path);
+		if (hooks.warning) plan.notes.push(`${path}: ${hooks.warning}`);
+	} else if (hooks.action === 'refuse') {
+		plan.refusals.push(`${path} cannot be merged safely: ${hooks.reason}. Add kitgate's handle by hand: \`export const handle = sequence(authHandle, yourHandle)\` with \`import { handle as authHandle } from './auth'\` and \`import { sequence } from '@sveltejs/kit/hooks'\``);
+	} else plan.writes.push({ path, text: hooks.text, before: existing, why: hooks.merged ? "kitgate's handle first, then yours, with sequence()" : 'new' });
 }
 
 /**

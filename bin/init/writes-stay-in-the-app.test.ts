@@ -1,6 +1,6 @@
 // kitgate init's writes against a hostile or careless app folder: symbolic links out of the app, an
 // existing world-readable .env, a failure halfway through, a file edited after planning, a stand-in
-// user turned off by hand, and secrets on the console.
+// user turned off by hand, secrets on the console, and two hooks files.
 
 import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -162,5 +162,25 @@ describe('all or nothing', () => {
 		expect(await init()).toBe(0);
 		expect(readFileSync(join(app, 'svelte.config.js'), 'utf8')).toMatch(/adapter-node/);
 		expect(statSync(join(app, 'svelte.config.js')).mode & 0o777).toBe(0o640);
+	});
+});
+
+describe('the hooks file SvelteKit loads', () => {
+	it('src/hooks.server.ts and .js both there: SvelteKit may load either, so kitgate init refuses rather than merge into one', async () => {
+		writeFileSync(join(app, 'src/hooks.server.ts'), 'export const handle = async ({ event, resolve }) => resolve(event);\n');
+		writeFileSync(join(app, 'src/hooks.server.js'), 'export const handle = async ({ event, resolve }) => resolve(event);\n');
+		const before = snapshot(app);
+		expect(await init()).toBe(1);
+		expect(snapshot(app)).toEqual(before);
+		expect(printed.join('\n')).toMatch(/hooks\.server\.ts and src\/hooks\.server\.js both exist/);
+	});
+
+	it('a src/hooks.server folder (its index is the hook): refused, not a second hooks file beside it', async () => {
+		mkdirSync(join(app, 'src/hooks.server'));
+		writeFileSync(join(app, 'src/hooks.server/index.ts'), 'export const handle = async ({ event, resolve }) => resolve(event);\n');
+		const before = snapshot(app);
+		expect(await init()).toBe(1);
+		expect(snapshot(app)).toEqual(before);
+		expect(printed.join('\n')).toMatch(/src\/hooks\.server is a folder/);
 	});
 });
