@@ -43,7 +43,9 @@ const integration = [
 	'src/lib/server/core/test/attacks/hot-path-shortcuts-on-servers.test.ts',
 	'src/lib/server/core/test/runtimes/*.test.ts',
 	'src/lib/server/express/express.test.ts',
-	'src/lib/server/sveltekit/actions.test.ts'
+	'src/lib/server/sveltekit/actions.test.ts',
+	// runs git
+	'bin/init/git-tracked.test.ts'
 ];
 
 export default defineConfig({

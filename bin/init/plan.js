@@ -4,7 +4,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { missingPackages } from './dependencies.js';
-import { appendLines, envAdditions, missingIgnores } from './env-file.js';
+import { appendLines, envAdditions, missingIgnores, unignores } from './env-file.js';
+import { trackedByGit } from './git-tracked.js';
 import { planHooks } from './hooks.js';
 import { appFiles, DEMO_PASSWORD_VARIABLE } from './templates.js';
 import { linkOnTheWay } from './write-files.js';
@@ -34,18 +35,25 @@ const BY_HAND = {
 /**
  * Plans kitgate init in the app at `root`.
  * @param {string} root
+ * @param {{ tracked?: (root: string, path: string) => boolean }} [options] `tracked`: whether git tracks a file (default: asks git)
  * @returns {InitPlan}
  * @example
  * const plan = planInit(process.cwd());
  * if (plan.refusals.length) console.error(plan.refusals.join('\n'));
  */
-export function planInit(root) {
+export function planInit(root, { tracked = trackedByGit } = {}) {
 	/** @type {InitPlan} */
 	const plan = { writes: [], unchanged: [], refusals: [], notes: [], packages: [], demoPassword: false };
 	const read = (path) => (existsSync(join(root, path)) ? readFileSync(join(root, path), 'utf8') : undefined);
 
 	const pkgText = read('package.json');
-	const pkg = pkgText ? JSON.parse(pkgText) : undefined;
+	let pkg;
+	try {
+		pkg = pkgText ? JSON.parse(pkgText) : undefined;
+	} catch (error) {
+		plan.refusals.push(`${root}/package.json is not valid JSON (${error instanceof Error ? error.message : error}): fix it, then run kitgate init again`);
+		return plan;
+	}
 	if (!pkg || !(pkg.devDependencies?.['@sveltejs/kit'] ?? pkg.dependencies?.['@sveltejs/kit']) || !existsSync(join(root, 'src/routes'))) {
 		plan.refusals.push(`${root} is not a SvelteKit app (no package.json with @sveltejs/kit, or no src/routes): run kitgate init in the folder \`npx sv create\` made`);
 		return plan;
@@ -76,6 +84,10 @@ export function planInit(root) {
 	const usersWritten = plan.writes.some((write) => write.path.startsWith('src/lib/server/users.'));
 	const additions = envAdditions(env, ['AUTH_SECRET', ...(usersWritten ? [DEMO_PASSWORD_VARIABLE] : [])]);
 	plan.demoPassword = additions.added.includes(DEMO_PASSWORD_VARIABLE);
+	// secrets in a .env that git commits (tracked already, or un-ignored) would go out with the next push
+	if (additions.added.length && (unignores(read('.gitignore'), '.env') || tracked(root, '.env'))) {
+		plan.refusals.push(`.env would be committed (git tracks it, or .gitignore has \`!.env\`): kitgate init does not write ${additions.added.join(' and ')} into it. Stop tracking it (\`git rm --cached .env\`, and list it in .gitignore), or set ${additions.added.join(' and ')} another way`);
+	}
 	if (additions.added.length) plan.writes.push({ path: '.env', text: appendLines(env, additions.text), before: env, why: `${additions.added.join(', ')} (random values; the file readable by its owner only)`, secret: true });
 	else plan.unchanged.push('.env');
 

@@ -13,13 +13,13 @@ import { writeAll } from './write-files.js';
 /**
  * Runs kitgate init in `root`; answers the exit code.
  * @param {string} root
- * @param {{ yes: boolean, install: boolean | undefined }} options `install` undefined: ask (or, with --yes, only print the command)
+ * @param {{ yes: boolean, install: boolean | undefined, tracked?: (root: string, path: string) => boolean }} options `install` undefined: ask (or, with --yes, only print the command); `tracked` as planInit's
  * @returns {Promise<number>}
  * @example
  * process.exitCode = await runInit(process.cwd(), { yes: true, install: true });
  */
-export async function runInit(root, { yes, install }) {
-	const plan = planInit(root);
+export async function runInit(root, { yes, install, tracked }) {
+	const plan = planInit(root, { tracked });
 	if (plan.refusals.length) {
 		console.error('kitgate init changed nothing:');
 		for (const reason of plan.refusals) console.error(`  - ${reason}`);

@@ -40,7 +40,8 @@ function snapshot(root: string): Record<string, string> {
 	return files;
 }
 
-const init = () => runInit(app, { yes: true, install: false });
+// the app is in no git repository here (git itself is asked in git-tracked.test.ts)
+const init = (tracked = () => false) => runInit(app, { yes: true, install: false, tracked });
 
 /** `.env` as name → value. */
 function envOf(root: string): Record<string, string> {
@@ -131,6 +132,32 @@ describe('.env', () => {
 	});
 });
 
+describe('secrets that git would commit', () => {
+	it('a .gitignore that un-ignores .env (`!.env`): no secret is written, nothing changes', async () => {
+		writeFileSync(join(app, '.gitignore'), 'node_modules\n.env\n!.env\n');
+		const before = snapshot(app);
+		expect(await init()).toBe(1);
+		expect(snapshot(app)).toEqual(before);
+		expect(printed.join('\n')).toMatch(/\.env would be committed/);
+	});
+
+	it('a .env git tracks already: no secret is written into it', async () => {
+		writeFileSync(join(app, '.env'), 'PORT=3000\n');
+		const asked: string[] = [];
+		const before = snapshot(app);
+		expect(await init((_root: string, path: string) => asked.push(path) > 0)).toBe(1);
+		expect(asked).toEqual(['.env']);
+		expect(snapshot(app)).toEqual(before);
+		expect(printed.join('\n')).toMatch(/git rm --cached \.env/);
+	});
+
+	it("sv create's .gitignore (.env.* with !.env.example) is no reason to refuse", async () => {
+		writeFileSync(join(app, '.gitignore'), 'node_modules\n.env\n.env.*\n!.env.example\n!.env.test\n');
+		expect(await init()).toBe(0);
+		expect(readFileSync(join(app, '.gitignore'), 'utf8')).toMatch(/^\.data\/$/m);
+	});
+});
+
 describe('all or nothing', () => {
 	it('a write that fails halfway (a file where a folder must go) leaves every file of the app as it was', async () => {
 		writeFileSync(join(app, 'src/routes/signout'), 'not a folder\n');
@@ -163,6 +190,14 @@ describe('all or nothing', () => {
 		expect(readFileSync(join(app, 'svelte.config.js'), 'utf8')).toMatch(/adapter-node/);
 		expect(statSync(join(app, 'svelte.config.js')).mode & 0o777).toBe(0o640);
 	});
+});
+
+it('a package.json that is not JSON: a refusal that says so, not a stack trace', async () => {
+	writeFileSync(join(app, 'package.json'), '{ "devDependencies": { "@sveltejs/kit": "^2" }, }\n');
+	const before = snapshot(app);
+	expect(await init()).toBe(1);
+	expect(snapshot(app)).toEqual(before);
+	expect(printed.join('\n')).toMatch(/package\.json is not valid JSON/);
 });
 
 describe('the hooks file SvelteKit loads', () => {
