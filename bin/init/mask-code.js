@@ -23,7 +23,12 @@ export function maskCode(code, { strings }) {
 	const braces = [];
 	const blank = (text) => text.replace(/[^\r\n]/g, ' ');
 	const keep = (text) => (strings ? blank(text) : text);
-	const lastSignificant = () => out.replace(/\s+$/, '');
+	// the code before a `/` without its trailing spaces (only its last few characters matter)
+	const lastSignificant = () => {
+		let end = out.length;
+		while (end > 0 && /\s/.test(out[end - 1])) end -= 1;
+		return out.slice(Math.max(0, end - 12), end);
+	};
 
 	const scanTemplateText = () => {
 		// from just after a backtick or a `}` that closes a `${`: up to the closing backtick or the next `${`
