@@ -45,7 +45,9 @@ const integration = [
 	'src/lib/server/express/express.test.ts',
 	'src/lib/server/sveltekit/actions.test.ts',
 	// kitgate/testing's local OpenID provider and mailbox
-	'src/lib/testing/{idp,mailbox}.test.ts'
+	'src/lib/testing/{idp,mailbox}.test.ts',
+	// runs git
+	'bin/init/git-tracked.test.ts'
 ];
 
 export default defineConfig({
@@ -64,7 +66,7 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'unit',
-					include: ['src/**/*.test.ts'],
+					include: ['src/**/*.test.ts', 'bin/**/*.test.{js,ts}'],
 					exclude: [...configDefaults.exclude, ...integration],
 					// a unit test that opens a socket or starts a process fails here, naming the rule
 					setupFiles: ['src/lib/server/core/test/unit-isolation.ts']

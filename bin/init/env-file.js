@@ -32,8 +32,30 @@ export function envAdditions(existing, wanted) {
  * @returns {string[]}
  */
 export function missingIgnores(existing, wanted) {
-	const lines = new Set((existing ?? '').split('\n').map((line) => line.trim().replace(/^\//, '').replace(/\/$/, '')));
-	return wanted.filter((entry) => !lines.has(entry.replace(/^\//, '').replace(/\/$/, '')));
+	const lines = new Set(ignoreLines(existing));
+	return wanted.filter((entry) => !lines.has(bare(entry)));
+}
+
+/**
+ * Whether `.gitignore` (text, or undefined) un-ignores `entry` (`!.env`): git would then track the
+ * file, whatever kitgate init appends before or after.
+ * @param {string | undefined} existing
+ * @param {string} entry
+ * @example
+ * unignores('.env\n!.env\n', '.env'); // true
+ */
+export function unignores(existing, entry) {
+	return ignoreLines(existing).includes(`!${bare(entry)}`);
+}
+
+/** The lines of a .gitignore, trimmed, without a leading or trailing slash (after a `!`, too). */
+function ignoreLines(text) {
+	return (text ?? '').split(/\r?\n/).map((line) => (line.trim().startsWith('!') ? `!${bare(line.trim().slice(1))}` : bare(line)));
+}
+
+/** @param {string} entry */
+function bare(entry) {
+	return entry.trim().replace(/^\//, '').replace(/\/$/, '');
 }
 
 /**

@@ -2,23 +2,24 @@
 // (unless --yes), writes the files, then installs the packages (--install) or prints the command.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { installCommands, packageManager } from './dependencies.js';
 import { DEMO_PASSWORD_VARIABLE } from './templates.js';
 import { folderNames, planInit } from './plan.js';
+import { writeAll } from './write-files.js';
 
 /**
  * Runs kitgate init in `root`; answers the exit code.
  * @param {string} root
- * @param {{ yes: boolean, install: boolean | undefined }} options `install` undefined: ask (or, with --yes, only print the command)
+ * @param {{ yes: boolean, install: boolean | undefined, tracked?: (root: string, path: string) => boolean }} options `install` undefined: ask (or, with --yes, only print the command); `tracked` as planInit's
  * @returns {Promise<number>}
  * @example
  * process.exitCode = await runInit(process.cwd(), { yes: true, install: true });
  */
-export async function runInit(root, { yes, install }) {
-	const plan = planInit(root);
+export async function runInit(root, { yes, install, tracked }) {
+	const plan = planInit(root, { tracked });
 	if (plan.refusals.length) {
 		console.error('kitgate init changed nothing:');
 		for (const reason of plan.refusals) console.error(`  - ${reason}`);
@@ -48,10 +49,10 @@ export async function runInit(root, { yes, install }) {
 			console.log('Nothing changed.');
 			return 1;
 		}
-		for (const write of plan.writes) {
-			mkdirSync(dirname(join(root, write.path)), { recursive: true });
-			// .env holds secrets: readable by its owner only when kitgate creates it
-			writeFileSync(join(root, write.path), write.text, write.secret ? { mode: 0o600 } : undefined);
+		const failure = writeAll(root, plan.writes);
+		if (failure) {
+			console.error(`kitgate init changed nothing: ${failure}`);
+			return 1;
 		}
 		const installNow = commands.length > 0 && (install ?? (prompt ? await confirm(prompt, `Install with ${manager} now?`) : false));
 		if (installNow) {
@@ -66,7 +67,7 @@ export async function runInit(root, { yes, install }) {
 		}
 		console.log('\nkitgate is set up.');
 		if (commands.length && !installNow) console.log(`Install what it needs:\n  ${commands.join('\n  ')}`);
-		console.log(`Then \`${manager === 'npm' ? 'npm run' : manager} dev\` and sign in at /signin as \`ada\`, with the password ${DEMO_PASSWORD_VARIABLE} in .env.`);
+		console.log(`Then \`${manager === 'npm' ? 'npm run' : manager} dev\`${plan.demoPassword ? ` and sign in at /signin as \`ada\`, with the password ${DEMO_PASSWORD_VARIABLE} in .env` : ''}.`);
 		console.log('Replace src/lib/server/users with your users, or add your identity provider: docs/getting-started-sveltekit.md.');
 		return 0;
 	} finally {

@@ -66,11 +66,13 @@ import { hashPassword, verifyPassword } from 'kitgate';
 // a stand-in for your users table: one user, \`ada\`, whose password is ${DEMO_PASSWORD_VARIABLE} in .env
 // (\`kitgate init\` wrote a random one); without that variable nobody signs in with a password
 const ada = { id: 'ada', name: 'Ada Lovelace', email: 'ada@example.com' };
+// everyone knows the name \`ada\`: a password shorter than this (or only spaces) turns her off, not on
+const SHORTEST_PASSWORD = 16;
 ${ts ? '' : '/** @type {Promise<string> | undefined} */\n'}let adaPasswordHash${hashType};
 
 ${doc}
 export async function checkPassword${signature} {
-	const adaPassword = env.${DEMO_PASSWORD_VARIABLE};
+	const adaPassword = (env.${DEMO_PASSWORD_VARIABLE} ?? '').trim().length >= SHORTEST_PASSWORD ? env.${DEMO_PASSWORD_VARIABLE} : undefined;
 	const known = username === ada.id && adaPassword ? ada : undefined;
 	if (known && adaPassword) adaPasswordHash ??= hashPassword(adaPassword);
 	// verify also for an unknown user: both answers take the same time
