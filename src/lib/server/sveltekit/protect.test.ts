@@ -65,6 +65,26 @@ describe('without a session', () => {
 		expect(await (await answer(path, page)).response?.text()).toBe('resolved');
 	});
 
+	// SvelteKit routes these to a page under the prefix with a parameter like "x/../../public"
+	test.each(['/admin/x%2f..%2f..%2fpublic', '/admin/x%2F..%2F..%2F', '/app/x%5C..%5C..%5Cx'])('%s: an encoded slash and dots do not climb out of the prefix', async (path) => {
+		expect((await answer(path, page)).thrown?.status).toBe(303);
+	});
+
+	test('a path that only decodes to the sign-in page is guarded (it is routed elsewhere: /app/[id])', async () => {
+		for (const path of ['/app/x%2f..%2flogin', '/app/x%2F..%2Flogin', '/app/%6Cogin', '/app/x%5C..%5Clogin']) {
+			expect((await answer(path, page, { signIn: '/app/login' })).thrown?.status, path).toBe(303);
+		}
+		expect(await (await answer('/app/login/', page, { signIn: '/app/login' })).response?.text()).toBe('resolved');
+	});
+
+	test("the error and check-your-email pages a signed-out visitor is sent to stay open under a guarded prefix", async () => {
+		const pages = { signIn: '/app/login', error: '/app/oops', verifyRequest: '/app/check-email' };
+		for (const path of ['/app/oops', '/app/check-email', '/app/login']) {
+			expect(await (await answer(path, page, pages)).response?.text(), path).toBe('resolved');
+		}
+		expect((await answer('/app/other', page, pages)).thrown?.status).toBe(303);
+	});
+
 	test('a sign-in page under a guarded prefix stays open', async () => {
 		expect(await (await answer('/app/login', page, { signIn: '/app/login' })).response?.text()).toBe('resolved');
 		expect((await answer('/app/other', page, { signIn: '/app/login' })).thrown?.location).toMatch(/^\/app\/login\?callbackUrl=/);

@@ -3,7 +3,7 @@
 
 import { json, redirect, type Handle, type RequestEvent } from '@sveltejs/kit';
 import { base } from '$app/paths';
-import { isProtectedPath, pathSegments, prefixSegments } from './path-guard.js';
+import { isOpenPage, isProtectedPath, prefixSegments } from './path-guard.js';
 import { requestKitgate } from './request-kitgate.js';
 import { SESSION_REQUIRED, signInLocation } from './session-helpers.js';
 
@@ -46,10 +46,9 @@ export function protect(prefixes: readonly string[]): Handle {
 	const covered = prefixes.map(prefixSegments);
 	return async ({ event, resolve }) => {
 		if (!isProtectedPath(event.url.pathname, covered, base)) return resolve(event);
-		const { signInPage } = requestKitgate(event, 'protect()');
-		// the sign-in page itself stays open, or a prefix that covers it would loop
-		const signInPath = new URL(signInPage, event.url.origin);
-		if (signInPath.origin === event.url.origin && sameSegments(signInPath.pathname, event.url.pathname)) return resolve(event);
+		const { signInPage, openPages } = requestKitgate(event, 'protect()');
+		// the sign-in page (and the error and check-your-email pages) stay open, or a prefix covering them would loop or hide the failure
+		if (isOpenPage(event.url.pathname, sameOriginPaths(openPages, event.url.origin))) return resolve(event);
 		const session = await event.locals.auth();
 		if (session?.user) return resolve(event);
 		if (wantsPage(event)) redirect(303, signInLocation(event.url, signInPage));
@@ -60,6 +59,7 @@ export function protect(prefixes: readonly string[]): Handle {
 	};
 }
 
-function sameSegments(a: string, b: string): boolean {
-	return pathSegments(a)?.join('/') === pathSegments(b)?.join('/');
+/** The paths of those of `pages` on `origin` (a page on another site is never this request's path). */
+function sameOriginPaths(pages: readonly string[], origin: string): string[] {
+	return pages.map((page) => new URL(page, origin)).filter((url) => url.origin === origin).map((url) => url.pathname);
 }
