@@ -5,6 +5,7 @@ import type { Handle } from '@sveltejs/kit';
 import { describe, expect, test } from 'vitest';
 import Credentials from '../providers/credentials.js';
 import { protect, SESSION_REQUIRED, signInRemote, SvelteKitAuth, type SvelteKitAuthConfig } from './index.js';
+import { failures } from '../../failures.js';
 import { handled, kitEvent, thrownBy, type EventOptions } from './test/events.js';
 
 /** Two handles in series, as `sequence()` runs them (the demo app's hooks use `sequence` itself: e2e/remote-functions.spec.ts). */
@@ -52,13 +53,13 @@ describe('without a session', () => {
 	test('a fetch for JSON gets 401 with the stable code', async () => {
 		const { response } = await answer('/admin/api', { headers: { accept: 'application/json' } });
 		expect(response?.status).toBe(401);
-		expect(await response?.json()).toEqual({ message: 'Sign in to continue.', code: SESSION_REQUIRED });
+		expect(await response?.json()).toEqual({ message: failures.SessionRequired.defaultMessage, code: SESSION_REQUIRED });
 	});
 
 	test("a remote function call from a guarded page gets 401 in SvelteKit's remote error envelope", async () => {
 		const { response } = await answer('/admin', { isRemoteRequest: true, method: 'POST', headers: { origin: ORIGIN } });
 		expect(response?.status).toBe(401);
-		expect(await response?.json()).toEqual({ type: 'error', status: 401, error: { message: 'Sign in to continue.', code: SESSION_REQUIRED } });
+		expect(await response?.json()).toEqual({ type: 'error', status: 401, error: { message: failures.SessionRequired.defaultMessage, code: SESSION_REQUIRED } });
 	});
 
 	test.each(['/', '/administrator', '/public/admin', '/application'])('%s is not guarded', async (path) => {

@@ -5,10 +5,8 @@ import { json, redirect, type Handle, type RequestEvent } from '@sveltejs/kit';
 import { base } from '$app/paths';
 import { isOpenPage, isProtectedPath, prefixSegments } from './path-guard.js';
 import { requestKitgate } from './request-kitgate.js';
-import { SESSION_REQUIRED, signInLocation } from './session-helpers.js';
+import { sessionRequiredAnswer, signInLocation } from './session-helpers.js';
 
-/** The body of the 401: SvelteKit's error shape, with kitgate's stable code. */
-const REFUSAL = { message: 'Sign in to continue.', code: SESSION_REQUIRED };
 
 /**
  * Whether a browser is asking for a page (a redirect helps it): a document request, SvelteKit's
@@ -54,8 +52,9 @@ export function protect(prefixes: readonly string[]): Handle {
 		if (wantsPage(event)) redirect(303, signInLocation(event.url, signInPage));
 		const headers = { 'cache-control': 'private, no-store' };
 		// a remote call reads SvelteKit's error envelope; others read SvelteKit's error body
-		if (event.isRemoteRequest) return json({ type: 'error', status: 401, error: REFUSAL }, { status: 401, headers });
-		return json(REFUSAL, { status: 401, headers });
+		const { status, body } = sessionRequiredAnswer;
+		if (event.isRemoteRequest) return json({ type: 'error', status, error: body }, { status, headers });
+		return json(body, { status, headers });
 	};
 }
 
