@@ -122,6 +122,25 @@ test.describe('over HTTP', () => {
 		});
 	}
 
+	// SvelteKit splits the path on its raw "/" and decodes each segment after: these reach /remote/private/[note]
+	for (const path of ['/remote/private/x%2f..%2f..%2f..%2fremote', '/remote/private/x%2F..%2F..%2F', '/remote/private/x%5C..%5C..%5C..%5Cremote']) {
+		test(`${path}: an encoded slash and dots inside a segment do not climb out of the guarded prefix`, async ({ request }) => {
+			const page = await request.get(`${ORIGIN}${path}`, { headers: { accept: 'text/html' }, maxRedirects: 0 });
+			expect(page.status()).toBe(303);
+			expect(page.headers().location).toMatch(/^\/auth\/signin\?callbackUrl=/);
+			const data = await request.get(`${ORIGIN}${path}/__data.json`, { maxRedirects: 0 });
+			expect(await data.text()).not.toContain('"note"');
+		});
+	}
+
+	test('a page under the guarded prefix with a parameter shows to a signed-in user', async ({ page }) => {
+		await page.goto(`${ORIGIN}/remote`);
+		await signInWithRemoteForm(page);
+		await expect(page.getByTestId('remote-who')).toHaveText(`Signed in as ${DEMO.name}`);
+		await page.goto(`${ORIGIN}/remote/private/hello`);
+		await expect(page.getByTestId('remote-private-note')).toHaveText(`hello for ${DEMO.name}`);
+	});
+
 	test("a trailing slash: SvelteKit's 308 to the path without it, which is guarded", async ({ request }) => {
 		const slash = await request.get(`${ORIGIN}/remote/private/`, { headers: { accept: 'text/html' }, maxRedirects: 0 });
 		expect(slash.status()).toBe(308);
