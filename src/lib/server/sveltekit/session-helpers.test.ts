@@ -232,6 +232,35 @@ describe('the remote sign-in and sign-out forms', () => {
 		}
 	});
 
+	// SvelteKit's enhanced remote forms post devalue, which can encode shared and cyclic references
+	test.each([
+		['a cycle', () => {
+			const data: Record<string, unknown> = { providerId: 'credentials', username: 'ada', password: 'right' };
+			data.self = data;
+			return data;
+		}],
+		['shared references (2^40 leaves)', () => {
+			let level: unknown = 'x';
+			for (let depth = 0; depth < 40; depth++) level = [level, level];
+			return { providerId: 'credentials', username: 'ada', password: 'right', bomb: level };
+		}],
+		['a deep chain', () => {
+			let level: unknown = 'x';
+			for (let depth = 0; depth < 5000; depth++) level = { a: level };
+			return { providerId: 'credentials', username: 'ada', password: 'right', deep: level };
+		}]
+	])('form data with %s: 400 InvalidRequest, at once, not a crash or a hang', async (_, make) => {
+		const { handle } = SvelteKitAuth(config());
+		for (const [name, run] of [['signInRemote', signInRemote], ['signOutRemote', signOutRemote]] as const) {
+			const event = remotePost({ origin: ORIGIN });
+			const started = performance.now();
+			const thrown = await handled(handle, event, () => thrownBy(() => run(make() as never)));
+			expect(performance.now() - started, name).toBeLessThan(1000);
+			expect(thrown, name).toMatchObject({ status: failures.InvalidRequest.status, body: { code: 'InvalidRequest' } });
+			expect(sessionCookies(event), name).toEqual([]);
+		}
+	});
+
 	test('a refusal result carries no cookie, token or secret', async () => {
 		const { handle } = SvelteKitAuth(config());
 		const result = await handled(handle, remotePost({ origin: ORIGIN }), () => signInRemote({ providerId: 'credentials', username: 'ada', password: 'wrong', csrfToken: 'x' }));
