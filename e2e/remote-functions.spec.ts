@@ -141,6 +141,23 @@ test.describe('over HTTP', () => {
 		await expect(page.getByTestId('remote-private-note')).toHaveText(`hello for ${DEMO.name}`);
 	});
 
+	test('an enhanced remote sign-in whose data has a cycle (devalue can encode one) is 400 InvalidRequest, not a 500', async ({ page, request }) => {
+		await page.goto(`${ORIGIN}/remote`);
+		const action = (await page.getByTestId('remote-signin').getAttribute('action')) as string;
+		const id = decodeURIComponent(action.slice('?/remote='.length));
+		// SvelteKit's binary form format: version 0, header length (u32), file table length (u16), devalue of [data, meta]; data.self is data
+		const header = Buffer.from(`[[1,2],{"providerId":3,"username":4,"password":5,"self":1},{},"credentials","${DEMO.username}","${DEMO.password}"]`);
+		const prefix = Buffer.alloc(7);
+		prefix.writeUInt32LE(header.length, 1);
+		const response = await request.post(`${ORIGIN}/_app/remote/${id}`, {
+			data: Buffer.concat([prefix, header]),
+			headers: { origin: ORIGIN, 'content-type': 'application/x-sveltekit-formdata' },
+			maxRedirects: 0
+		});
+		expect(await response.json()).toEqual({ type: 'error', status: 400, error: { message: 'Invalid request', code: 'InvalidRequest' } });
+		expect(response.headers()['set-cookie'] ?? '').not.toContain('kitgate.session-token');
+	});
+
 	test("a trailing slash: SvelteKit's 308 to the path without it, which is guarded", async ({ request }) => {
 		const slash = await request.get(`${ORIGIN}/remote/private/`, { headers: { accept: 'text/html' }, maxRedirects: 0 });
 		expect(slash.status()).toBe(308);
