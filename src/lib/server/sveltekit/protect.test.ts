@@ -92,6 +92,21 @@ describe('without a session', () => {
 	});
 });
 
+test("protect(['/']) guards everything but kitgate's own routes and its open pages", async () => {
+	const { handle } = SvelteKitAuth(config({ signIn: '/login' }));
+	const guarded = inSeries(handle, protect(['/']));
+	const run = async (path: string) => {
+		let response: Response | undefined;
+		const thrown = await thrownBy(async () => {
+			response = await guarded({ event: kitEvent(`${ORIGIN}${path}`, page), resolve: async () => new Response('resolved') });
+		});
+		return { thrown, response };
+	};
+	for (const path of ['/auth/csrf', '/auth/session', '/auth/providers']) expect((await run(path)).response?.status, path).toBe(200);
+	expect(await (await run('/login')).response?.text()).toBe('resolved');
+	expect((await run('/')).thrown?.location).toBe(`/login?callbackUrl=${encodeURIComponent(`${ORIGIN}/`)}`);
+});
+
 test('with a session, guarded paths pass', async () => {
 	const { handle } = SvelteKitAuth(config());
 	const signIn = kitEvent(`${ORIGIN}/_app/remote/a/signIn`, { method: 'POST', headers: { origin: ORIGIN }, isRemoteRequest: true });
