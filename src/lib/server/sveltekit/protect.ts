@@ -24,9 +24,12 @@ function wantsPage(event: RequestEvent): boolean {
  * A `handle` that answers requests for paths under `prefixes` only for a signed-in user. Pages get
  * a 303 to the sign-in page (with a same-origin `callbackUrl` back to them); fetch/JSON requests and
  * remote function calls made from those pages get 401 `{ message, code: 'SessionRequired' }`.
- * Prefixes are paths inside the app (without `paths.base`) matched on whole segments, after
- * percent-decoding and dot segments, ignoring case and repeated or trailing slashes: `/admin`
- * covers `/admin` and `/admin/users`, not `/administrator`. Compose it after kitgate's handle.
+ * Prefixes are paths inside the app (without `paths.base`) matched on whole segments, in every
+ * reading of the path (as SvelteKit routes it, fully percent-decoded with and without dot
+ * segments), ignoring case and repeated or trailing slashes: `/admin` covers `/admin`,
+ * `/admin/users` and `/admin/x%2f..%2fy`, not `/administrator`. The sign-in page and the
+ * config's `pages.error` and `pages.verifyRequest` stay open, as spelled. Compose it after
+ * kitgate's handle.
  *
  * A remote function runs at SvelteKit's own URL, and the page it reports calling from is the
  * caller's to say: check the session inside the function too (`requireSession()`).
