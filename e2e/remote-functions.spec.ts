@@ -122,6 +122,42 @@ test.describe('over HTTP', () => {
 		});
 	}
 
+	// SvelteKit splits the path on its raw "/" and decodes each segment after: these reach /remote/private/[note]
+	for (const path of ['/remote/private/x%2f..%2f..%2f..%2fremote', '/remote/private/x%2F..%2F..%2F', '/remote/private/x%5C..%5C..%5C..%5Cremote']) {
+		test(`${path}: an encoded slash and dots inside a segment do not climb out of the guarded prefix`, async ({ request }) => {
+			const page = await request.get(`${ORIGIN}${path}`, { headers: { accept: 'text/html' }, maxRedirects: 0 });
+			expect(page.status()).toBe(303);
+			expect(page.headers().location).toMatch(/^\/auth\/signin\?callbackUrl=/);
+			const data = await request.get(`${ORIGIN}${path}/__data.json`, { maxRedirects: 0 });
+			expect(await data.text()).not.toContain('"note"');
+		});
+	}
+
+	test('a page under the guarded prefix with a parameter shows to a signed-in user', async ({ page }) => {
+		await page.goto(`${ORIGIN}/remote`);
+		await signInWithRemoteForm(page);
+		await expect(page.getByTestId('remote-who')).toHaveText(`Signed in as ${DEMO.name}`);
+		await page.goto(`${ORIGIN}/remote/private/hello`);
+		await expect(page.getByTestId('remote-private-note')).toHaveText(`hello for ${DEMO.name}`);
+	});
+
+	test('an enhanced remote sign-in whose data has a cycle (devalue can encode one) is 400 InvalidRequest, not a 500', async ({ page, request }) => {
+		await page.goto(`${ORIGIN}/remote`);
+		const action = (await page.getByTestId('remote-signin').getAttribute('action')) as string;
+		const id = decodeURIComponent(action.slice('?/remote='.length));
+		// SvelteKit's binary form format: version 0, header length (u32), file table length (u16), devalue of [data, meta]; data.self is data
+		const header = Buffer.from(`[[1,2],{"providerId":3,"username":4,"password":5,"self":1},{},"credentials","${DEMO.username}","${DEMO.password}"]`);
+		const prefix = Buffer.alloc(7);
+		prefix.writeUInt32LE(header.length, 1);
+		const response = await request.post(`${ORIGIN}/_app/remote/${id}`, {
+			data: Buffer.concat([prefix, header]),
+			headers: { origin: ORIGIN, 'content-type': 'application/x-sveltekit-formdata' },
+			maxRedirects: 0
+		});
+		expect(await response.json()).toEqual({ type: 'error', status: 400, error: { message: 'Invalid request', code: 'InvalidRequest' } });
+		expect(response.headers()['set-cookie'] ?? '').not.toContain('kitgate.session-token');
+	});
+
 	test("a trailing slash: SvelteKit's 308 to the path without it, which is guarded", async ({ request }) => {
 		const slash = await request.get(`${ORIGIN}/remote/private/`, { headers: { accept: 'text/html' }, maxRedirects: 0 });
 		expect(slash.status()).toBe(308);

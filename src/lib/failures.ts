@@ -181,7 +181,7 @@ export const failures = {
 	SessionRequired: {
 		status: 401, page: 'signIn', message: 'SessionRequired', retry: true, log: 'debug', startup: false,
 		defaultMessage: 'Not signed in',
-		meaning: 'The request needs a signed-in user and has no session (passkey management).'
+		meaning: 'The request needs a signed-in user and has no session: passkey management, `requireSession()` and `protect()` in SvelteKit (the 401 body\'s `code`).'
 	},
 	TwoFactorAlreadyEnabled: {
 		status: 409, page: 'error', message: 'TwoFactorAlreadyEnabled', retry: false, log: 'warn', startup: false,

@@ -17,7 +17,7 @@ import type { AuthConfig, Session } from '../core/types.js';
 import { appBase } from './app-base.js';
 import { kitgateData, registerComponentSource, type ComponentSource } from './component-data.js';
 import { isBuilding } from './environment.js';
-import { registerRequestKitgate } from './request-kitgate.js';
+import { registerRequestKitgate, type RequestKitgate } from './request-kitgate.js';
 
 /** Configuration of the SvelteKit integration (basePath defaults to `{paths.base}/auth`). */
 export type SvelteKitAuthConfig = AuthConfig;
@@ -187,7 +187,7 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		// prerendering: no request is real, no secret is there
 		if (isBuilding()) {
 			event.locals.auth = noSession;
-			registerRequestKitgate(event.locals, { signIn, signOut, signInPage: `${appBase()}/auth/signin` });
+			registerRequestKitgate(event.locals, fallbackKitgate);
 			// the components still list the providers: they are in the config, no secret needed
 			registerComponentSource(event.locals, () => buildTimeSource(source, event));
 			return resolve(event);
@@ -201,13 +201,13 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		} catch (failure) {
 			registerComponentSource(event.locals, () => unavailable(failure));
 			// the remote forms and guards answer 503 through locals.auth() and the actions' own config
-			registerRequestKitgate(event.locals, { signIn, signOut, signInPage: `${appBase()}/auth/signin` });
+			registerRequestKitgate(event.locals, fallbackKitgate);
 			// development: the start-up error on every page, as production would not have started
 			if (startupFailed) return startupErrorPage(event, source as SvelteKitAuthConfig, failure);
 			return misconfigured(event, resolve, typeof source === 'function' ? undefined : source, failure);
 		}
 		registerComponentSource(event.locals, () => requestSource(config));
-		registerRequestKitgate(event.locals, { signIn, signOut, signInPage: config.pages?.signIn ?? `${config.basePath}/signin` });
+		registerRequestKitgate(event.locals, requestKitgateOf(config, signIn, signOut));
 		const basePath = config.basePath as string;
 		if (event.request.method === 'GET' && event.url.pathname === `${basePath}/session`) {
 			// the hot route: read the cookie directly, as locals.auth() does
@@ -265,7 +265,17 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		engineRedirect(result.redirect);
 	};
 
+	// before the config is there (prerendering, a config that cannot work): the built-in sign-in page
+	const fallbackKitgate = requestKitgateOf({ basePath: `${appBase()}/auth` } as SvelteKitAuthConfig, signIn, signOut);
+
 	return { handle, signIn, signOut };
+}
+
+/** What the rest of a request needs of this kitgate (`request-kitgate.ts`): its actions and the pages a signed-out visitor reaches. */
+function requestKitgateOf(config: SvelteKitAuthConfig, signIn: Action, signOut: Action): RequestKitgate {
+	const signInPage = config.pages?.signIn ?? `${config.basePath}/signin`;
+	const openPages = [signInPage, config.pages?.error, config.pages?.verifyRequest].filter((page): page is string => typeof page === 'string' && page !== '');
+	return { signIn, signOut, signInPage, openPages };
 }
 
 /**

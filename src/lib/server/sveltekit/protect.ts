@@ -3,12 +3,10 @@
 
 import { json, redirect, type Handle, type RequestEvent } from '@sveltejs/kit';
 import { base } from '$app/paths';
-import { isProtectedPath, pathSegments, prefixSegments } from './path-guard.js';
+import { isOpenPage, isProtectedPath, prefixSegments } from './path-guard.js';
 import { requestKitgate } from './request-kitgate.js';
-import { SESSION_REQUIRED, signInLocation } from './session-helpers.js';
+import { sessionRequiredAnswer, signInLocation } from './session-helpers.js';
 
-/** The body of the 401: SvelteKit's error shape, with kitgate's stable code. */
-const REFUSAL = { message: 'Sign in to continue.', code: SESSION_REQUIRED };
 
 /**
  * Whether a browser is asking for a page (a redirect helps it): a document request, SvelteKit's
@@ -26,9 +24,12 @@ function wantsPage(event: RequestEvent): boolean {
  * A `handle` that answers requests for paths under `prefixes` only for a signed-in user. Pages get
  * a 303 to the sign-in page (with a same-origin `callbackUrl` back to them); fetch/JSON requests and
  * remote function calls made from those pages get 401 `{ message, code: 'SessionRequired' }`.
- * Prefixes are paths inside the app (without `paths.base`) matched on whole segments, after
- * percent-decoding and dot segments, ignoring case and repeated or trailing slashes: `/admin`
- * covers `/admin` and `/admin/users`, not `/administrator`. Compose it after kitgate's handle.
+ * Prefixes are paths inside the app (without `paths.base`) matched on whole segments, in every
+ * reading of the path (as SvelteKit routes it, fully percent-decoded with and without dot
+ * segments), ignoring case and repeated or trailing slashes: `/admin` covers `/admin`,
+ * `/admin/users` and `/admin/x%2f..%2fy`, not `/administrator`. The sign-in page and the
+ * config's `pages.error` and `pages.verifyRequest` stay open, as spelled. Compose it after
+ * kitgate's handle.
  *
  * A remote function runs at SvelteKit's own URL, and the page it reports calling from is the
  * caller's to say: check the session inside the function too (`requireSession()`).
@@ -46,20 +47,21 @@ export function protect(prefixes: readonly string[]): Handle {
 	const covered = prefixes.map(prefixSegments);
 	return async ({ event, resolve }) => {
 		if (!isProtectedPath(event.url.pathname, covered, base)) return resolve(event);
-		const { signInPage } = requestKitgate(event, 'protect()');
-		// the sign-in page itself stays open, or a prefix that covers it would loop
-		const signInPath = new URL(signInPage, event.url.origin);
-		if (signInPath.origin === event.url.origin && sameSegments(signInPath.pathname, event.url.pathname)) return resolve(event);
+		const { signInPage, openPages } = requestKitgate(event, 'protect()');
+		// the sign-in page (and the error and check-your-email pages) stay open, or a prefix covering them would loop or hide the failure
+		if (isOpenPage(event.url.pathname, sameOriginPaths(openPages, event.url.origin))) return resolve(event);
 		const session = await event.locals.auth();
 		if (session?.user) return resolve(event);
 		if (wantsPage(event)) redirect(303, signInLocation(event.url, signInPage));
 		const headers = { 'cache-control': 'private, no-store' };
 		// a remote call reads SvelteKit's error envelope; others read SvelteKit's error body
-		if (event.isRemoteRequest) return json({ type: 'error', status: 401, error: REFUSAL }, { status: 401, headers });
-		return json(REFUSAL, { status: 401, headers });
+		const { status, body } = sessionRequiredAnswer;
+		if (event.isRemoteRequest) return json({ type: 'error', status, error: body }, { status, headers });
+		return json(body, { status, headers });
 	};
 }
 
-function sameSegments(a: string, b: string): boolean {
-	return pathSegments(a)?.join('/') === pathSegments(b)?.join('/');
+/** The paths of those of `pages` on `origin` (a page on another site is never this request's path). */
+function sameOriginPaths(pages: readonly string[], origin: string): string[] {
+	return pages.map((page) => new URL(page, origin)).filter((url) => url.origin === origin).map((url) => url.pathname);
 }

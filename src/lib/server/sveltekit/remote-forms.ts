@@ -1,9 +1,9 @@
 // Sign-in and sign-out as SvelteKit remote `form` functions: the app's `*.remote.ts` wraps these in
 // `form('unchecked', …)`. Export path: `kitgate/sveltekit`. They run kitgate's own form actions.
 
-import type { RequestEvent } from '@sveltejs/kit';
+import { error, type RequestEvent } from '@sveltejs/kit';
 import { getRequestEvent } from '$app/server';
-import { CredentialsSignin } from '../core/errors.js';
+import { CredentialsSignin, failures, type ErrorType } from '../core/errors.js';
 import { requestKitgate } from './request-kitgate.js';
 
 /**
@@ -34,17 +34,36 @@ export interface RemoteSignInFailure {
 	code: string;
 }
 
-/** The form fields of a remote form's data, as a form post would send them (`a.b` for nested ones). */
-function formBody(data: RemoteAuthFormInput, into = new URLSearchParams(), prefix = ''): URLSearchParams {
-	for (const [name, value] of Object.entries(data ?? {})) {
-		const field = prefix ? `${prefix}.${name}` : name;
-		for (const item of Array.isArray(value) ? value : [value]) {
-			if (item === undefined || item === null || item instanceof File) continue;
-			if (typeof item === 'object') formBody(item, into, field);
-			else into.append(field, String(item));
+/** Form data kitgate reads: far more than any sign-in form has, far less than a bomb. */
+const MAX_FIELDS = 256;
+const MAX_DEPTH = 8;
+
+/**
+ * The form fields of a remote form's data, as a form post would send them (`a.b` for nested
+ * ones); `undefined` for data no form makes: SvelteKit's enhanced forms post devalue, which can
+ * encode shared and cyclic references (a cycle would overflow the stack, shared ones multiply).
+ */
+function formBody(data: RemoteAuthFormInput): URLSearchParams | undefined {
+	const into = new URLSearchParams();
+	const seen = new WeakSet<object>();
+	const add = (value: unknown, field: string, depth: number): boolean => {
+		if (value === undefined || value === null || value instanceof File) return true;
+		if (typeof value !== 'object') {
+			into.append(field, String(value));
+			return into.size <= MAX_FIELDS;
 		}
-	}
-	return into;
+		// each object once, not too deep: a form's fields are a small tree
+		if (seen.has(value) || depth > MAX_DEPTH) return false;
+		seen.add(value);
+		if (Array.isArray(value)) return value.every((item) => add(item, field, depth + 1));
+		return Object.entries(value).every(([name, item]) => add(item, field ? `${field}.${name}` : name, depth + 1));
+	};
+	return add(data ?? {}, '', 0) ? into : undefined;
+}
+
+/** SvelteKit's 400 for form data no form makes (the failure table's InvalidRequest). */
+function invalidFormData(): never {
+	error(failures.InvalidRequest.status, { message: failures.InvalidRequest.defaultMessage, code: 'InvalidRequest' satisfies ErrorType } as App.Error);
 }
 
 /**
@@ -52,10 +71,11 @@ function formBody(data: RemoteAuthFormInput, into = new URLSearchParams(), prefi
  * headers (Origin, Cookie: what the CSRF checks look at) are the request's own.
  */
 function formEvent(event: RequestEvent, data: RemoteAuthFormInput): RequestEvent {
+	const body = formBody(data) ?? invalidFormData();
 	const headers = new Headers(event.request.headers);
 	headers.delete('content-length');
 	headers.set('content-type', 'application/x-www-form-urlencoded');
-	const request = new Request(event.request.url, { method: 'POST', headers, body: formBody(data) });
+	const request = new Request(event.request.url, { method: 'POST', headers, body });
 	return { ...event, request };
 }
 

@@ -11,6 +11,11 @@ export interface RequestKitgate {
 	signOut: Action;
 	/** The sign-in page: the config's `pages.signIn`, or `{basePath}/signin`. */
 	signInPage: string;
+	/**
+	 * The pages a signed-out visitor is sent to, which `protect()` leaves open: the sign-in page,
+	 * and the config's `pages.error` and `pages.verifyRequest` when it has them.
+	 */
+	openPages: string[];
 }
 
 const registered = new WeakMap<object, RequestKitgate>();

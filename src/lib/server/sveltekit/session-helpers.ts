@@ -3,7 +3,9 @@
 
 import { error, redirect, type RequestEvent } from '@sveltejs/kit';
 import { getRequestEvent } from '$app/server';
+import { failures, type ErrorType } from '../core/errors.js';
 import type { Session } from '../core/types.js';
+import { isOpenPage } from './path-guard.js';
 import { missingHandle, requestKitgate } from './request-kitgate.js';
 
 /**
@@ -13,7 +15,13 @@ import { missingHandle, requestKitgate } from './request-kitgate.js';
  * @example
  * if (isHttpError(error) && error.body.code === SESSION_REQUIRED) goto('/signin');
  */
-export const SESSION_REQUIRED = 'SessionRequired';
+export const SESSION_REQUIRED = 'SessionRequired' satisfies ErrorType;
+
+/** The failure table's answer to a request without the session it needs: its status and SvelteKit's error body. */
+export const sessionRequiredAnswer = {
+	status: failures.SessionRequired.status,
+	body: { message: failures.SessionRequired.defaultMessage, code: SESSION_REQUIRED }
+} as const;
 
 /**
  * Options of `requireSession`.
@@ -24,8 +32,9 @@ export const SESSION_REQUIRED = 'SessionRequired';
 export interface RequireSessionOptions {
 	/**
 	 * `true` in a remote `form` (or a page load or form action): without a session, redirect (303)
-	 * to the sign-in page, coming back to the current page. Default `false`: SvelteKit's 401 error
-	 * with `code: 'SessionRequired'`, for `query`, `command` and endpoints, which answer data.
+	 * to the sign-in page, coming back to the current page (on the sign-in page itself, the 401:
+	 * no redirect loop). Default `false`: SvelteKit's 401 error with `code: 'SessionRequired'`, for
+	 * `query`, `command` and endpoints, which answer data.
 	 */
 	redirectToSignIn?: boolean;
 	/** The request; by default SvelteKit's current one (`getRequestEvent()`). */
@@ -92,13 +101,20 @@ export async function requireSession(options: RequireSessionOptions = {}): Promi
 	const { signInPage } = requestKitgate(event, 'requireSession()');
 	const session = await getSession(event);
 	if (session?.user) return session;
-	if (options.redirectToSignIn) redirect(303, signInLocation(event.url, signInPage));
+	// on the sign-in page itself a redirect would come back here for ever: the 401 instead
+	if (options.redirectToSignIn && !isOnPage(event.url, signInPage)) redirect(303, signInLocation(event.url, signInPage));
 	sessionRequired();
 }
 
 /** SvelteKit's 401 with kitgate's stable code (what the client's `HttpError.body` has). */
 export function sessionRequired(): never {
-	error(401, { message: 'Sign in to continue.', code: SESSION_REQUIRED } as App.Error);
+	error(sessionRequiredAnswer.status, { ...sessionRequiredAnswer.body } as App.Error);
+}
+
+/** Whether `url` is the page `page` (a path on this site, or an absolute URL). */
+function isOnPage(url: URL, page: string): boolean {
+	const target = new URL(page, url.origin);
+	return target.origin === url.origin && isOpenPage(url.pathname, [target.pathname]);
 }
 
 /**
