@@ -5,8 +5,11 @@
 // sign-out (kitgate's handle, locals.auth, the signIn/signOut form actions and the components),
 // a wrong password answered on the page by the hydrated SignIn (an enhanced post, no reload), the
 // company identity provider through the form action (a redirect to another origin), an email link
-// from the local mail sink, the built-in sign-in and error pages, and PasskeySignIn hydrated. The
-// app's own `npm run check` checks kitgate's types under SvelteKit 3.
+// from the local mail sink, the built-in sign-in and error pages, and PasskeySignIn hydrated. Then
+// remote functions (docs/remote-functions.md: a query with requireSession, the remote sign-in and
+// sign-out forms with and without JavaScript, protect() in sequence()) and the layout's session
+// state (setSessionContext/useSession following a client signIn/signOut). The app's own
+// `npm run check` checks kitgate's types under SvelteKit 3.
 //
 // Node 22 and the app's dependencies (better-sqlite3 compiled for Node 22 takes minutes) are kept
 // in node_modules/.cache/kitgate-sveltekit3, keyed on their versions; each run copies the app,
@@ -26,6 +29,10 @@ import { startDemoSmtp } from './demo-smtp.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const GUIDE = join(ROOT, 'docs/getting-started-sveltekit.md');
+const REMOTE_DOC = join(ROOT, 'docs/remote-functions.md');
+const COMPONENTS_DOC = join(ROOT, 'docs/components.md');
+/** The stage's own files beyond the docs' (a query with requireSession, a guarded page, the hook with protect). */
+const FIXTURE = join(import.meta.dirname, 'sveltekit3-fixture');
 const CACHE = join(ROOT, 'node_modules/.cache/kitgate-sveltekit3');
 const NODE_VERSION = '22.23.3';
 /** sv 1 (prerelease): the `sv create` that writes SvelteKit 3 apps (sv 0.17, the latest, writes SvelteKit 2 ones). */
@@ -104,10 +111,10 @@ function appTemplate() {
 	return dir;
 }
 
-/** The fenced blocks of the guide: `{ lang, file, code }`, `file` when the first line names one. */
-function guideBlocks() {
+/** The fenced blocks of a doc (the guide by default): `{ lang, file, code }`, `file` when the first line names one. */
+function guideBlocks(doc = GUIDE) {
 	const blocks = [];
-	const lines = readFileSync(GUIDE, 'utf8').split('\n');
+	const lines = readFileSync(doc, 'utf8').split('\n');
 	for (let i = 0; i < lines.length; i++) {
 		const fence = /^```(\w+)?/.exec(lines[i]);
 		if (!fence) continue;
@@ -133,7 +140,9 @@ function writeGuideFiles(dir) {
 	for (const block of blocks.filter((candidate) => candidate.file && candidate.line < kit3)) {
 		let code = block.code;
 		if (block.file === 'src/auth.ts') code = replaced(code, "from '$lib/server/users'", "from '#lib/server/users.ts'");
-		if (block.file === 'vite.config.ts') code = replaced(code, 'sveltekit({ adapter: adapter() })', `sveltekit({ adapter: adapter(), paths: { origin: '${origin}' } })`);
+		// remote functions are still experimental in SvelteKit 3.2: the plugin's `experimental.remoteFunctions`
+		if (block.file === 'vite.config.ts') code = replaced(code, 'sveltekit({ adapter: adapter() })', `sveltekit({ adapter: adapter(), paths: { origin: '${origin}' }, experimental: { remoteFunctions: true } })`);
+		if (block.file === 'src/routes/+layout.svelte') code = withSessionState(code);
 		mkdirSync(dirname(join(dir, block.file)), { recursive: true });
 		writeFileSync(join(dir, block.file), code);
 	}
@@ -141,6 +150,7 @@ function writeGuideFiles(dir) {
 	const declared = blocks.filter((block) => block.line > kit3 && block.lang === 'ts');
 	assert.equal(declared.length, 1, 'the SvelteKit 3 section has one TypeScript block (src/env.ts)');
 	writeFileSync(join(dir, 'src/env.ts'), declared[0].code);
+	writeRemoteFiles(dir);
 	// beyond the guide: the passkey button, and types that must stay kitgate's own under SvelteKit 3
 	mkdirSync(join(dir, 'src/routes/passkey'), { recursive: true });
 	writeFileSync(join(dir, 'src/routes/passkey/+page.svelte'), `<script lang="ts">\n\timport { PasskeySignIn } from 'kitgate/components';\n</script>\n\n<PasskeySignIn autofill={false} />\n`);
@@ -157,6 +167,41 @@ function writeGuideFiles(dir) {
 			''
 		].join('\n')
 	);
+}
+
+/**
+ * The guide's layout with the session state of its "The session in the browser" section: the
+ * header reads `setSessionContext`'s state, and shows the user's email for the tests.
+ */
+function withSessionState(code) {
+	code = replaced(code, "import { UserButton } from 'kitgate/components';", "import { setSessionContext, UserButton } from 'kitgate/components';");
+	code = replaced(code, 'let { data, children } = $props();', 'let { data, children } = $props();\n\tconst session = setSessionContext(() => data.session, { refetchOnWindowFocus: true });');
+	return replaced(code, '{#if data.session}\n\t\t<UserButton />', '{#if session.data}\n\t\t<span data-testid="header-user">{session.data.user.email}</span>\n\t\t<UserButton />');
+}
+
+/**
+ * docs/remote-functions.md's remote modules as written (notes.remote.ts, auth.remote.ts), the home
+ * page with the remote sign-in and sign-out forms from the guide's SvelteKit 3 section (SvelteKit 3
+ * takes only fields made by `fields.x.as(…)`), docs/components.md's useSession page at /session, and
+ * the stage's fixture (a query with requireSession and its page, a page guarded by protect, the hook).
+ */
+function writeRemoteFiles(dir) {
+	const remote = guideBlocks(REMOTE_DOC).filter((block) => block.file?.endsWith('.remote.ts'));
+	assert.deepEqual(remote.map((block) => block.file).sort(), ['src/routes/auth.remote.ts', 'src/routes/notes.remote.ts']);
+	for (const block of remote) writeFileSync(join(dir, block.file), block.code);
+	const kit3 = readFileSync(GUIDE, 'utf8').split('\n').findIndex((line) => line === '## SvelteKit 3');
+	// named in the prose, not in the block: the guide's other readers (e2e-apps) write every named block into a SvelteKit 2 app
+	const remotePage = guideBlocks().filter((block) => block.line > kit3 && block.lang === 'svelte');
+	assert.equal(remotePage.length, 1, "the SvelteKit 3 section has the remote forms' page");
+	writeFileSync(join(dir, 'src/routes/+page.svelte'), remotePage[0].code);
+	const lines = readFileSync(COMPONENTS_DOC, 'utf8').split('\n');
+	const intro = lines.findIndex((line) => line.startsWith('and read it in any component below with `useSession()`'));
+	assert.ok(intro > 0, 'components.md still introduces the useSession example');
+	const useSessionPage = guideBlocks(COMPONENTS_DOC).find((block) => block.line > intro && block.lang === 'svelte');
+	assert.match(useSessionPage.code, /useSession\(\)/);
+	mkdirSync(join(dir, 'src/routes/session'), { recursive: true });
+	writeFileSync(join(dir, 'src/routes/session/+page.svelte'), useSessionPage.code);
+	cpSync(FIXTURE, dir, { recursive: true });
 }
 
 function freePort() {
@@ -357,4 +402,100 @@ test('PasskeySignIn: server-rendered disabled, enabled once hydrated, and its cl
 		await until(page, async () => (await page.locator('.kitgate-passkey-message[role="alert"]').count()) === 1, 'the component answered');
 		assert.ok(asked.some((path) => path.startsWith('/auth/webauthn-options/passkey')), asked.join(', '));
 	});
+});
+
+test('remote functions: a signed-out query is 401 SessionRequired, a guarded page is a 303 to sign-in', async () => {
+	// protect(['/members']) after the guide's handle: a page navigation goes to kitgate's sign-in page
+	const guarded = await fetch(`${origin}/members`, { redirect: 'manual', headers: { accept: 'text/html' } });
+	assert.equal(guarded.status, 303);
+	assert.equal(guarded.headers.get('location'), `/auth/signin?callbackUrl=${encodeURIComponent(`${origin}/members`)}`);
+	await withPage(async (page) => {
+		const remote = [];
+		page.on('response', (response) => new URL(response.url()).pathname.startsWith('/_app/remote/') && remote.push(response.json().then((body) => ({ status: response.status(), body }))));
+		await page.goto(`${origin}/me`);
+		await page.waitForLoadState('networkidle');
+		await page.getByRole('button', { name: 'Ask' }).click();
+		await until(page, async () => (await page.getByTestId('me-answer').textContent()) !== '', 'the query answered');
+		// requireSession() in the query: SvelteKit's HttpError on the client, status and code kept
+		assert.equal(await page.getByTestId('me-answer').textContent(), '401 SessionRequired');
+		// SvelteKit 3 answers a remote function's error with 200 and the error (its status inside)
+		assert.deepEqual(await Promise.all(remote), [{ status: 200, body: { type: 'error', error: { status: 401, code: 'SessionRequired', message: 'Sign in to continue.' } } }]);
+	});
+});
+
+test('remote functions: sign-in through the remote form (enhanced), the query answers, the guarded page opens, sign-out', async () => {
+	await withPage(async (page) => {
+		const posts = [];
+		page.on('request', (request) => request.method() === 'POST' && posts.push(new URL(request.url()).pathname));
+		// docs/remote-functions.md's page: form {...signIn} with callbackUrl /dashboard
+		await page.goto(`${origin}/`);
+		await page.waitForLoadState('networkidle');
+		await page.evaluate(() => Object.assign(window, { kit3Mark: true }));
+		await page.getByLabel('Username').fill('ada');
+		await page.getByLabel('Password').fill('not the password');
+		await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+		// a refused password is the form's result, shown in place
+		await until(page, async () => (await page.getByText('Sign in failed.').count()) === 1, 'the refusal shown');
+		// SvelteKit resets the form after a submission: both fields again
+		await page.getByLabel('Username').fill('ada');
+		await page.getByLabel('Password').fill(PASSWORD);
+		await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+		await until(page, async () => page.url() === `${origin}/dashboard`, 'signed in, on the dashboard');
+		assert.equal(await page.getByTestId('dashboard-user').textContent(), 'ada@example.com');
+		assert.ok(posts.length === 2 && posts.every((path) => path.startsWith('/_app/remote/')), `the posts went to the remote form: ${posts.join(', ')}`);
+		assert.equal(await page.evaluate(() => Reflect.get(window, 'kit3Mark')), true, 'enhanced: no page load');
+		await until(page, async () => (await page.getByTestId('header-user').count()) === 1, 'the header shows the user');
+		// the query answers with the session now, and the guarded page opens
+		await page.goto(`${origin}/me`);
+		await page.waitForLoadState('networkidle');
+		await page.getByRole('button', { name: 'Ask' }).click();
+		await until(page, async () => (await page.getByTestId('me-answer').textContent()) !== '', 'the query answered');
+		assert.equal(await page.getByTestId('me-answer').textContent(), 'user ada@example.com');
+		assert.equal((await page.goto(`${origin}/members`)).status(), 200);
+		assert.equal(await page.getByRole('heading', { name: 'Members' }).count(), 1);
+		// the remote sign-out form on the home page
+		await page.goto(`${origin}/`);
+		await page.waitForLoadState('networkidle');
+		await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+		await until(page, async () => (await page.getByTestId('header-user').count()) === 0, 'the header shows nobody');
+		const after = await fetch(`${origin}/members`, { redirect: 'manual', headers: { accept: 'text/html', cookie: (await page.context().cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } });
+		assert.equal(after.status, 303, 'signed out: the guarded page sends to sign-in again');
+	});
+});
+
+test("the layout's session state follows a client signIn and signOut without a reload", async () => {
+	await withPage(async (page) => {
+		// docs/components.md's useSession page, under the guide's layout with setSessionContext
+		await page.goto(`${origin}/session`);
+		await page.waitForLoadState('networkidle');
+		await page.evaluate(() => Object.assign(window, { kit3Mark: true }));
+		assert.equal(await page.getByTestId('header-user').count(), 0);
+		await page.locator('main input[autocomplete="username"]').fill('ada');
+		await page.locator('main input[autocomplete="current-password"]').fill(PASSWORD);
+		await page.locator('main').getByRole('button', { name: 'Sign in' }).click();
+		await until(page, async () => (await page.getByTestId('header-user').count()) === 1, 'the header shows the user');
+		assert.equal(await page.getByTestId('header-user').textContent(), 'ada@example.com');
+		assert.equal(await page.locator('main p').first().textContent(), 'ada@example.com', 'useSession() below the layout too');
+		await page.locator('main').getByRole('button', { name: 'Sign out' }).click();
+		await until(page, async () => (await page.getByTestId('header-user').count()) === 0, 'the header shows nobody');
+		assert.equal(await page.evaluate(() => Reflect.get(window, 'kit3Mark')), true, 'no page load');
+		// really signed out, not only on the page
+		assert.equal(await page.evaluate(async () => (await fetch('/auth/session')).json()), null);
+	});
+});
+
+test('remote functions: the remote sign-in form works without JavaScript (a form post, then a 303)', async () => {
+	const context = await browser.newContext({ javaScriptEnabled: false });
+	try {
+		const page = await context.newPage();
+		await page.goto(`${origin}/`);
+		await page.getByLabel('Username').fill('ada');
+		await page.getByLabel('Password').fill(PASSWORD);
+		const [post] = await Promise.all([page.waitForResponse((response) => response.request().method() === 'POST'), page.getByRole('button', { name: 'Sign in', exact: true }).click()]);
+		assert.equal(post.status(), 303);
+		await until(page, async () => page.url() === `${origin}/dashboard`, 'signed in, on the dashboard');
+		assert.equal(await page.getByTestId('dashboard-user').textContent(), 'ada@example.com');
+	} finally {
+		await context.close();
+	}
 });

@@ -2,7 +2,7 @@
 // Export path: `kitgate/sveltekit`. Put it after kitgate's handle in `sequence()`.
 
 import { json, redirect, type Handle, type RequestEvent } from '@sveltejs/kit';
-import { base } from '$app/paths';
+import { appBase } from './app-base.js';
 import { isOpenPage, isProtectedPath, prefixSegments } from './path-guard.js';
 import { requestKitgate } from './request-kitgate.js';
 import { sessionRequiredAnswer, signInLocation } from './session-helpers.js';
@@ -46,7 +46,7 @@ export function protect(prefixes: readonly string[]): Handle {
 	if (!Array.isArray(prefixes) || prefixes.length === 0) throw new TypeError('kitgate: protect() takes a list of paths, like protect(["/admin"]).');
 	const covered = prefixes.map(prefixSegments);
 	return async ({ event, resolve }) => {
-		if (!isProtectedPath(event.url.pathname, covered, base)) return resolve(event);
+		if (!isProtectedPath(event.url.pathname, covered, appBase())) return resolve(event);
 		const { signInPage, openPages } = requestKitgate(event, 'protect()');
 		// the sign-in page (and the error and check-your-email pages) stay open, or a prefix covering them would loop or hide the failure
 		if (isOpenPage(event.url.pathname, sameOriginPaths(openPages, event.url.origin))) return resolve(event);
