@@ -18,6 +18,9 @@ export interface SessionStateOptions {
 /** `authenticated` when there is a session, else `unauthenticated`. */
 export type SessionStatus = 'authenticated' | 'unauthenticated';
 
+/** Set by SessionState: counts a change the server knows and the page does not yet (it has `#changes`). */
+let markChanged: (state: SessionState<never>) => void;
+
 /** The context key: a symbol, so no app key can collide with it. */
 const SESSION_KEY = Symbol('kitgate.session');
 
@@ -38,7 +41,14 @@ export class SessionState<S = Session> {
 	#seedKey = $derived.by(() => JSON.stringify(this.#seed() ?? null));
 	/** A session learned in the browser, and the layout session it replaces. */
 	#learned = $state.raw<{ over: string; session: S | null }>();
-	#pending: Promise<S | null> | undefined;
+	/** Counts the changes the page learned: a request sent before the last one answers an older session. */
+	#changes = 0;
+	/** The refresh under way, and the change count it was asked at. */
+	#pending: { changes: number; answer: Promise<S | null> } | undefined;
+
+	static {
+		markChanged = (state) => state.#changes++;
+	}
 
 	/**
 	 * @param seed - reads the layout's session, e.g. `() => data.session` (a function, so that a load that runs again reaches the state).
@@ -62,18 +72,29 @@ export class SessionState<S = Session> {
 
 	/** Replaces the session with one the browser learned (`null`: signed out). */
 	set(session: S | null): void {
+		this.#changes++;
 		this.#learned = { over: this.#seedKey, session };
 	}
 
-	/** Fetches the session once (`GET {basePath}/session`; calls while one is under way share it) and shows it. */
+	/**
+	 * Fetches the session once (`GET {basePath}/session`) and shows it. Calls while one is under way
+	 * share it, unless the session changed since it was sent: then its answer is older than what the
+	 * page knows, is not shown, and a new request is sent.
+	 */
 	refresh(): Promise<S | null> {
-		this.#pending ??= getSession<S>({ basePath: this.#basePath })
+		const changes = this.#changes;
+		if (this.#pending?.changes === changes) return this.#pending.answer;
+		const answer: Promise<S | null> = getSession<S>({ basePath: this.#basePath })
 			.then((session) => {
+				if (this.#changes !== changes) return this.data;
 				this.set(session);
 				return session;
 			})
-			.finally(() => (this.#pending = undefined));
-		return this.#pending;
+			.finally(() => {
+				if (this.#pending?.answer === answer) this.#pending = undefined;
+			});
+		this.#pending = { changes, answer };
+		return answer;
 	}
 
 	/** Updates the session on the server (`updateSession`: the `jwt` callback with `trigger: "update"`) and shows the result. */
@@ -84,10 +105,14 @@ export class SessionState<S = Session> {
 	}
 }
 
-/** Follows a session change the client helpers announced in this page: the session they know, else one fetch. */
-function follow<S>(state: SessionState<S>, change: SessionChange): void {
-	if ('session' in change) state.set((change.session ?? null) as S | null);
-	else void state.refresh().catch(() => {});
+/**
+ * Follows a session change the client helpers announced in this page: the session they know, else
+ * a fetch sent after the change (a refresh already under way carries the old cookie). Internal.
+ */
+export function followSessionChange<S>(state: SessionState<S>, change: SessionChange): void {
+	if ('session' in change) return state.set((change.session ?? null) as S | null);
+	markChanged(state as SessionState<never>);
+	void state.refresh().catch(() => {});
 }
 
 /**
@@ -107,7 +132,7 @@ export function setSessionContext<S = Session>(seed: () => NoInfer<S> | null | u
 	setContext(SESSION_KEY, state);
 	// effects run only in the browser: the server neither listens nor fetches
 	$effect(() => {
-		const stops = [on(window, SESSION_CHANGED, (event) => follow(state, (event as CustomEvent<SessionChange>).detail ?? {}))];
+		const stops = [on(window, SESSION_CHANGED, (event) => followSessionChange(state, (event as CustomEvent<SessionChange>).detail ?? {}))];
 		if (options.refetchOnWindowFocus) {
 			const refresh = () => void state.refresh().catch(() => {});
 			stops.push(
