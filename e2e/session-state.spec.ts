@@ -135,6 +135,23 @@ test.describe('session state', () => {
 		expect(await stillThisPage(page)).toBe(true);
 	});
 
+	test('focus events fired in a loop (a page framing this one can focus it) ask the server at most once per interval', async ({ page }) => {
+		await signInOnTheSignInPage(page);
+		await openSessionPage(page);
+		const requests = sessionRequests(page);
+		// sixty focus and visibility events over about a second and a half, each after the last answer came
+		await page.evaluate(async () => {
+			for (let i = 0; i < 60; i++) {
+				window.dispatchEvent(new FocusEvent('focus'));
+				document.dispatchEvent(new Event('visibilitychange'));
+				await new Promise((resolve) => setTimeout(resolve, 25));
+			}
+		});
+		await page.waitForLoadState('networkidle');
+		expect(requests.map((request) => request.method())).toEqual(['GET']);
+		await expect(page.getByTestId('session-status')).toHaveText('authenticated');
+	});
+
 	test("two users' pages rendered at the same time each show their own session (nothing shared between requests)", async ({ browser }) => {
 		const signedIn = await browser.newContext();
 		const anonymous = await browser.newContext();

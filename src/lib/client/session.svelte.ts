@@ -4,6 +4,7 @@
 import { getContext, setContext } from 'svelte';
 import { on } from 'svelte/events';
 import type { Session } from '../server/core/types.js';
+import { focusRefresher } from './focus-refresh.js';
 import { getSession, updateSession } from './index.js';
 import { SESSION_CHANGED, type SessionChange } from './session-events.js';
 
@@ -11,7 +12,7 @@ import { SESSION_CHANGED, type SessionChange } from './session-events.js';
 export interface SessionStateOptions {
 	/** Base path of kitgate's routes (default `/auth`; `data.kitgate.basePath` knows the app's). */
 	basePath?: string;
-	/** Fetch the session once (`GET {basePath}/session`) when the window gets focus or the tab becomes visible again: a sign-out in another tab shows here. Default `false`. */
+	/** Fetch the session once (`GET {basePath}/session`) when the window gets focus or the tab becomes visible again, at most once every 2 seconds: a sign-out in another tab shows here. Default `false`. */
 	refetchOnWindowFocus?: boolean;
 }
 
@@ -134,7 +135,8 @@ export function setSessionContext<S = Session>(seed: () => NoInfer<S> | null | u
 	$effect(() => {
 		const stops = [on(window, SESSION_CHANGED, (event) => followSessionChange(state, (event as CustomEvent<SessionChange>).detail ?? {}))];
 		if (options.refetchOnWindowFocus) {
-			const refresh = () => void state.refresh().catch(() => {});
+			// at most one request per interval, however many focus events come
+			const refresh = focusRefresher(() => state.refresh());
 			stops.push(
 				on(window, 'focus', refresh),
 				on(document, 'visibilitychange', () => document.visibilityState === 'visible' && refresh())
