@@ -135,6 +135,52 @@ test.describe('session state', () => {
 		expect(await stillThisPage(page)).toBe(true);
 	});
 
+	test('a refresh answered after a sign-out on the page does not show the user signed in again', async ({ page }) => {
+		await signInOnTheSignInPage(page);
+		await openSessionPage(page);
+		// the refresh's answer (the session its cookie still had) is held until after the sign-out
+		let release!: () => void;
+		const released = new Promise<void>((resolve) => (release = resolve));
+		let answered!: () => void;
+		const refreshAnswered = new Promise<void>((resolve) => (answered = resolve));
+		let held: { user?: { email?: string } } | null = null;
+		await page.route(`${ORIGIN}/auth/session`, async (route) => {
+			if (route.request().method() !== 'GET') return route.continue();
+			const response = await route.fetch();
+			held = await response.json();
+			await released;
+			await route.fulfill({ response, json: held });
+			answered();
+		});
+		await page.getByRole('button', { name: 'Refresh the session' }).click();
+		await page.getByRole('button', { name: 'Sign out here' }).click();
+		await expect(page.getByTestId('session-status')).toHaveText('unauthenticated');
+		release();
+		await refreshAnswered;
+		// the late answer was a signed-in session
+		expect(held).toMatchObject({ user: { email: 'demo@kitgate.dev' } });
+		await page.waitForTimeout(200);
+		await expect(page.getByTestId('session-status')).toHaveText('unauthenticated');
+		await expect(userButton(page)).toHaveCount(0);
+	});
+
+	test('focus events fired in a loop (a page framing this one can focus it) ask the server at most once per interval', async ({ page }) => {
+		await signInOnTheSignInPage(page);
+		await openSessionPage(page);
+		const requests = sessionRequests(page);
+		// sixty focus and visibility events over about a second and a half, each after the last answer came
+		await page.evaluate(async () => {
+			for (let i = 0; i < 60; i++) {
+				window.dispatchEvent(new FocusEvent('focus'));
+				document.dispatchEvent(new Event('visibilitychange'));
+				await new Promise((resolve) => setTimeout(resolve, 25));
+			}
+		});
+		await page.waitForLoadState('networkidle');
+		expect(requests.map((request) => request.method())).toEqual(['GET']);
+		await expect(page.getByTestId('session-status')).toHaveText('authenticated');
+	});
+
 	test("two users' pages rendered at the same time each show their own session (nothing shared between requests)", async ({ browser }) => {
 		const signedIn = await browser.newContext();
 		const anonymous = await browser.newContext();

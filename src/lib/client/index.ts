@@ -3,6 +3,7 @@
 // providers. Export path: `kitgate/client`.
 
 import type { Session } from '../server/core/types.js';
+import { sameOriginBasePath } from './base-path.js';
 import { passkeySignIn, type PasskeyAction } from './passkey.js';
 import { announceSessionChange } from './session-events.js';
 
@@ -99,7 +100,7 @@ export async function signIn(
 	params: Record<string, string> = {},
 	options: SignInOptions = {}
 ): Promise<SignInResult> {
-	const basePath = options.basePath ?? '/auth';
+	const basePath = sameOriginBasePath(options.basePath ?? '/auth');
 	// Auth.js's form puts redirectTo among the fields: honour it there too, and do not post it
 	const { redirectTo: fieldRedirectTo, ...fields } = params;
 	const callbackUrl = options.redirectTo ?? fieldRedirectTo ?? location.href;
@@ -134,7 +135,7 @@ export async function signIn(
  * const { url } = await signOut({ redirect: false });
  */
 export async function signOut(options: ClientOptions = {}): Promise<SignOutResult> {
-	const basePath = options.basePath ?? '/auth';
+	const basePath = sameOriginBasePath(options.basePath ?? '/auth');
 	const callbackUrl = options.redirectTo ?? location.href;
 	const result = await post(`${basePath}/signout`, { csrfToken: await csrfToken(basePath), callbackUrl });
 	if (options.redirect !== false && result.url) go(result.url);
@@ -144,7 +145,7 @@ export async function signOut(options: ClientOptions = {}): Promise<SignOutResul
 
 /** Options of `getSession` and `updateSession`. */
 export interface SessionRequestOptions {
-	/** Base path of kitgate's routes (default `/auth`). */
+	/** Base path of kitgate's routes (default `/auth`): a path on this origin (another origin is refused). */
 	basePath?: string;
 }
 
@@ -167,7 +168,7 @@ async function sessionAnswer<S>(response: Response): Promise<S | null> {
  * if (session) console.log(`signed in as ${session.user.email}`);
  */
 export async function getSession<S = Session>(options: SessionRequestOptions = {}): Promise<S | null> {
-	const response = await fetch(`${options.basePath ?? '/auth'}/session`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+	const response = await fetch(`${sameOriginBasePath(options.basePath ?? '/auth')}/session`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
 	return sessionAnswer<S>(response);
 }
 
@@ -180,7 +181,7 @@ export async function getSession<S = Session>(options: SessionRequestOptions = {
  * const session = await updateSession({ theme: 'dark' });
  */
 export async function updateSession<S = Session>(data?: unknown, options: SessionRequestOptions = {}): Promise<S | null> {
-	const basePath = options.basePath ?? '/auth';
+	const basePath = sameOriginBasePath(options.basePath ?? '/auth');
 	const response = await fetch(`${basePath}/session`, {
 		method: 'POST',
 		credentials: 'same-origin',

@@ -4,6 +4,7 @@
 import { getContext, setContext } from 'svelte';
 import { on } from 'svelte/events';
 import type { Session } from '../server/core/types.js';
+import { focusRefresher } from './focus-refresh.js';
 import { getSession, updateSession } from './index.js';
 import { SESSION_CHANGED, type SessionChange } from './session-events.js';
 
@@ -11,12 +12,15 @@ import { SESSION_CHANGED, type SessionChange } from './session-events.js';
 export interface SessionStateOptions {
 	/** Base path of kitgate's routes (default `/auth`; `data.kitgate.basePath` knows the app's). */
 	basePath?: string;
-	/** Fetch the session once (`GET {basePath}/session`) when the window gets focus or the tab becomes visible again: a sign-out in another tab shows here. Default `false`. */
+	/** Fetch the session once (`GET {basePath}/session`) when the window gets focus or the tab becomes visible again, at most once every 2 seconds: a sign-out in another tab shows here. Default `false`. */
 	refetchOnWindowFocus?: boolean;
 }
 
 /** `authenticated` when there is a session, else `unauthenticated`. */
 export type SessionStatus = 'authenticated' | 'unauthenticated';
+
+/** Set by SessionState: counts a change the server knows and the page does not yet (it has `#changes`). */
+let markChanged: (state: SessionState<never>) => void;
 
 /** The context key: a symbol, so no app key can collide with it. */
 const SESSION_KEY = Symbol('kitgate.session');
@@ -38,7 +42,14 @@ export class SessionState<S = Session> {
 	#seedKey = $derived.by(() => JSON.stringify(this.#seed() ?? null));
 	/** A session learned in the browser, and the layout session it replaces. */
 	#learned = $state.raw<{ over: string; session: S | null }>();
-	#pending: Promise<S | null> | undefined;
+	/** Counts the changes the page learned: a request sent before the last one answers an older session. */
+	#changes = 0;
+	/** The refresh under way, and the change count it was asked at. */
+	#pending: { changes: number; answer: Promise<S | null> } | undefined;
+
+	static {
+		markChanged = (state) => state.#changes++;
+	}
 
 	/**
 	 * @param seed - reads the layout's session, e.g. `() => data.session` (a function, so that a load that runs again reaches the state).
@@ -62,18 +73,29 @@ export class SessionState<S = Session> {
 
 	/** Replaces the session with one the browser learned (`null`: signed out). */
 	set(session: S | null): void {
+		this.#changes++;
 		this.#learned = { over: this.#seedKey, session };
 	}
 
-	/** Fetches the session once (`GET {basePath}/session`; calls while one is under way share it) and shows it. */
+	/**
+	 * Fetches the session once (`GET {basePath}/session`) and shows it. Calls while one is under way
+	 * share it, unless the session changed since it was sent: then its answer is older than what the
+	 * page knows, is not shown, and a new request is sent.
+	 */
 	refresh(): Promise<S | null> {
-		this.#pending ??= getSession<S>({ basePath: this.#basePath })
+		const changes = this.#changes;
+		if (this.#pending?.changes === changes) return this.#pending.answer;
+		const answer: Promise<S | null> = getSession<S>({ basePath: this.#basePath })
 			.then((session) => {
+				if (this.#changes !== changes) return this.data;
 				this.set(session);
 				return session;
 			})
-			.finally(() => (this.#pending = undefined));
-		return this.#pending;
+			.finally(() => {
+				if (this.#pending?.answer === answer) this.#pending = undefined;
+			});
+		this.#pending = { changes, answer };
+		return answer;
 	}
 
 	/** Updates the session on the server (`updateSession`: the `jwt` callback with `trigger: "update"`) and shows the result. */
@@ -84,10 +106,14 @@ export class SessionState<S = Session> {
 	}
 }
 
-/** Follows a session change the client helpers announced in this page: the session they know, else one fetch. */
-function follow<S>(state: SessionState<S>, change: SessionChange): void {
-	if ('session' in change) state.set((change.session ?? null) as S | null);
-	else void state.refresh().catch(() => {});
+/**
+ * Follows a session change the client helpers announced in this page: the session they know, else
+ * a fetch sent after the change (a refresh already under way carries the old cookie). Internal.
+ */
+export function followSessionChange<S>(state: SessionState<S>, change: SessionChange): void {
+	if ('session' in change) return state.set((change.session ?? null) as S | null);
+	markChanged(state as SessionState<never>);
+	void state.refresh().catch(() => {});
 }
 
 /**
@@ -107,9 +133,10 @@ export function setSessionContext<S = Session>(seed: () => NoInfer<S> | null | u
 	setContext(SESSION_KEY, state);
 	// effects run only in the browser: the server neither listens nor fetches
 	$effect(() => {
-		const stops = [on(window, SESSION_CHANGED, (event) => follow(state, (event as CustomEvent<SessionChange>).detail ?? {}))];
+		const stops = [on(window, SESSION_CHANGED, (event) => followSessionChange(state, (event as CustomEvent<SessionChange>).detail ?? {}))];
 		if (options.refetchOnWindowFocus) {
-			const refresh = () => void state.refresh().catch(() => {});
+			// at most one request per interval, however many focus events come
+			const refresh = focusRefresher(() => state.refresh());
 			stops.push(
 				on(window, 'focus', refresh),
 				on(document, 'visibilitychange', () => document.visibilityState === 'visible' && refresh())

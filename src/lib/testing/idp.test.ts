@@ -51,6 +51,26 @@ test('any other login signs in with generated claims', async () => {
 	expect(await signInAs('lin')).toMatchObject({ user: { email: 'lin@example.test', name: 'lin' } });
 });
 
+test('it sends the user back only to a redirect_uri its client registered, and only for a client it knows (no open redirect)', async () => {
+	const authorize = (params: Record<string, string>) =>
+		fetch(`${idp.issuer}/auth?${new URLSearchParams({ response_type: 'code', scope: 'openid', state: 's', ...params })}`, { redirect: 'manual' });
+	for (const params of [
+		{ client_id: 'app', redirect_uri: 'https://attacker.example/auth/callback/oidc' },
+		{ client_id: 'app', redirect_uri: `${ORIGIN}/auth/callback/oidc/../../elsewhere` },
+		{ client_id: 'app', redirect_uri: `${ORIGIN}.attacker.example/auth/callback/oidc` },
+		{ client_id: 'someone-else', redirect_uri: 'https://attacker.example/callback' }
+	]) {
+		const response = await authorize(params);
+		expect(response.status).toBe(400);
+		expect(response.headers.get('location')).toBeNull();
+		expect(await response.text()).toMatch(/invalid_redirect_uri|invalid_client/);
+	}
+	// the registered one goes on to the login form
+	const registered = await authorize({ client_id: 'app', redirect_uri: `${ORIGIN}/auth/callback/oidc` });
+	expect(registered.status).toBe(303);
+	expect(new URL(registered.headers.get('location') as string, idp.issuer).origin).toBe(idp.issuer);
+});
+
 test('it needs a client, and close() stops it', async () => {
 	await expect(startTestIdp({ clients: [] })).rejects.toThrow(/at least one client/);
 	const other = await startTestIdp({ clients: [client] });

@@ -120,6 +120,8 @@ export async function startTestMailbox({ smtpPort = 0, httpPort = false, keep = 
 		httpPort === false
 			? undefined
 			: createServer((request, response) => {
+					// a site whose name was made to point at 127.0.0.1 (DNS rebinding) sends its own name as Host
+					if (!isLoopbackHost(request.headers.host)) return send(response, 403, { error: 'the test mailbox answers only at 127.0.0.1 or localhost' });
 					const url = new URL(request.url ?? '/', 'http://127.0.0.1');
 					if (url.pathname !== '/messages') return send(response, 404, { error: 'not found: use /messages' });
 					if (request.method === 'DELETE') {
@@ -221,6 +223,17 @@ function pickLink(links, match) {
 function isTo(mail, address) {
 	const wanted = address.toLowerCase();
 	return mail.envelope.to.some((recipient) => recipient.toLowerCase() === wanted);
+}
+
+/** The names of this machine's loopback interface, as a `Host` header carries them (with or without the port). */
+const LOOPBACK_HOST = /^(?:127\.0\.0\.1|localhost|\[::1\])(?::\d+)?$/i;
+
+/**
+ * Whether a request's `Host` names the loopback interface (not a site whose DNS now points at it).
+ * @param {string | undefined} host
+ */
+function isLoopbackHost(host) {
+	return host !== undefined && LOOPBACK_HOST.test(host);
 }
 
 /**

@@ -1,6 +1,7 @@
 // startTestMailbox: a real magic-link mail sent by kitgate's email provider (nodemailer over SMTP)
 // arrives, its sign-in link is found for the address, and other processes read it over HTTP.
 
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest';
 import { MemoryAdapter } from '../server/adapters/memory.js';
 import { testClient } from '../server/core/test/client.js';
@@ -68,4 +69,37 @@ test('waiting for a mail that never comes fails after the timeout, naming the ad
 	await mailbox.waitForMail('old@example.com');
 	await expect(mailbox.waitForMail('old@example.com', { since: new Date(Date.now() + 1000), timeout: 200 })).rejects.toThrow(/No mail to old@example.com .* 200 ms/);
 	await expect(mailbox.waitForLink('nobody@example.com', { timeout: 100 })).rejects.toThrow(/nobody@example.com/);
+});
+
+/** A request to the listing as a browser sends it, with the `Host` its address bar names. */
+function requestListing(method: string, host: string): Promise<{ status: number; body: string }> {
+	const { port } = new URL(mailbox.url as string);
+	return new Promise((resolve, reject) => {
+		const request = httpRequest({ host: '127.0.0.1', port, path: '/messages', method, headers: { host } }, (response) => {
+			let body = '';
+			response.setEncoding('utf8');
+			response.on('data', (chunk: string) => (body += chunk));
+			response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+		});
+		request.on('error', reject);
+		request.end();
+	});
+}
+
+test("a page of another site whose name now points at 127.0.0.1 (DNS rebinding) can neither read the sign-in links nor clear them", async () => {
+	const browser = testClient(config, ORIGIN);
+	await requestLink(browser, 'victim@example.com');
+	await mailbox.waitForLink('victim@example.com');
+	const { port } = new URL(mailbox.url as string);
+	for (const host of [`attacker.example:${port}`, 'attacker.example', `127.0.0.1.attacker.example:${port}`]) {
+		const read = await requestListing('GET', host);
+		expect(read.status).toBe(403);
+		expect(read.body).not.toContain('victim@example.com');
+		expect((await requestListing('DELETE', host)).status).toBe(403);
+	}
+	expect(mailbox.messages('victim@example.com')).toHaveLength(1);
+	// the loopback names still read it
+	for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) {
+		expect((await requestListing('GET', host)).body).toContain('victim@example.com');
+	}
 });
