@@ -1,8 +1,6 @@
 // An OpenID Provider for tests (`kitgate/testing`): the certified `oidc-provider` (an optional
 // peer) on 127.0.0.1, with the clients and users a test gives it and a development login form.
 
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { createServer } from 'node:http';
 import { loadPeer } from './peer.js';
 
 /**
@@ -71,6 +69,8 @@ const DEFAULT_TTL = {
 export async function startTestIdp({ port = 0, clients, accounts = [], ttl = {}, conformIdTokenClaims = false }) {
 	if (!Array.isArray(clients) || clients.length === 0) throw new TypeError('startTestIdp() needs at least one client: { clients: [{ client_id, client_secret, redirect_uris }] }.');
 	const { default: Provider } = await quietly(() => loadPeer(() => import('oidc-provider'), 'oidc-provider', 'startTestIdp'));
+	// Node's modules only when a test starts the IdP: importing kitgate/testing loads none (runtime-neutral.test.ts)
+	const [{ createServer }, { generateKeyPairSync, randomBytes }] = await Promise.all([import('node:http'), import('node:crypto')]);
 	const server = createServer();
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
@@ -88,7 +88,7 @@ export async function startTestIdp({ port = 0, clients, accounts = [], ttl = {},
 					...client
 				})),
 				// our own signing key: no "development keys" warning, and a fresh key per run
-				jwks: { keys: [signingKey()] },
+				jwks: { keys: [signingKey(generateKeyPairSync, randomBytes)] },
 				cookies: { keys: [randomBytes(32).toString('base64url')] },
 				claims: {
 					openid: ['sub'],
@@ -137,7 +137,11 @@ function claimsOf(id, accounts) {
 	return { sub: id, email: `${id}@example.test`, email_verified: true, name: id, preferred_username: id };
 }
 
-function signingKey() {
+/**
+ * @param {typeof import('node:crypto').generateKeyPairSync} generateKeyPairSync
+ * @param {typeof import('node:crypto').randomBytes} randomBytes
+ */
+function signingKey(generateKeyPairSync, randomBytes) {
 	const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 	return { ...privateKey.export({ format: 'jwk' }), kid: randomBytes(8).toString('hex'), use: 'sig', alg: 'RS256' };
 }

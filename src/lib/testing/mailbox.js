@@ -1,8 +1,6 @@
 // A mailbox for tests (`kitgate/testing`): an SMTP server on 127.0.0.1 (`smtp-server`, an optional
 // peer) that keeps every message, a JSON listing over HTTP for other processes, and waits for a link.
 
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
 import { parseMail } from './mail-parser.js';
 import { loadPeer } from './peer.js';
 
@@ -79,6 +77,8 @@ const POLL_MS = 50;
  */
 export async function startTestMailbox({ smtpPort = 0, httpPort = false, keep = 200 } = {}) {
 	const { SMTPServer } = await loadPeer(() => import('smtp-server'), 'smtp-server', 'startTestMailbox');
+	// Node's HTTP server only when a test starts the mailbox: importing kitgate/testing loads none (runtime-neutral.test.ts)
+	const { createServer } = await import('node:http');
 	/** @type {TestMail[]} */
 	let stored = [];
 
@@ -101,7 +101,7 @@ export async function startTestMailbox({ smtpPort = 0, httpPort = false, keep = 
 				const { mailFrom, rcptTo } = session.envelope;
 				stored = [
 					{
-						id: randomUUID(),
+						id: crypto.randomUUID(),
 						receivedAt: new Date().toISOString(),
 						envelope: { from: mailFrom ? mailFrom.address : '', to: rcptTo.map((recipient) => recipient.address) },
 						...parseMail(Buffer.concat(chunks))

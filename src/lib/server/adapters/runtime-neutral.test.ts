@@ -23,13 +23,20 @@ function shippedModules(folder: string): string[] {
 	return found;
 }
 
+/** kitgate/testing's local servers for an app's tests (startTestIdp, startTestMailbox). */
+const NODE_SERVERS = new Set(['testing/idp.js', 'testing/mailbox.js']);
+
 describe('adapter modules are runtime-neutral', () => {
 	test('no shipped adapter or testing module imports a node: module (type-only imports aside)', () => {
 		const modules = [...shippedModules('server/adapters'), ...shippedModules('testing')];
 		expect(modules.length).toBeGreaterThan(10);
 		const offenders = modules.filter((path) => {
 			const source = readFileSync(path, 'utf8');
-			return /^\s*import\s+(?!type\b)[^;]*?from\s+['"]node:/m.test(source) || /(?<!typeof\s+)\bimport\(\s*['"]node:|\brequire\(\s*['"]node:/.test(source);
+			const statically = /^\s*import\s+(?!type\b)[^;]*?from\s+['"]node:/m.test(source);
+			// the test IdP and mailbox are servers on Node: they import Node's modules when a test starts
+			// one, never when kitgate/testing is imported
+			if (NODE_SERVERS.has(relative(lib, path))) return statically;
+			return statically || /(?<!typeof\s+)\bimport\(\s*['"]node:|\brequire\(\s*['"]node:/.test(source);
 		});
 		expect(offenders.map((path) => relative(lib, path))).toEqual([]);
 	});

@@ -3,8 +3,9 @@
 // nodejs_compat: nothing at module load that a Worker forbids (randomness, timers, I/O, Buffer).
 // Not here: `kitgate/express` (Express is Node's), `kitgate/sveltekit` (it needs SvelteKit's own
 // modules: e2e-apps/cloudflare.spec.ts runs it in a real adapter-cloudflare app), the Svelte
-// components and browser client (they run in the browser), the stylesheet, and `kitgate/testing`
-// (the adapter conformance suite: vitest tests, run by vitest on Node).
+// components and browser client (they run in the browser), the stylesheet, `kitgate/testing`
+// (the adapter conformance suite: vitest tests, run by vitest on Node) and `kitgate/testing/playwright`
+// (a Playwright fixture: Playwright runs on Node).
 
 import { Miniflare } from 'miniflare';
 import { readFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { workerBundle } from './worker-bundle.js';
 process.env.WRANGLER_SEND_METRICS = 'false';
 
 const ROOT = resolve(import.meta.dirname, '../../../../../..');
-const NOT_FOR_WORKERS = new Set(['./express', './sveltekit', './components', './client', './styles.css', './package.json', './testing']);
+const NOT_FOR_WORKERS = new Set(['./express', './sveltekit', './components', './client', './styles.css', './package.json', './testing', './testing/playwright']);
 
 /** The package's entries a Worker may import, each with its source file (dist/x.js → src/lib/x.ts). */
 function workerEntries(): { name: string; source: string }[] {
