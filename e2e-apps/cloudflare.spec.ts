@@ -18,6 +18,7 @@ import { startDemoIdp } from '../scripts/demo-idp.js';
 import { freshAddress, loginAtIdp, realApps } from './apps.js';
 import { codeBlocks, markdownSection, setEnvFile, type CodeBlock } from './guide.js';
 import { SV } from './setup.js';
+import { freePort } from './free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SECTION = 'Cloudflare Workers: SvelteKit with D1';
@@ -180,16 +181,6 @@ function startMailApi(mails: PostedMail[]): Promise<Server> {
 
 function portOf(server: Server): number {
 	return (server.address() as { port: number }).port;
-}
-
-function freePort(): Promise<number> {
-	return new Promise((done) => {
-		const probe = createServer();
-		probe.listen(0, '127.0.0.1', () => {
-			const port = portOf(probe);
-			probe.close(() => done(port));
-		});
-	});
 }
 
 const mails: PostedMail[] = [];

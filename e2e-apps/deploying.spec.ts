@@ -17,6 +17,7 @@ import { loginAtIdp } from '../src/lib/server/core/test/idp-browser.js';
 import { Browser } from '../src/lib/server/core/test/integrations.js';
 import { realApps } from './apps.js';
 import { codeBlocks, markdownSection, type CodeBlock } from './guide.js';
+import { freePort } from './free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DOC = join(ROOT, 'docs/deploying.md');
@@ -39,16 +40,6 @@ function write(dir: string, blocks: CodeBlock[]): void {
 		mkdirSync(dirname(join(dir, block.file!)), { recursive: true });
 		writeFileSync(join(dir, block.file!), block.code);
 	}
-}
-
-function freePort(): Promise<number> {
-	return new Promise((done) => {
-		const probe = createServer();
-		probe.listen(0, '127.0.0.1', () => {
-			const { port } = probe.address() as { port: number };
-			probe.close(() => done(port));
-		});
-	});
 }
 
 let work: string;

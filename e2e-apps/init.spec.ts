@@ -8,13 +8,13 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { realApps } from './apps.js';
 import { codeBlocks, readEnvFile } from './guide.js';
 import { SV } from './setup.js';
+import { freePort } from './free-port.js';
 
 const GUIDE = resolve(import.meta.dirname, '../docs/getting-started-sveltekit.md');
 
@@ -65,17 +65,6 @@ function snapshot(dir: string): Record<string, string> {
 	};
 	walk(dir);
 	return files;
-}
-
-function freePort(): Promise<number> {
-	return new Promise((done, fail) => {
-		const probe = createServer();
-		probe.on('error', fail);
-		probe.listen(0, '127.0.0.1', () => {
-			const { port } = probe.address() as { port: number };
-			probe.close(() => done(port));
-		});
-	});
 }
 
 /** Starts the built app (`node --env-file=.env build`) in production on `port` and waits until it answers. */

@@ -9,13 +9,13 @@
 
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { portFromAuthjs, type PortedFile } from './authjs-port.js';
+import { freePort } from './free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const MIGRATION_REPORT = join(ROOT, 'reports/migration-apps.json');
@@ -317,13 +317,3 @@ export async function startApp(app: MigrationApp, library: 'authjs' | 'kitgate',
 	throw new Error(`${library} version of ${app.dir} did not answer at ${app.origin}:\n${output}`);
 }
 
-function freePort(): Promise<number> {
-	return new Promise((resolvePort, reject) => {
-		const server = createServer();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolvePort(port));
-		});
-	});
-}

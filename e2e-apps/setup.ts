@@ -6,7 +6,6 @@
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 // the IdP and mailbox kitgate/testing gives apps (src/lib/testing/), as a user's set-up starts them
@@ -15,6 +14,7 @@ import { startTestMailbox } from '../src/lib/testing/mailbox.js';
 import { sharePrebuiltSqlite } from '../scripts/prebuilt-sqlite.js';
 import { followGuide, readEnvFile, setEnvFile } from './guide.js';
 import { migrationOrigins, prepareMigrationApps } from './migration-apps.js';
+import { freePort } from './free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** The `sv` that makes SvelteKit 2 apps on Node 20 (its templates are checked by this test). */
@@ -277,13 +277,3 @@ function inBackground(work: () => void): Promise<void> {
 	});
 }
 
-function freePort(): Promise<number> {
-	return new Promise((resolvePort, reject) => {
-		const server = createServer();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolvePort(port));
-		});
-	});
-}

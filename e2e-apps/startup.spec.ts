@@ -8,28 +8,18 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startDemoIdp } from '../scripts/demo-idp.js';
 import { loginAtIdp, realApps } from './apps.js';
 import { GUIDE_OUTPUT, readEnvFile } from './guide.js';
+import { freePort } from './free-port.js';
 
 const { apps, env, work } = realApps();
 
 /** The process environment without AUTH_* or NODE_ENV: what the apps get beyond their own variables. */
 function plainEnv(): NodeJS.ProcessEnv {
 	return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AUTH_') && name !== 'NODE_ENV' && name !== 'ORIGIN'));
-}
-
-function freePort(): Promise<number> {
-	return new Promise((resolve) => {
-		const server = createServer();
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolve(port));
-		});
-	});
 }
 
 /** Runs a command and gathers its output. */

@@ -5,12 +5,12 @@
 
 import { execFileSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { realApps } from './apps.js';
 import { followGuide, GUIDE_OUTPUT } from './guide.js';
+import { freePort } from './free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { apps, tarball, work } = realApps();
@@ -102,13 +102,3 @@ function withoutPlaywrightWorkerEnv<T>(work: () => T): T {
 	}
 }
 
-function freePort(): Promise<number> {
-	return new Promise((resolvePort, reject) => {
-		const server = createServer();
-		server.on('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address() as { port: number };
-			server.close(() => resolvePort(port));
-		});
-	});
-}
