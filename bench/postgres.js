@@ -1,7 +1,7 @@
 // A PostgreSQL database for the benchmark: DATABASE_URL when set (the bench then works in a schema
 // of its own and drops it), else a throwaway cluster on 127.0.0.1 that is removed afterwards.
 
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-port.js';
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // A throwaway redis-server for the benchmark: 127.0.0.1, a free port, no persistence, in a temp
 // directory; stopped by its process id and the directory removed. `REDIS_SERVER` names another program.
 
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-port.js';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

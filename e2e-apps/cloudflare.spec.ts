@@ -18,7 +18,7 @@ import { startDemoIdp } from '../scripts/demo-idp.js';
 import { freshAddress, loginAtIdp, realApps } from './apps.js';
 import { codeBlocks, markdownSection, setEnvFile, type CodeBlock } from './guide.js';
 import { SV } from './setup.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const SECTION = 'Cloudflare Workers: SvelteKit with D1';

@@ -17,7 +17,7 @@ import { loginAtIdp } from '../src/lib/server/core/test/idp-browser.js';
 import { Browser } from '../src/lib/server/core/test/integrations.js';
 import { realApps } from './apps.js';
 import { codeBlocks, markdownSection, type CodeBlock } from './guide.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DOC = join(ROOT, 'docs/deploying.md');

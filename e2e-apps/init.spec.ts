@@ -14,7 +14,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { realApps } from './apps.js';
 import { codeBlocks, readEnvFile } from './guide.js';
 import { SV } from './setup.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-port.js';
 
 const GUIDE = resolve(import.meta.dirname, '../docs/getting-started-sveltekit.md');
 

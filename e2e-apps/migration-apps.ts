@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { portFromAuthjs, type PortedFile } from './authjs-port.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const MIGRATION_REPORT = join(ROOT, 'reports/migration-apps.json');

@@ -14,7 +14,7 @@ import { startTestMailbox } from '../src/lib/testing/mailbox.js';
 import { sharePrebuiltSqlite } from '../scripts/prebuilt-sqlite.js';
 import { followGuide, readEnvFile, setEnvFile } from './guide.js';
 import { migrationOrigins, prepareMigrationApps } from './migration-apps.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** The `sv` that makes SvelteKit 2 apps on Node 20 (its templates are checked by this test). */

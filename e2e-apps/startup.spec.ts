@@ -13,7 +13,7 @@ import { expect, test } from '@playwright/test';
 import { startDemoIdp } from '../scripts/demo-idp.js';
 import { loginAtIdp, realApps } from './apps.js';
 import { GUIDE_OUTPUT, readEnvFile } from './guide.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-port.js';
 
 const { apps, env, work } = realApps();
 

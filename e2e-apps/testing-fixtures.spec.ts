@@ -10,7 +10,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { realApps } from './apps.js';
 import { followGuide, GUIDE_OUTPUT } from './guide.js';
-import { freePort } from './free-port.js';
+import { freePort } from '../scripts/free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const { apps, tarball, work } = realApps();

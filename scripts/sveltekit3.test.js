@@ -20,11 +20,11 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import { startDemoIdp } from './demo-idp.js';
+import { freePort } from './free-port.js';
 import { startDemoSmtp } from './demo-smtp.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -202,17 +202,6 @@ function writeRemoteFiles(dir) {
 	mkdirSync(join(dir, 'src/routes/session'), { recursive: true });
 	writeFileSync(join(dir, 'src/routes/session/+page.svelte'), useSessionPage.code);
 	cpSync(FIXTURE, dir, { recursive: true });
-}
-
-function freePort() {
-	return new Promise((resolvePort, reject) => {
-		const probe = createServer();
-		probe.on('error', reject);
-		probe.listen(0, '127.0.0.1', () => {
-			const { port } = probe.address();
-			probe.close(() => resolvePort(port));
-		});
-	});
 }
 
 before(async () => {
