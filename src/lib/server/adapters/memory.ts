@@ -5,10 +5,12 @@ import { AdapterError } from '../core/errors.js';
 import type {
 	Adapter,
 	AdapterAccount,
+	AdapterAuditEntry,
 	AdapterAuthenticator,
 	AdapterSession,
 	AdapterTwoFactor,
 	AdapterUser,
+	AdapterUserAdmin,
 	VerificationToken
 } from '../core/types.js';
 import { UniqueViolationError } from './errors.js';
@@ -30,6 +32,8 @@ export function MemoryAdapter(): Required<Adapter> {
 	const verificationTokens = new Map<string, VerificationToken>();
 	const authenticators = new Map<string, AdapterAuthenticator>();
 	const twoFactors = new Map<string, AdapterTwoFactor>();
+	const userAdmins = new Map<string, AdapterUserAdmin>();
+	const auditTrail: AdapterAuditEntry[] = [];
 
 	function requireUser(userId: string, operation: string): void {
 		if (!users.has(userId)) throw new AdapterError(`${operation}: no user with id ${userId}`);
@@ -91,6 +95,7 @@ export function MemoryAdapter(): Required<Adapter> {
 			deleteWhere(accounts, (account) => account.userId === userId);
 			deleteWhere(authenticators, (authenticator) => authenticator.userId === userId);
 			twoFactors.delete(userId);
+			userAdmins.delete(userId);
 			return copy(user);
 		},
 
@@ -301,8 +306,56 @@ export function MemoryAdapter(): Required<Adapter> {
 			if (!current || !current.recoveryCodes.includes(hash)) return false;
 			twoFactors.set(userId, { ...current, recoveryCodes: current.recoveryCodes.filter((code) => code !== hash) });
 			return true;
+		},
+
+		async listUsers({ search, limit, offset }) {
+			const needle = search?.trim().toLowerCase() ?? '';
+			const matching = [...users.values()]
+				.filter((user) => !needle || user.id === search?.trim() || user.email.toLowerCase().includes(needle) || (user.name ?? '').toLowerCase().includes(needle))
+				.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+			return { users: matching.slice(offset, offset + limit).map(copy), total: matching.length };
+		},
+
+		async getUserAdmin(userId) {
+			const record = userAdmins.get(userId);
+			return record ? copyUserAdmin(record) : null;
+		},
+
+		async setUserAdmin(changes) {
+			requireUser(changes.userId, 'setUserAdmin');
+			const current = userAdmins.get(changes.userId) ?? emptyUserAdmin(changes.userId);
+			const next: AdapterUserAdmin = { ...current };
+			for (const key of USER_ADMIN_FIELDS) if (changes[key] !== undefined) (next as unknown as Record<string, unknown>)[key] = changes[key];
+			userAdmins.set(changes.userId, copyUserAdmin(next));
+			return copyUserAdmin(next);
+		},
+
+		async createAuditEntry(entry) {
+			const stored = { ...entry, at: new Date(entry.at) };
+			auditTrail.push(stored);
+			return { ...stored, at: new Date(stored.at) };
+		},
+
+		async listAuditEntries(userId, { limit }) {
+			return auditTrail
+				.filter((entry) => entry.actorId === userId || entry.subjectId === userId)
+				.sort((a, b) => b.at.getTime() - a.at.getTime())
+				.slice(0, limit)
+				.map((entry) => ({ ...entry, at: new Date(entry.at) }));
 		}
 	};
+}
+
+const USER_ADMIN_FIELDS = ['role', 'bannedAt', 'banReason', 'banExpires', 'createdAt', 'lastSignInAt'] as const;
+
+function emptyUserAdmin(userId: string): AdapterUserAdmin {
+	return { userId, role: null, bannedAt: null, banReason: null, banExpires: null, createdAt: null, lastSignInAt: null };
+}
+
+/** A copy with its own Date objects. */
+function copyUserAdmin(record: AdapterUserAdmin): AdapterUserAdmin {
+	const date = (value: Date | null) => (value ? new Date(value) : null);
+	return { ...record, bannedAt: date(record.bannedAt), banExpires: date(record.banExpires), createdAt: date(record.createdAt), lastSignInAt: date(record.lastSignInAt) };
 }
 
 /** Keeps the fields a SQL adapter stores, with the same defaults (no email reads back as ''). */

@@ -30,7 +30,20 @@ export interface User {
  * }
  */
 export interface Session extends DefaultSession {
+	/**
+	 * Present only on a session an admin started as this user (docs/admin.md, "Impersonation"): who
+	 * the admin is and when the impersonation ends. Such a session cannot change credentials or
+	 * reach the admin routes.
+	 */
+	impersonation?: SessionImpersonation;
 	[key: string]: unknown;
+}
+
+/** Who is behind an impersonated session, and until when. */
+export interface SessionImpersonation {
+	admin: { id: string; name: string | null; email: string | null };
+	/** ISO time at which the impersonation ends by itself. */
+	expires: string;
 }
 
 /**
@@ -142,6 +155,57 @@ export interface AdapterSession {
 	createdAt?: Date | null;
 	/** Optional (kitgate addition): the `User-Agent` of the browser that signed in (at most 512 characters), for the list of sessions. */
 	userAgent?: string | null;
+}
+
+/**
+ * What kitgate keeps about a user for admins (kitgate addition, stored beside the user: a side
+ * table on SQL, so Auth.js's `users` table is unchanged). A user without a row has no role, is
+ * not banned, and has unknown creation and last sign-in times.
+ */
+export interface AdapterUserAdmin {
+	userId: string;
+	/** The user's role (`"admin"` makes an admin under the default `admin.admins: "role"`), null for none. */
+	role: string | null;
+	/** When the user was banned, null when not banned. */
+	bannedAt: Date | null;
+	/** Why, as the admin wrote it (shown to admins only), null when not given. */
+	banReason: string | null;
+	/** When the ban ends by itself, null for a ban without end (or no ban). */
+	banExpires: Date | null;
+	/** When the user was created, null when unknown (users created before kitgate kept it). */
+	createdAt: Date | null;
+	/** When the user last completed a sign-in, null when unknown. */
+	lastSignInAt: Date | null;
+}
+
+/** One row of the admin audit trail: who did what to whom, when. Kept when the user is deleted. */
+export interface AdapterAuditEntry {
+	/** Random id. */
+	id: string;
+	at: Date;
+	/** The admin who acted (under impersonation: the admin behind it); null for a server script without an actor. */
+	actorId: string | null;
+	/** The user acted on, null when none. */
+	subjectId: string | null;
+	/** What was done, e.g. `ban`, `unban`, `impersonate`, `impersonated:change-email` (docs/admin.md lists them). */
+	action: string;
+	/** JSON text with the action's details (a ban's reason and expiry, a passkey id); never a secret. Null when none. */
+	detail: string | null;
+}
+
+/** A page of users to list: `search` matches a part of the email or name (case-insensitive, literally: `%` and `_` are not wildcards) or the exact id. */
+export interface UserListQuery {
+	search?: string;
+	/** At most this many users (1–100). */
+	limit: number;
+	/** Users to skip, ordered by email then id. */
+	offset: number;
+}
+
+/** One page of users and how many match in all. */
+export interface UserListPage {
+	users: AdapterUser[];
+	total: number;
 }
 
 /** An email verification token (the `token` is stored hashed with the secret). */
@@ -348,6 +412,45 @@ export interface Adapter {
 	 * if (!(await adapter.useRecoveryCode("user-1", hash))) throw new Error("used");
 	 */
 	useRecoveryCode?(userId: string, hash: string): Awaitable<boolean>;
+	/**
+	 * Optional (kitgate addition): a page of users for the admin routes (docs/admin.md), ordered by
+	 * email then id, and the number of users matching the search in all.
+	 *
+	 * @example
+	 * const { users, total } = await adapter.listUsers({ search: "ada", limit: 20, offset: 0 });
+	 */
+	listUsers?(query: UserListQuery): Awaitable<UserListPage>;
+	/**
+	 * Optional (kitgate addition): what kitgate keeps about `userId` for admins (role, ban, creation
+	 * and last sign-in times), null when nothing was ever set.
+	 *
+	 * @example
+	 * const record = await adapter.getUserAdmin("user-1"); // { userId: "user-1", role: "admin", bannedAt: null, … }
+	 */
+	getUserAdmin?(userId: string): Awaitable<AdapterUserAdmin | null>;
+	/**
+	 * Optional (kitgate addition): writes the given fields of `userId`'s admin record (creating it,
+	 * the other fields null) and returns the whole record. Removed with the user by `deleteUser`.
+	 *
+	 * @example
+	 * await adapter.setUserAdmin({ userId: "user-1", bannedAt: new Date(), banReason: "spam", banExpires: null });
+	 */
+	setUserAdmin?(record: Partial<AdapterUserAdmin> & Pick<AdapterUserAdmin, 'userId'>): Awaitable<AdapterUserAdmin>;
+	/**
+	 * Optional (kitgate addition): appends one row to the admin audit trail and returns it.
+	 *
+	 * @example
+	 * await adapter.createAuditEntry({ id, at: new Date(), actorId: "admin-1", subjectId: "user-1", action: "ban", detail: null });
+	 */
+	createAuditEntry?(entry: AdapterAuditEntry): Awaitable<AdapterAuditEntry>;
+	/**
+	 * Optional (kitgate addition): the audit rows where `userId` is the actor or the subject, newest
+	 * first, at most `limit`.
+	 *
+	 * @example
+	 * const trail = await adapter.listAuditEntries("user-1", { limit: 50 });
+	 */
+	listAuditEntries?(userId: string, options: { limit: number }): Awaitable<AdapterAuditEntry[]>;
 }
 
 /** Fields every provider has. */
@@ -1136,6 +1239,27 @@ export interface TwoFactorOptions {
 	trustBrowserDays?: number;
 }
 
+/**
+ * Who is an admin, and the limits of what admins do (docs/admin.md).
+ *
+ * @example
+ * const admin: AdminOptions = { admins: 'role', impersonationMaxAge: 900 };
+ */
+export interface AdminOptions {
+	/**
+	 * Who is an admin: `"role"` (default) — a user whose stored role is one of `adminRoles`; a list
+	 * of user ids; or a function of the user and their stored role. Checked on every admin route
+	 * and server call, never cached.
+	 */
+	admins?: 'role' | readonly string[] | ((params: { user: AdapterUser; role: string | null }) => Awaitable<boolean>);
+	/** Roles that make an admin under `admins: "role"` (default `["admin"]`). */
+	adminRoles?: readonly string[];
+	/** Seconds an impersonation lasts at most (default 3600; at most the admin's own session). */
+	impersonationMaxAge?: number;
+	/** Users per page of the admin list (default 20, at most 100). */
+	pageSize?: number;
+}
+
 /** Marker that turns off the CSRF check; for integrations whose framework already checks the origin. */
 // registered (Symbol.for): a second copy of kitgate (bundled twice) recognises the same marker
 export const skipCSRFCheck: unique symbol = Symbol.for('kitgate.skipCSRFCheck');
@@ -1193,6 +1317,14 @@ export interface AuthConfig {
 	 * const config: AuthConfig = { providers: [], adapter, twoFactor: { required: true, trustBrowserDays: 30 } };
 	 */
 	twoFactor?: TwoFactorOptions;
+	/**
+	 * The admin routes under `basePath` (`/admin`: find users, ban, end sessions, reset a second
+	 * factor, impersonate, with an audit trail; docs/admin.md). Off by default; needs an adapter.
+	 *
+	 * @example
+	 * const config: AuthConfig = { providers: [], adapter, admin: { admins: ['user-1'] } };
+	 */
+	admin?: AdminOptions;
 	/**
 	 * Keeps the users of the app's previous auth library signed in when it switches to kitgate.
 	 * `"authjs"`: a request that carries an Auth.js v5 session cookie (`authjs.session-token`, or

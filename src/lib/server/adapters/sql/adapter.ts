@@ -74,7 +74,8 @@ export const sqlCore: unique symbol = Symbol('kitgate.sqlCore');
  * await adapter.migrate();
  * await adapter.close();
  */
-export interface SqlAdapter extends Required<Adapter> {
+// the admin methods are being added to the SQL adapters (issue 32, storage branch)
+export interface SqlAdapter extends Required<Omit<Adapter, 'listUsers' | 'getUserAdmin' | 'setUserAdmin' | 'createAuditEntry' | 'listAuditEntries'>> {
 	/**
 	 * Applies pending migrations. Runs once per database connection, which every adapter of the same
 	 * database in this process shares (methods call it before their first query unless `autoMigrate`
