@@ -8,7 +8,7 @@ import { repeatedFields, stringField, type RequestBody } from '../request/body.j
 import { requestedCallbackUrl, resolveCallbackUrl } from '../response/callback-url.js';
 import { requestCsrf, type RequestContext } from '../request/context.js';
 import { isCsrfValid, isSameOriginPost } from '../request/csrf.js';
-import { InvalidRequest, MethodNotAllowed, MissingCSRF, UnknownAction } from '../errors.js';
+import { AdminRequired, InvalidRequest, MethodNotAllowed, MissingCSRF, UnknownAction, type AuthError } from '../errors.js';
 import { asAuthError, failureAnswer } from '../response/failure-answer.js';
 import type { Outcome } from '../response/outcome.js';
 import { rateLimitedOutcome, takeAttempt } from '../limits/rate-limit.js';
@@ -71,8 +71,8 @@ export async function showAdmin(ctx: RequestContext, operation: string | undefin
 		return page ? showAdminUserPage(ctx, detail, notice) : json(detail);
 	} catch (error) {
 		const failure = asAuthError(error);
-		// a browser without a session signs in and comes back here
-		if (page && failure.type === 'SessionRequired') return failureAnswer(ctx, failure, { callbackUrl: ctx.url.href });
+		// a browser without a session signs in and comes back here; a script gets what every non-admin gets
+		if (failure.type === 'SessionRequired') return page ? failureAnswer(ctx, failure, { callbackUrl: ctx.url.href }) : failureAnswer(ctx, notAnAdmin(failure), { json: true });
 		return failureAnswer(ctx, failure, { json: !page });
 	}
 }
@@ -198,12 +198,21 @@ function withError(_ctx: RequestContext, outcome: Outcome, returnTo: string): Ou
  * back to `returnTo` with `?adminError=<code>` (forms) or `{ error }` with the table's status.
  */
 function adminFailure(ctx: RequestContext, error: unknown, returnTo: string | undefined): Outcome {
-	const failure = asAuthError(error);
+	let failure = asAuthError(error);
 	const script = isScriptCaller(ctx.request);
-	if (failure.type === 'SessionRequired' && !script) return failureAnswer(ctx, failure, { callbackUrl: `${ctx.authUrl}/admin` });
-	if (script || returnTo === undefined) return failureAnswer(ctx, failure, { json: script || !prefersAccountPage(ctx.request.headers) });
+	const browser = !script && prefersAccountPage(ctx.request.headers);
+	if (failure.type === 'SessionRequired') {
+		if (browser) return failureAnswer(ctx, failure, { callbackUrl: `${ctx.authUrl}/admin` });
+		failure = notAnAdmin(failure);
+	}
+	if (script || returnTo === undefined) return failureAnswer(ctx, failure, { json: !browser });
 	const outcome = failureAnswer(ctx, failure);
 	return outcome.type === 'redirect' ? { ...outcome, url: withParam(returnTo, 'adminError', failure.type) } : outcome;
+}
+
+/** What a caller without a session who cannot sign in here (a script) gets: the answer of every non-admin. */
+function notAnAdmin(cause: AuthError): AuthError {
+	return new AdminRequired('Only an admin may do this; the request has no session.', { cause });
 }
 
 /** A caller that reads the answer itself: it asked for JSON answers, or sent JSON (no HTML form can). */
