@@ -28,6 +28,10 @@ export type AdminActor = { userId: string; system?: undefined; request?: Request
  * The admin operations of `adminApi`. Each checks the actor (unless a script), then that the user
  * exists (`UserNotFound`) and may be changed by this actor (`AdminTargetForbidden`: an admin, or
  * the actor themselves), makes the change, writes the audit row and fires `events.adminAction`.
+ *
+ * @example
+ * const api: AdminApi = adminApi(authConfig, { userId: session.user.id });
+ * await api.endSessions(userId);
  */
 export interface AdminApi {
 	/** One page of users: `search` matches a part of the email or name, or the exact id; `page` from 1. */

@@ -172,5 +172,35 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(refused.status).toBe(403);
 			expect(await refused.json()).toEqual({ error: 'AdminTargetForbidden' });
 		});
+
+		test('a browser gets the admin pages (list and detail) with the notice of the last change', async () => {
+			const world = setUp();
+			const admin = await world.signedInAdmin();
+			const bob = await world.signedInUser('bob@example.com');
+			const list = await admin.request('/auth/admin?admin=banned', { headers: { accept: 'text/html' } });
+			expect(list.status).toBe(200);
+			expect(list.headers.get('content-type')).toMatch(/^text\/html/);
+			expect(await list.text()).toContain('bob@example.com');
+			const detail = await admin.request(`/auth/admin/user?id=${encodeURIComponent(bob.user.id)}`, { headers: { accept: 'text/html' } });
+			expect(detail.status).toBe(200);
+			expect(await detail.text()).toContain('bob@example.com');
+		});
+	});
+
+	test('a database session marked as an impersonation (token "imp.…") is refused every admin route with ImpersonationForbidden', async () => {
+		const world = adminWorld(makeAdapter(), 'database');
+		const admin = await world.signedInAdmin();
+		const bob = await world.signedInUser('bob@example.com');
+		// the mark the impersonation module gives the sessions it starts, here on the admin's own user
+		await world.adapter.createSession({ sessionToken: 'imp.forged-for-the-test', userId: admin.user.id, expires: new Date(world.clock.now + 3_600_000) });
+		const impersonated = world.adminBrowser();
+		impersonated.client.jar.set('kitgate.session-token', 'imp.forged-for-the-test');
+		const read = await impersonated.request('/auth/admin', { headers: { accept: 'application/json' } });
+		expect(read.status).toBe(403);
+		expect(await read.json()).toEqual({ error: 'ImpersonationForbidden' });
+		const ban = await impersonated.postJson('ban', { userId: bob.user.id });
+		expect(await ban.json()).toEqual({ error: 'ImpersonationForbidden' });
+		expect(await bob.session()).not.toBeNull();
+		expect(await world.auditOf(bob.user.id)).toEqual([]);
 	});
 });

@@ -26,9 +26,21 @@ export interface AdminCall {
 	actor: AdapterUser | null;
 }
 
-/** A page of the admin list, without what only a browser's page needs. */
+/**
+ * A page of the admin list as `adminApi(…).listUsers()` returns it: without what only a browser's
+ * page needs (CSRF token, base path, viewer).
+ *
+ * @example
+ * const { users, total }: AdminUserListData = await adminApi(config, { system: true }).listUsers();
+ */
 export type AdminUserListData = Omit<AdminUserList, 'csrfToken' | 'basePath' | 'viewer'>;
-/** One user's detail, without what only a browser's page needs. */
+/**
+ * One user's detail as `adminApi(…).getUser()` returns it: without what only a browser's page
+ * needs (CSRF token, base path, viewer).
+ *
+ * @example
+ * const { sessions, audit }: AdminUserDetailData = await adminApi(config, { system: true }).getUser(userId);
+ */
 export type AdminUserDetailData = Omit<AdminUserDetail, 'csrfToken' | 'basePath' | 'viewer'>;
 
 /** Longest search, ban reason, role, user id and credential id taken. */
