@@ -204,3 +204,12 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		expect(await world.auditOf(bob.user.id)).toEqual([]);
 	});
 });
+
+test('without `admin` in the config there are no admin routes (404 UnknownAction)', async () => {
+	const world = adminWorld(adapters[0][1](), 'jwt', null);
+	const browser = world.adminBrowser();
+	const read = await browser.request('/auth/admin', { headers: { accept: 'application/json' } });
+	expect(read.status).toBe(404);
+	expect(await read.json()).toEqual({ error: 'UnknownAction' });
+	expect((await browser.postJson('ban', { userId: 'x' })).status).toBe(404);
+});

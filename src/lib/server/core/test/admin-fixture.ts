@@ -18,14 +18,14 @@ export interface RecordedAdminAction {
 
 /**
  * One admin test world on `adapter` with `strategy` sessions and `admin` options (default
- * `{ admins: 'role' }`).
+ * `{ admins: 'role' }`; null: no `admin` in the config).
  *
  * @example
  * const world = adminWorld(MemoryAdapter(), 'jwt');
  * const admin = await world.signedInAdmin();
  */
-export function adminWorld(adapter: Adapter, strategy: 'jwt' | 'database', admin: AdminOptions = {}, overrides: Partial<AuthConfig> = {}) {
-	const world = accountWorld(adapter, strategy, { admin, ...overrides });
+export function adminWorld(adapter: Adapter, strategy: 'jwt' | 'database', admin: AdminOptions | null = {}, overrides: Partial<AuthConfig> = {}) {
+	const world = accountWorld(adapter, strategy, { admin: admin ?? undefined, ...overrides });
 	const adminActions: RecordedAdminAction[] = [];
 	world.config.events = { ...world.config.events, adminAction: (message) => void adminActions.push(message) };
 
