@@ -34,7 +34,8 @@ describe('admin options at start-up', () => {
 		['pageSize 2.5', { pageSize: 2.5 }, /got 2\.5/],
 		['impersonationMaxAge 0', { impersonationMaxAge: 0 }, /admin\.impersonationMaxAge must be a number of seconds above 0; got 0/],
 		['impersonationMaxAge negative', { impersonationMaxAge: -5 }, /got -5/],
-		['not an object', 'yes', /admin must be an object/]
+		['not an object', 'yes', /admin must be an object/],
+		['a misspelt key', { pagesize: 10 }, /admin: unknown option `pagesize` \(did you mean `pageSize`\?\)/]
 	])('%s is refused with what to change', (_name, admin, message) => {
 		expect(start(admin)).toThrow(message);
 	});

@@ -4,6 +4,7 @@
 
 import { hasAdapterMethod, type AdapterMethod } from '../store/adapter-guard.js';
 import { InvalidConfiguration, MissingAdapter, MissingAdapterMethod } from '../errors.js';
+import { describeUnknownKeys, exactKeys, unknownKeys } from '../config/option-keys.js';
 import type { Adapter, AdminOptions } from '../types.js';
 
 /** Default users per page of the admin list. */
@@ -22,6 +23,9 @@ export interface ResolvedAdminOptions {
 	impersonationMaxAge: number;
 	pageSize: number;
 }
+
+/** Every key `admin` may have (a misspelt one is refused, naming the key it most likely meant). */
+const ADMIN_OPTION_KEYS = exactKeys<AdminOptions>()(['admins', 'adminRoles', 'impersonationMaxAge', 'pageSize']);
 
 /** What every admin route and `adminApi` call may use: users, their admin records, the audit trail. */
 const ADMIN_METHODS: AdapterMethod[] = [
@@ -68,6 +72,8 @@ export function resolveAdminOptions(
 	if (option === null || typeof option !== 'object' || Array.isArray(option)) {
 		throw new InvalidConfiguration('admin must be an object such as { admins: "role" } or { admins: ["user-1"] } (docs/admin.md).');
 	}
+	const unknown = unknownKeys(option, ADMIN_OPTION_KEYS);
+	if (unknown.length > 0) throw new InvalidConfiguration(`admin: ${describeUnknownKeys(unknown)}.`);
 	const admins = checkAdmins(option.admins ?? 'role');
 	const adminRoles = checkAdminRoles(option.adminRoles ?? DEFAULT_ADMIN_ROLES);
 	const pageSize = option.pageSize ?? DEFAULT_ADMIN_PAGE_SIZE;
