@@ -213,3 +213,19 @@ test('without `admin` in the config there are no admin routes (404 UnknownAction
 	expect(await read.json()).toEqual({ error: 'UnknownAction' });
 	expect((await browser.postJson('ban', { userId: 'x' })).status).toBe(404);
 });
+
+test('admin changes count under rateLimit.account, per admin: over the limit, 429 RateLimited with Retry-After', async () => {
+	const world = adminWorld(adapters[0][1](), 'database', {}, { rateLimit: { account: { perIdentifier: 2, perAddress: 100 } } });
+	const admin = await world.signedInAdmin();
+	const bob = await world.signedInUser('bob@example.com');
+	expect((await admin.postJson('end-sessions', { userId: bob.user.id })).status).toBe(200);
+	expect((await admin.postJson('unban', { userId: bob.user.id })).status).toBe(200);
+	const limited = await admin.postJson('ban', { userId: bob.user.id });
+	expect(limited.status).toBe(429);
+	expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+	expect(await world.adapter.getUserAdmin(bob.user.id)).toMatchObject({ bannedAt: null });
+	const form = await admin.post('ban', { userId: bob.user.id });
+	expect(noticeOf(form).adminError).toBe('RateLimited');
+	// the admin's own account changes are counted apart
+	expect((await admin.changeJson('end-session', { sessionId: 'none' })).status).toBe(400);
+});
