@@ -105,7 +105,7 @@ export async function changeAdmin(ctx: RequestContext, operation: string | undef
 		admin = await requireAdminSession(ctx);
 		const attempt = await takeAttempt(ctx, 'account', `admin\u0000${admin.id}`);
 		returnTo = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body) ?? defaultReturn(ctx, op, body));
-		if (attempt.limited) return withError(ctx, rateLimitedOutcome(ctx, attempt, returnTo, { json: isScriptCaller(ctx.request) }), returnTo);
+		if (attempt.limited) return withError(rateLimitedOutcome(ctx, attempt, returnTo, { json: isScriptCaller(ctx.request) }), returnTo);
 		return await carryOut({ ctx, actor: admin }, op, body, returnTo);
 	} catch (error) {
 		return adminFailure(ctx, error, admin === undefined ? undefined : returnTo);
@@ -187,7 +187,7 @@ function success(ctx: RequestContext, result: AdminResult, returnTo: string, ext
 }
 
 /** A rate-limited redirect turned into `?adminError=RateLimited` on the admin's page. */
-function withError(_ctx: RequestContext, outcome: Outcome, returnTo: string): Outcome {
+function withError(outcome: Outcome, returnTo: string): Outcome {
 	if (outcome.type !== 'redirect') return outcome;
 	return { ...outcome, url: withParam(returnTo, 'adminError', 'RateLimited') };
 }
