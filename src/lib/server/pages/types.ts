@@ -5,6 +5,7 @@
 
 import type { AccountSectionProps } from '../../components/account/types.js';
 import type { TwoFactorEnrolmentView } from '../../components/two-factor/types.js';
+import type { AdminUserDetail, AdminUserList } from '../core/admin/admin-types.js';
 
 export type { CredentialInput, KitgateData, PageProviderKind, ProviderStyle, SignInProvider, Theme } from './display-types.js';
 import type { CredentialInput, PageProviderKind, ProviderStyle, Theme } from './display-types.js';
@@ -155,7 +156,41 @@ export interface RecoveryCodeUsedPageProps extends PageCommon {
 	accountUrl: string;
 }
 
-export type PageKind = 'signin' | 'signout' | 'error' | 'verify-request' | 'verify-email' | 'account' | 'second-factor' | 'recovery-code-used';
+/** The admin list page (`GET {basePath}/admin` in a browser): `AdminUsers` in the page shell. */
+export interface AdminUsersPageProps extends PageCommon {
+	list: AdminUserList;
+	/** `?admin=` and `?adminError=` of the request: the last change's result or refusal. */
+	result?: string;
+	error?: string;
+	/** This page's URL: the search, the page links and "Create a user" come back to it. */
+	callbackUrl: string;
+	homeUrl: string;
+}
+
+/** The admin detail page (`GET {basePath}/admin/user?id=…` in a browser): `AdminUserDetail` in the page shell. */
+export interface AdminUserPageProps extends PageCommon {
+	detail: AdminUserDetail;
+	result?: string;
+	error?: string;
+	/** This page's URL (with the user's id), where every change comes back to. */
+	callbackUrl: string;
+	/** The list page: the link back, and where a deletion goes. */
+	listUrl: string;
+	/** The app's home: where impersonating goes. */
+	homeUrl: string;
+}
+
+export type PageKind =
+	| 'signin'
+	| 'signout'
+	| 'error'
+	| 'verify-request'
+	| 'verify-email'
+	| 'account'
+	| 'second-factor'
+	| 'recovery-code-used'
+	| 'admin-users'
+	| 'admin-user';
 
 export interface PagePropsByKind {
 	signin: SignInPageProps;
@@ -166,4 +201,6 @@ export interface PagePropsByKind {
 	account: AccountPageProps;
 	'second-factor': SecondFactorPageProps;
 	'recovery-code-used': RecoveryCodeUsedPageProps;
+	'admin-users': AdminUsersPageProps;
+	'admin-user': AdminUserPageProps;
 }
