@@ -90,8 +90,8 @@ export const fullDetail: AdminUserDetail = {
 	],
 	twoFactor: { enabled: true, enabledAt: AT(60 * DAY) },
 	sessions: [
-		{ id: 'session-a', current: false, createdAt: AT(30), lastSeenAt: AT(2), browser: 'Firefox', os: 'Linux' },
-		{ id: 'session-b', current: false, createdAt: AT(5 * DAY), lastSeenAt: AT(DAY), browser: 'Safari', os: 'iOS' }
+		{ id: 'session-a', current: false, createdAt: AT(30), lastSeenAt: AT(2), expires: AT(-30 * DAY), browser: 'Firefox', os: 'Linux' },
+		{ id: 'session-b', current: false, createdAt: AT(5 * DAY), lastSeenAt: AT(DAY), expires: AT(-25 * DAY), browser: 'Safari', os: 'iOS' }
 	],
 	audit: [
 		{
