@@ -19,8 +19,9 @@ export { default as TwoFactorChallenge } from './two-factor/TwoFactorChallenge.s
 export { default as AdminUsers } from './admin/AdminUsers.svelte';
 export { default as AdminUserDetail } from './admin/AdminUserDetail.svelte';
 export type { AccountSectionProps, AccountSettingsProps, DeleteAccountProps, PasskeyListProps } from './account/types.js';
-export type { AdminUserDetailProps, AdminUsersProps } from './admin/types.js';
-export type { AdminAuditEntry, AdminResult, AdminUserList, AdminUserSummary } from '../server/core/admin/admin-types.js';
+export type { AdminComponentProps, AdminUserDetailProps, AdminUsersProps } from './admin/types.js';
+// the view of one user is `AdminUserDetailView` here: `AdminUserDetail` is the component
+export type { AdminAuditEntry, AdminResult, AdminUserDetail as AdminUserDetailView, AdminUserList, AdminUserSummary } from '../server/core/admin/admin-types.js';
 export type { TwoFactorChallengeProps, TwoFactorEnrolmentView, TwoFactorSetupProps } from './two-factor/types.js';
 export type { AccountOverview, AccountResult, ConnectedAccount, LinkableProvider, PasskeyInfo, SessionInfo, TwoFactorStatus } from '../server/core/account/account-types.js';
 export { setMessages } from './messages-context.js';

@@ -3,8 +3,13 @@
 import type { AdminUserDetail, AdminUserList } from '../../server/core/admin/admin-types.js';
 import type { Messages } from '../types.js';
 
-/** What both admin components take besides their view. */
-interface AdminComponentProps {
+/**
+ * What both admin components take besides their view.
+ *
+ * @example
+ * const shared: AdminComponentProps = { result: url.searchParams.get('admin'), error: url.searchParams.get('adminError'), timeZone: 'Europe/Paris' };
+ */
+export interface AdminComponentProps {
 	/** Where kitgate's routes are (default: the view's `basePath`). */
 	basePath?: string;
 	/** The `?admin=` of the page: the result of the last change, shown as a notice. */
