@@ -1,11 +1,12 @@
 // Props of the built-in pages, and the display types they share with the config (Theme,
 // ProviderStyle, CredentialInput: public through `kitgate`). The engine builds the props; the pages
 // only display them and import nothing of the engine. The account page shows the account
-// components (components/account/), whose props carry the overview's type.
+// components (components/account/), whose props carry the overview's type; the admin pages the
+// admin components (components/admin/), whose props carry the admin views' types.
 
 import type { AccountSectionProps } from '../../components/account/types.js';
 import type { TwoFactorEnrolmentView } from '../../components/two-factor/types.js';
-import type { AdminUserDetail, AdminUserList } from '../core/admin/admin-types.js';
+import type { AdminUserDetailProps, AdminUsersProps } from '../../components/admin/types.js';
 
 export type { CredentialInput, KitgateData, PageProviderKind, ProviderStyle, SignInProvider, Theme } from './display-types.js';
 import type { CredentialInput, PageProviderKind, ProviderStyle, Theme } from './display-types.js';
@@ -158,7 +159,7 @@ export interface RecoveryCodeUsedPageProps extends PageCommon {
 
 /** The admin list page (`GET {basePath}/admin` in a browser): `AdminUsers` in the page shell. */
 export interface AdminUsersPageProps extends PageCommon {
-	list: AdminUserList;
+	list: AdminUsersProps['list'];
 	/** `?admin=` and `?adminError=` of the request: the last change's result or refusal. */
 	result?: string;
 	error?: string;
@@ -169,7 +170,7 @@ export interface AdminUsersPageProps extends PageCommon {
 
 /** The admin detail page (`GET {basePath}/admin/user?id=…` in a browser): `AdminUserDetail` in the page shell. */
 export interface AdminUserPageProps extends PageCommon {
-	detail: AdminUserDetail;
+	detail: AdminUserDetailProps['detail'];
 	result?: string;
 	error?: string;
 	/** This page's URL (with the user's id), where every change comes back to. */
