@@ -88,6 +88,11 @@ export const failures = {
 		defaultMessage: 'Sign in again to continue',
 		meaning: 'A sensitive account change (unlinking or linking an account, removing the last passkey, changing the email address, deleting the account) needs a sign-in more recent than `account.freshSignIn.maxAge`: the user signs in again and comes back.'
 	},
+	ImpersonationForbidden: {
+		status: 403, page: 'error', message: 'ImpersonationForbidden', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Not allowed while impersonating',
+		meaning: 'An admin impersonating a user tried to change the user\'s credentials, account or session identity, or to reach the admin routes (docs/admin.md, "Impersonation").'
+	},
 	InvalidCallbackUrl: {
 		status: 400, page: 'error', message: 'InvalidCallbackUrl', retry: true, log: 'warn', startup: false,
 		defaultMessage: 'Invalid callback URL',
@@ -207,6 +212,11 @@ export const failures = {
 		status: 400, page: 'error', message: 'UntrustedHost', retry: false, log: 'error', startup: false,
 		defaultMessage: 'Untrusted host',
 		meaning: 'The request names a host that is not trusted (`url` / `AUTH_URL`, `trustHost` / `AUTH_TRUST_HOST`).'
+	},
+	UserBanned: {
+		status: 403, page: 'signIn', message: 'UserBanned', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'User banned',
+		meaning: 'The user is banned (docs/admin.md, "Bans"): every sign-in method, and a pending second step, refuses them until the ban is lifted or ends.'
 	},
 	Verification: {
 		status: 403, page: 'error', message: 'Verification', retry: true, log: 'warn', startup: false,

@@ -28,6 +28,7 @@ const enPages = {
 	'signin.error.Verification': 'The sign in link is no longer valid. Please request a new one.',
 	'signin.error.RateLimited': 'Too many attempts. Wait a few minutes, then try again.',
 	'signin.error.InvalidProvider': 'This way of signing in is not available. Please choose another.',
+	'signin.error.UserBanned': 'This account is suspended. Contact the site if you think this is a mistake.',
 	'signin.error.WebAuthnVerificationError':
 		'Your passkey could not be verified. Please try again, or choose another way to sign in.',
 	'signin.passkey.noscript': 'Passkeys need JavaScript. Turn it on in your browser, or choose another way to sign in.',
@@ -74,6 +75,8 @@ const enPages = {
 	'error.InvalidCallbackUrl.body': 'The address to return to after signing in is not allowed.',
 	'error.InvalidRequest.title': 'Invalid request',
 	'error.InvalidRequest.body': 'The request was incomplete or malformed. Please try again.',
+	'error.ImpersonationForbidden.title': 'Not while signed in as someone else',
+	'error.ImpersonationForbidden.body': 'You are signed in as this user by an admin. Stop impersonating to do this.',
 	'error.Default.title': 'Error',
 	'error.Default.body': 'Something went wrong.',
 	'link.signin': 'Sign in',

@@ -102,6 +102,10 @@ export class SecondFactorExpired extends errorClass('SecondFactorExpired') {}
 export class TwoFactorAlreadyEnabled extends errorClass('TwoFactorAlreadyEnabled') {}
 /** The user has no second factor. */
 export class TwoFactorNotEnabled extends errorClass('TwoFactorNotEnabled') {}
+/** The user is banned: no sign-in method lets them in (docs/admin.md, "Bans"). */
+export class UserBanned extends errorClass('UserBanned') {}
+/** An impersonated session tried something only the user may do, or an admin route (docs/admin.md, "Impersonation"). */
+export class ImpersonationForbidden extends errorClass('ImpersonationForbidden') {}
 
 /**
  * Thrown from a credentials provider's `authorize()` to refuse a sign-in.
@@ -149,6 +153,7 @@ export const errorClasses = {
 	EventError,
 	ExperimentalFeatureNotEnabled,
 	FreshSignInRequired,
+	ImpersonationForbidden,
 	InvalidCallbackUrl,
 	InvalidCheck,
 	InvalidProvider,
@@ -173,6 +178,7 @@ export const errorClasses = {
 	UnknownAction,
 	UnsupportedStrategy,
 	UntrustedHost,
+	UserBanned,
 	Verification,
 	WebAuthnVerificationError
 } as const satisfies { [Type in ErrorType]: abstract new (...args: never[]) => AuthError & { type: Type } };

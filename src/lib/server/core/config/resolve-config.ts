@@ -40,6 +40,7 @@ import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions } from '../two-f
 import { skipCSRFCheck } from '../types.js';
 import type {
 	Adapter,
+	AdminOptions,
 	AuthConfig,
 	CallbacksOptions,
 	CookiesOptions,
@@ -90,6 +91,8 @@ export interface ResolvedConfig {
 	account: ResolvedAccountOptions;
 	/** When the second factor is asked for (`twoFactor`), defaults filled in. */
 	twoFactor: ResolvedTwoFactorOptions;
+	/** The admin routes (`admin`), undefined when off. */
+	admin?: AdminOptions;
 }
 
 export type { AuthEnv } from './env.js';
@@ -252,7 +255,8 @@ function buildWithVariables(config: AuthConfig, env: AuthEnv, missing: MissingVa
 		revocation,
 		migrateSessionsFrom,
 		account: resolveAccountOptions(config.account, { adapter, providers, strategy }),
-		twoFactor: resolveTwoFactorOptions(config.twoFactor, { adapter, jwtMaxAge })
+		twoFactor: resolveTwoFactorOptions(config.twoFactor, { adapter, jwtMaxAge }),
+		admin: config.admin
 	};
 }
 

@@ -11,10 +11,12 @@ import { hasAdapterMethod, type AdapterMethod } from '../store/adapter-guard.js'
 import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from '../errors.js';
 import { emitEvent } from '../config/events.js';
 import { refreshUpstreamTokens, upstreamSessionError, upstreamTokenError, withUpstreamTokens } from '../flows/oauth/token-refresh.js';
-import { isJwtSessionRow, newSessionId, OWNER_CLAIM, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-session-list.js';
+import { isJwtSessionRow, newSessionId, OWNER_CLAIM, ownerOf, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-session-list.js';
 import { issueTimeAfterRevocations, revocationState } from './revocation.js';
 import { readSubject, setSubject, subjectOfSignIn, withSubject } from './session-subject.js';
 import { dropSessionCacheCookie, readCachedSession, writeCachedSession } from './session-cache.js';
+import { isUserBanned } from '../admin/ban.js';
+import { recordSignIn } from '../flows/sign-in-bookkeeping.js';
 import type { Account, AdapterUser, JWT, JWTDecodeParams, Profile, Session, User } from '../types.js';
 
 
@@ -206,9 +208,17 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		// issued ahead of now (at a revocation instant): never counts as fresh, so checked until then
 		const issuedAhead = (decoded.iat ?? 0) * 1000 > ctx.now;
 		// a revoked session ends when it is next re-issued, or on every read with revocationCheck "always"
-		const checking = stale || update || issuedAhead || config.revocation.check === 'always' ? revocationState(ctx, decoded) : undefined;
+		// (or with `admin` on: a ban ends every session at once, docs/admin.md "Bans")
+		const everyRead = config.revocation.check === 'always' || config.admin !== undefined;
+		const checking = stale || update || issuedAhead || everyRead ? revocationState(ctx, decoded) : undefined;
 		let revocation = isThenable(checking) ? await checking : checking;
 		if (revocation === 'revoked') {
+			clearSessionCookie(ctx);
+			return null;
+		}
+		// a re-issue (or an Auth.js session's adoption) also asks whether the user is banned: a ban outlives
+		// a revocation store that forgot it (process memory after a restart)
+		if (stale && config.admin && (await isUserBanned(ctx, ownerOf(decoded) ?? String(decoded.sub ?? '')))) {
 			clearSessionCookie(ctx);
 			return null;
 		}
@@ -408,7 +418,9 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		const { value, expires } = await encodeSessionToken(ctx, token, await issueTimeAfterRevocations(ctx, token));
 		writeSessionCookie(ctx, value, expires);
 		// the stored user the session is listed under: a credentials sign-in names it, any other is it
-		await recordJwtSession(ctx, token, signedIn.storedUserId ?? (subject === 'user' ? (user.id as string) : undefined), expires);
+		const storedUserId = signedIn.storedUserId ?? (subject === 'user' ? (user.id as string) : undefined);
+		await recordJwtSession(ctx, token, storedUserId, expires);
+		if (storedUserId !== undefined) await recordSignIn(ctx, storedUserId);
 		return true;
 	}
 	const adapter = config.adapter!;
@@ -423,6 +435,7 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		throw new CallbackRouteError('Storing the new session failed; no session was started.', { cause: { err: error } });
 	}
 	writeSessionCookie(ctx, sessionToken, expires);
+	await recordSignIn(ctx, user.id as string);
 	return true;
 }
 
