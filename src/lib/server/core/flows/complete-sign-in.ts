@@ -20,6 +20,7 @@ import { sendSecurityNotice } from '../account/security-notice.js';
 import { endEmailChangeLinks } from '../account/email-change-links.js';
 import { fillEmptyProfile } from './fill-empty-profile.js';
 import { refuseBannedUser } from '../admin/ban.js';
+import { isImpersonatedRequest, refuseWhileImpersonating } from '../admin/impersonation-guard.js';
 import { recordUserCreated } from './sign-in-bookkeeping.js';
 
 /** What a provider flow hands over once it knows who signed in. */
@@ -435,12 +436,16 @@ interface SignedInSession {
  * const user = await signedInUser(ctx, adapter); // null when nobody is signed in
  */
 export async function signedInUser(ctx: RequestContext, adapter: GuardedAdapter): Promise<AdapterUser | null> {
+	// what it hands out (a new passkey, a linked account, the passkey list) is never an impersonator's
+	await refuseWhileImpersonating(ctx, 'passkeys or linked accounts');
 	return (await signedInSession(ctx, adapter))?.user ?? null;
 }
 
 async function signedInSession(ctx: RequestContext, adapter: GuardedAdapter): Promise<SignedInSession | null> {
 	const raw = sessionCookieValue(ctx);
 	if (!raw) return null;
+	// an impersonated session connects nothing to its user (a sign-in over it replaces it)
+	if (await isImpersonatedRequest(ctx)) return null;
 	if (ctx.config.session.strategy === 'database') {
 		const found = await adapter.getSessionAndUser(raw);
 		return found && new Date(found.session.expires).getTime() > ctx.now ? { user: found.user } : null;
