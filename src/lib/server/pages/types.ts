@@ -30,6 +30,8 @@ export interface PageCommon {
 	messages: Record<string, string>;
 	/** `lang` attribute of the document. */
 	lang: string;
+	/** Set when the session is an impersonation: the banner's names and its stop form. */
+	impersonation?: { user: string; admin: string; action: string; csrfToken: string };
 }
 
 export interface SignInPageProps extends PageCommon {
@@ -166,4 +168,15 @@ export interface PagePropsByKind {
 	account: AccountPageProps;
 	'second-factor': SecondFactorPageProps;
 	'recovery-code-used': RecoveryCodeUsedPageProps;
+}
+
+/** The Svelte context key under which render.ts hands Page.svelte the impersonation banner. */
+export const IMPERSONATION_BANNER = 'kitgate.impersonation-banner';
+
+/** What the impersonation banner shows: its line, the stop button's label, and where it posts. */
+export interface ImpersonationBanner {
+	line: string;
+	stop: string;
+	action: string;
+	csrfToken: string;
 }

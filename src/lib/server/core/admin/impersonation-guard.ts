@@ -4,7 +4,7 @@
 
 import { ImpersonationForbidden } from '../errors.js';
 import type { RequestContext } from '../request/context.js';
-import { decodeSessionCookie, sessionCookieValue } from '../session/session.js';
+import { decodeSessionCookie, readStoredSession, sessionCookieValue } from '../session/session.js';
 import { impersonationOfToken, isImpersonationToken } from './impersonation-session.js';
 
 /**
@@ -29,5 +29,8 @@ export async function isImpersonatedRequest(ctx: RequestContext): Promise<boolea
  * await refuseWhileImpersonating(ctx, 'account changes');
  */
 export async function refuseWhileImpersonating(ctx: RequestContext, what: string): Promise<void> {
-	if (await isImpersonatedRequest(ctx)) throw new ImpersonationForbidden(`An impersonated session may not use ${what}; stop impersonating first.`);
+	if (!(await isImpersonatedRequest(ctx))) return;
+	// a valid impersonation's page of refusal shows its banner (the read sets ctx.impersonation)
+	await readStoredSession(ctx).catch(() => null);
+	throw new ImpersonationForbidden(`An impersonated session may not use ${what}; stop impersonating first.`);
 }

@@ -243,6 +243,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 				return null;
 			}
 			impersonation = checked;
+			ctx.impersonation = { user: decoded.name || decoded.email || String(decoded.sub), admin: checked.admin.name || checked.admin.email || checked.admin.id };
 		}
 		// only a custom jwt callback can change the token; the default one skips the comparison
 		const before = config.callbacks.jwt === keepToken ? undefined : JSON.stringify(decoded);
@@ -330,6 +331,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 			return null;
 		}
 		impersonation = checked;
+		ctx.impersonation = { user: user.name || user.email || user.id, admin: checked.admin.name || checked.admin.email || checked.admin.id };
 	}
 	const writtenAt = expires - config.session.maxAge * 1000;
 	// an impersonation is never extended: it ends when its mark says

@@ -190,6 +190,15 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect((await appSession(browser))?.user?.id).toBe(user.id);
 			});
 
+			test('the built-in account page shows the banner with a Stop form', async () => {
+				const { admin, user, browser } = await impersonating();
+				const page = await browser.request(`${app().origin}/auth/account`, { headers: { accept: 'text/html' } });
+				expect(page.status).toBe(200);
+				const html = await page.text();
+				expect(html).toContain(`Signed in as ${user.name} by ${admin.name}`);
+				expect(html).toMatch(/action="[^"]*\/auth\/admin\/stop-impersonating"/);
+			});
+
 			test('an update of the session cannot change who it shows or drop the mark', async () => {
 				const { user, browser } = await impersonating();
 				const csrfToken = await browser.csrfToken(app().origin);
