@@ -28,7 +28,8 @@ describe('UserButton while impersonating', () => {
 	});
 
 	test('a session that is not impersonated shows neither', () => {
-		const body = render(UserButton, { props: { session: { user, expires: impersonated.expires }, open: true, accountHref: '/auth/account' } }).body;
+		const plain: Session = { user, expires: impersonated.expires };
+		const body = render(UserButton, { props: { session: plain, open: true, accountHref: '/auth/account' } }).body;
 		expect(body).not.toContain('Signed in as');
 		expect(body).not.toContain('Stop impersonating');
 		expect(body).toContain('href="/auth/account"');
