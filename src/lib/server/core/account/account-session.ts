@@ -4,7 +4,7 @@
 import { base64url } from '../crypto/bytes.js';
 import { hmac } from '../crypto/hash.js';
 import type { RequestContext } from '../request/context.js';
-import { userOfSessionToken } from '../flows/complete-sign-in.js';
+import { userOfSessionToken } from '../flows/session-user.js';
 import { FreshSignInRequired, SessionRequired } from '../errors.js';
 import { revocationState } from '../session/revocation.js';
 import { clearSessionCookie, readStoredSession, SIGN_IN_TIME_CLAIM, type StoredSession } from '../session/session.js';

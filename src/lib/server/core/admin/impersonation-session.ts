@@ -7,8 +7,8 @@ import { randomToken } from '../crypto/random.js';
 import { base64url, fromBase64url, utf8Bytes } from '../crypto/bytes.js';
 import type { RequestContext } from '../request/context.js';
 import { revocationState } from '../session/revocation.js';
-import { decodeSessionValue } from '../session/session.js';
-import { userOfSessionToken } from '../flows/complete-sign-in.js';
+import { decodeKitgateSessionToken } from '../session/session-decode.js';
+import { userOfSessionToken } from '../flows/session-user.js';
 import type { AdapterUser, JWT, SessionImpersonation } from '../types.js';
 import { readAdminSessionCookie } from './impersonation-cookie.js';
 import { isAdminUser } from './admin-authorization.js';
@@ -87,7 +87,7 @@ export async function keptAdminSession(ctx: RequestContext): Promise<{ user: Ada
 	const adapter = ctx.config.adapter;
 	if (!raw || !adapter) return null;
 	if (ctx.config.session.strategy === 'jwt') {
-		const token = await decodeSessionValue(ctx, raw);
+		const token = await decodeKitgateSessionToken(ctx, raw);
 		if (!token || impersonationOfToken(token)) return null;
 		// a store that cannot answer is no proof the admin is still signed in
 		if ((await revocationState(ctx, token)) !== 'valid') return null;

@@ -9,13 +9,12 @@ import { emitEvent } from '../config/events.js';
 import { pageUrl, type Outcome } from '../response/outcome.js';
 import { decodeSessionCookie, establishSession, sessionCookieValue, sessionMethods } from '../session/session.js';
 import { revocationState } from '../session/revocation.js';
-import { readSubject } from '../session/session-subject.js';
-import { findCredentialsUser } from './credentials/credentials-user.js';
+import { signedInSessionOfToken, type SignedInSession } from './session-user.js';
 import { decideLinking, isEmailRefuted, type LinkingDecision } from './linking-policy.js';
 import { checkSignInAllowed } from './sign-in-callback.js';
 import { rememberUpstreamAccount } from './oauth/token-refresh.js';
 import { secondFactorGate } from '../two-factor/second-factor.js';
-import type { Account, AdapterAccount, AdapterUser, JWT, Profile, Provider, User } from '../types.js';
+import type { Account, AdapterAccount, AdapterUser, Profile, Provider, User } from '../types.js';
 import { sendSecurityNotice } from '../account/security-notice.js';
 import { endEmailChangeLinks } from '../account/email-change-links.js';
 import { fillEmptyProfile } from './fill-empty-profile.js';
@@ -415,12 +414,6 @@ async function refreshStoredTokens(ctx: RequestContext, adapter: GuardedAdapter,
 	}
 }
 
-/** The signed-in user, and the credentials account to link when it was found by a credentials session's id. */
-interface SignedInSession {
-	user: AdapterUser;
-	pin?: AdapterAccount;
-}
-
 /**
  * The stored user of the request's valid session, if any, for a decision that gives that user
  * something (connect an account, register a passkey, list them).
@@ -453,42 +446,9 @@ async function signedInSession(ctx: RequestContext, adapter: GuardedAdapter): Pr
 	const token = await decodeSessionCookie(ctx);
 	// an ended or revoked session is nobody, as for every read (a store that cannot answer is no proof either)
 	if (!token || (await revocationState(ctx, token)) !== 'valid') return null;
-	return tokenSession(adapter, token);
+	return signedInSessionOfToken(adapter, token);
 }
 
-/**
- * The stored user a decoded JWT session names, by the rule of `signedInUser` (its `sub` is taken as
- * a stored user's id only when kitgate recorded so; a credentials session's through the
- * credentials mapping), or null. For code that reads the token itself (account routes).
- *
- * @example
- * const user = stored.strategy === 'jwt' ? await userOfSessionToken(adapter, stored.token) : stored.user;
- */
-export async function userOfSessionToken(adapter: GuardedAdapter, token: JWT): Promise<AdapterUser | null> {
-	return (await tokenSession(adapter, token))?.user ?? null;
-}
-
-async function tokenSession(adapter: GuardedAdapter, token: JWT): Promise<SignedInSession | null> {
-	if (typeof token.sub !== 'string' || !token.sub) return null;
-	const subject = readSubject(token);
-	if (subject === 'user') {
-		const user = await adapter.getUser(token.sub);
-		return user && { user };
-	}
-	if (subject) {
-		// the address authorize() returned at sign-in, never the token's `email` (a jwt callback may merge update data into it)
-		const email = 'email' in subject ? subject.email : token.email;
-		const found = await findCredentialsUser(adapter, subject.credentials, { id: token.sub, email });
-		if (found.kind === 'none') return null;
-		if (found.kind === 'linked') return { user: found.user };
-		const pin: AdapterAccount = { provider: subject.credentials, type: 'credentials', providerAccountId: token.sub, userId: found.user.id };
-		return { user: found.user, pin };
-	}
-	// no record (an older kitgate's token, or an adopted Auth.js one): `sub` may be authorize()'s id
-	const user = await adapter.getUser(token.sub);
-	const address = (value: string | null | undefined) => (value ? value.toLowerCase() : '');
-	return user && address(user.email) !== '' && address(user.email) === address(token.email) ? { user } : null;
-}
 
 async function startSession(
 	ctx: RequestContext,

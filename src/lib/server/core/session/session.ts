@@ -3,7 +3,7 @@
 
 import type { RequestContext } from '../request/context.js';
 import { isThenable } from '../util/awaitable.js';
-import { decodeJwt, decodeJwtAtOnce } from '../crypto/jwt.js';
+import { decodeKitgateSessionToken } from './session-decode.js';
 import { keepToken } from '../config/default-callbacks.js';
 import { authjsSessionCookieValue, clearAuthjsSessionCookie, decodeAuthjsSessionToken } from './authjs-sessions.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../request/cookies.js';
@@ -19,7 +19,7 @@ import { isUserBanned } from '../admin/ban.js';
 import { recordSignIn } from '../flows/sign-in-bookkeeping.js';
 import { checkImpersonation, IMPERSONATION_CLAIM, impersonationOfSessionToken, impersonationOfToken, impersonationSessionToken } from '../admin/impersonation-session.js';
 import { clearAdminSessionCookie, hasAdminSessionCookie } from '../admin/impersonation-cookie.js';
-import type { Account, AdapterUser, JWT, JWTDecodeParams, Profile, Session, SessionImpersonation, User } from '../types.js';
+import type { Account, AdapterUser, JWT, Profile, Session, SessionImpersonation, User } from '../types.js';
 
 
 /**
@@ -159,34 +159,9 @@ export async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | nu
 	return raw ? decodeSessionToken(ctx, raw, isAuthjsSession(ctx)) : null;
 }
 
-/**
- * Decodes a kitgate JWT session cookie value (not the request's: the admin's kept one), or null.
- *
- * @example
- * const token = await decodeSessionValue(ctx, kept);
- */
-export async function decodeSessionValue(ctx: RequestContext, raw: string): Promise<JWT | null> {
-	return decodeSessionToken(ctx, raw, false);
-}
-
-/**
- * Decodes a session cookie value: kitgate's (the app's `jwt.decode`), or an Auth.js one. kitgate's
- * own decoder answers at once (no promise on every read).
- */
+/** Decodes a session cookie value: kitgate's (session-decode.ts), or an Auth.js one. */
 function decodeSessionToken(ctx: RequestContext, raw: string, fromAuthjs: boolean): JWT | null | Promise<JWT | null> {
-	if (fromAuthjs) return decodeAuthjsSessionToken(ctx, raw);
-	const params = { token: raw, secret: ctx.config.secrets, salt: ctx.cookieNames.sessionToken.name, now: ctx.now };
-	if (ctx.config.jwt.decode === decodeJwt) return decodeJwtAtOnce(params);
-	return decodeWithAppDecoder(ctx, params);
-}
-
-async function decodeWithAppDecoder(ctx: RequestContext, params: JWTDecodeParams): Promise<JWT | null> {
-	try {
-		return await ctx.config.jwt.decode(params);
-	} catch (error) {
-		ctx.config.logger.debug('jwt-decode', 'custom jwt.decode threw', error);
-		return null;
-	}
+	return fromAuthjs ? decodeAuthjsSessionToken(ctx, raw) : decodeKitgateSessionToken(ctx, raw);
 }
 
 /**
