@@ -1,7 +1,7 @@
 // The demo app's kitgate configuration: embedded defaults so sign-in works on a fresh machine
 // with no accounts anywhere. Real apps read their secret from AUTH_SECRET.
 
-import { SvelteKitAuth } from '$lib/server/sveltekit/index.js';
+import { SvelteKitAuth, type SvelteKitAuthConfig } from '$lib/server/sveltekit/index.js';
 import Credentials from '$lib/server/providers/credentials.js';
 import Passkey from '$lib/server/providers/passkey.js';
 import Email from '$lib/server/providers/email.js';
@@ -24,13 +24,16 @@ const freshSignInMaxAge = Number(process.env.KITGATE_FRESH_SIGN_IN_MAX_AGE ?? 60
 /** KITGATE_TWO_FACTOR_REQUIRED=yes makes every user set up a second factor; KITGATE_TRUST_BROWSER_DAYS=N offers "Trust this browser" (both off by default). */
 const twoFactor = { required: process.env.KITGATE_TWO_FACTOR_REQUIRED === 'yes', trustBrowserDays: Number(process.env.KITGATE_TRUST_BROWSER_DAYS ?? 0) };
 
-export const { handle, signIn, signOut } = SvelteKitAuth({
+/** The demo's configuration (the layout asks `isAdmin(session, authConfig)` to show the Admin link). */
+export const authConfig: SvelteKitAuthConfig = {
 	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
 	trustHost: true,
 	adapter,
 	session: { strategy },
 	account: { freshSignIn: { maxAge: freshSignInMaxAge } },
 	twoFactor,
+	// the admin pages (/auth/admin, and the demo's own /admin): users whose stored role is "admin" (the demo's "admin" account)
+	admin: { admins: 'role' },
 	basePath: `${base}/auth`,
 	providers: [
 		{
@@ -63,4 +66,6 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
 	],
 	experimental: { enableWebAuthn: true },
 	theme: { brandColor: '#4f46e5' }
-});
+};
+
+export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);
