@@ -6,6 +6,7 @@ import Credentials from '$lib/server/providers/credentials.js';
 import Passkey from '$lib/server/providers/passkey.js';
 import Email from '$lib/server/providers/email.js';
 import { SQLiteAdapter } from '$lib/server/adapters/sqlite.js';
+import { isAdmin, type Session } from '$lib/index.js';
 import { base } from '$app/paths';
 import { demoUser } from './demo-users.js';
 
@@ -24,7 +25,7 @@ const freshSignInMaxAge = Number(process.env.KITGATE_FRESH_SIGN_IN_MAX_AGE ?? 60
 /** KITGATE_TWO_FACTOR_REQUIRED=yes makes every user set up a second factor; KITGATE_TRUST_BROWSER_DAYS=N offers "Trust this browser" (both off by default). */
 const twoFactor = { required: process.env.KITGATE_TWO_FACTOR_REQUIRED === 'yes', trustBrowserDays: Number(process.env.KITGATE_TRUST_BROWSER_DAYS ?? 0) };
 
-/** The demo's configuration (the layout asks `isAdmin(session, authConfig)` to show the Admin link). */
+/** The demo's configuration. */
 export const authConfig: SvelteKitAuthConfig = {
 	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
 	trustHost: true,
@@ -69,3 +70,14 @@ export const authConfig: SvelteKitAuthConfig = {
 };
 
 export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);
+
+/**
+ * Whether the session's user is an admin now (the nav shows the Admin link): the demo's sessions
+ * carry no user id (no `session` callback adds it), so the user is found by email. An impersonated
+ * session is never an admin's.
+ */
+export async function sessionIsAdmin(session: Session | null): Promise<boolean> {
+	if (!session?.user?.email || session.impersonation) return false;
+	const user = await adapter.getUserByEmail(session.user.email);
+	return user ? isAdmin(user.id, authConfig) : false;
+}

@@ -5,6 +5,7 @@
 
 import Credentials from 'kitgate/providers/credentials';
 import Passkey from 'kitgate/providers/passkey';
+import { isAdmin } from 'kitgate';
 
 /** Credentials of the demo user. */
 export const DEMO_CREDENTIALS = { username: 'demo', password: 'demo-password' };
@@ -116,4 +117,18 @@ async function demoUser(adapter, username, password) {
 	if (!adapter) return account.username === 'demo' ? { id: 'demo-user', name: account.name, email: account.email } : null;
 	await seedDemoUsers(adapter);
 	return storedDemoUser(adapter, account);
+}
+
+/**
+ * Whether the session's user is an admin now (the nav shows the Admin link): the demo's sessions
+ * carry no user id (no `session` callback adds it), so the user is found by email. An impersonated
+ * session is never an admin's.
+ *
+ * @param {import('kitgate').Session | null} session
+ */
+export async function sessionIsAdmin(session) {
+	const adapter = email.options.adapter;
+	if (!authConfig.admin || !adapter || !session?.user?.email || session.impersonation) return false;
+	const user = await adapter.getUserByEmail(session.user.email);
+	return user ? isAdmin(user.id, authConfig) : false;
 }

@@ -2,10 +2,9 @@
 // built-in pages. Run with `node examples/express/server.js` after `npm run package`.
 
 import express from 'express';
-import { isAdmin } from 'kitgate';
 import { ExpressAuth, getSession } from 'kitgate/express';
 import { passkeyPages } from './passkeys.js';
-import { authConfig, DEMO_CREDENTIALS, EMAIL_ENABLED, MAILBOX_URL } from './auth-config.js';
+import { authConfig, DEMO_CREDENTIALS, EMAIL_ENABLED, MAILBOX_URL, sessionIsAdmin } from './auth-config.js';
 
 const port = Number(process.env.PORT ?? 3100);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -21,7 +20,7 @@ app.use('/auth/*splat', ExpressAuth(authConfig));
 app.use(async (req, res, next) => {
 	const session = await getSession(req, authConfig, res);
 	res.locals.session = session;
-	res.locals.isAdmin = Boolean(authConfig.admin && session?.user && (await isAdmin(session, authConfig)));
+	res.locals.isAdmin = await sessionIsAdmin(session);
 	next();
 });
 

@@ -1,6 +1,5 @@
-import { isAdmin } from '$lib/index.js';
 import { kitgateData } from '$lib/server/sveltekit/index.js';
-import { authConfig } from '../auth.js';
+import { sessionIsAdmin } from '../auth.js';
 import type { LayoutServerLoad } from './$types.js';
 
 // Exposes the session to every page (authorization itself happens in each page's load), and what
@@ -8,5 +7,5 @@ import type { LayoutServerLoad } from './$types.js';
 // and whether the user is an admin (the nav links the admin page; the page checks again).
 export const load: LayoutServerLoad = async (event) => {
 	const session = await event.locals.auth();
-	return { session, kitgate: await kitgateData(event), isAdmin: session?.user ? await isAdmin(session, authConfig) : false };
+	return { session, kitgate: await kitgateData(event), isAdmin: await sessionIsAdmin(session) };
 };
