@@ -2,9 +2,9 @@
 // line naming the path: `// src/auth.ts`, `<!-- src/routes/+page.svelte -->`, `/* src/app.css */`, `# .env`) or
 // commands to run (```bash run). Also lists every code block of the docs, for the type check.
 
-import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { runCommand } from './run-command.js';
 
 /** One fenced code block of a markdown file. */
 export interface CodeBlock {
@@ -74,13 +74,13 @@ export interface GuideOptions {
  * ```bash run blocks, then sets `options.env` in `.env`. Returns the files written.
  *
  * @example
- * followGuide('/tmp/app', 'docs/getting-started-express.md', { tarball, env: { AUTH_URL: origin } });
+ * await followGuide('/tmp/app', 'docs/getting-started-express.md', { tarball, env: { AUTH_URL: origin } });
  */
-export function followGuide(appDir: string, guidePath: string, options: GuideOptions): string[] {
+export async function followGuide(appDir: string, guidePath: string, options: GuideOptions): Promise<string[]> {
 	const written: string[] = [];
 	for (const block of codeBlocks(guidePath)) {
 		if ((block.lang === 'bash' || block.lang === 'sh') && /\brun\b/.test(block.meta)) {
-			runCommands(appDir, block.code, options);
+			await runCommands(appDir, block.code, options);
 		} else if (block.file === '.env') {
 			appendFileSync(join(appDir, '.env'), block.code.split('\n').slice(1).join('\n'));
 		} else if (block.file) {
@@ -94,20 +94,17 @@ export function followGuide(appDir: string, guidePath: string, options: GuideOpt
 }
 
 /** Runs a guide's commands with bash, installing the tarball where the guide installs `kitgate`. */
-function runCommands(appDir: string, script: string, options: GuideOptions): void {
+async function runCommands(appDir: string, script: string, options: GuideOptions): Promise<void> {
 	const local = script.replace(/^(npm install\b.*?)\bkitgate\b/gm, (_, head: string) => `${head}${options.tarball}`);
-	const run = spawnSync('bash', ['-e', '-c', local], {
+	const run = await runCommand('bash', ['-e', '-c', local], {
 		cwd: appDir,
 		env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_loglevel: 'error', ...options.commandEnv },
-		stdio: ['ignore', 'pipe', 'pipe'],
-		encoding: 'utf8',
-		maxBuffer: 64 * 1024 * 1024,
 		timeout: 15 * 60_000
 	});
 	// what the commands printed, kept for the specs that read it (the build's warnings: startup.spec.ts)
-	appendFileSync(join(appDir, GUIDE_OUTPUT), `$ ${script.trim()}\n${run.stdout ?? ''}${run.stderr ?? ''}\n`);
-	process.stderr.write(run.stderr ?? '');
-	if (run.status !== 0) throw new Error(`The guide's commands failed in ${appDir} (${run.error?.message ?? `exit ${run.status}`}):\n${local}\n${(run.stderr ?? '').slice(-4000)}`);
+	appendFileSync(join(appDir, GUIDE_OUTPUT), `$ ${script.trim()}\n${run.stdout}${run.stderr}\n`);
+	process.stderr.write(run.stderr);
+	if (run.status !== 0) throw new Error(`The guide's commands failed in ${appDir} (${run.error?.message ?? `exit ${run.status}`}):\n${local}\n${run.stderr.slice(-4000)}`);
 }
 
 /** The file in an app's folder where `followGuide` keeps what the guide's commands printed (stdout, then stderr, per block). */

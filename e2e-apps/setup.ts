@@ -13,6 +13,7 @@ import { startTestIdp } from '../src/lib/testing/idp.js';
 import { startTestMailbox } from '../src/lib/testing/mailbox.js';
 import { sharePrebuiltSqlite } from '../scripts/prebuilt-sqlite.js';
 import { followGuide, readEnvFile, setEnvFile } from './guide.js';
+import { mustRun } from './run-command.js';
 import { migrationOrigins, prepareMigrationApps } from './migration-apps.js';
 import { freePort } from '../scripts/free-port.js';
 
@@ -102,19 +103,17 @@ export default async function setup(): Promise<() => Promise<void>> {
 			});
 	const apps = Promise.all([
 		stopMigration,
-		wanted('sveltekit') && inBackground(() => svelteKitApp(dirs.sveltekit, tarball, providerEnv)),
+		wanted('sveltekit') && svelteKitApp(dirs.sveltekit, tarball, providerEnv),
 		// the host apps of the component tests: the same guide in an app with Tailwind, and with Skeleton
-		wanted('tailwind') && inBackground(() => hostApp(dirs.tailwind, tarball, providerEnv, 'docs/with-tailwind.md')),
-		wanted('skeleton') && inBackground(() => hostApp(dirs.skeleton, tarball, providerEnv, 'docs/with-skeleton.md')),
-		wanted('express') && inBackground(() => expressApp(dirs.express, tarball, { ...providerEnv, AUTH_URL: origins.express })),
+		wanted('tailwind') && hostApp(dirs.tailwind, tarball, providerEnv, 'docs/with-tailwind.md'),
+		wanted('skeleton') && hostApp(dirs.skeleton, tarball, providerEnv, 'docs/with-skeleton.md'),
+		wanted('express') && expressApp(dirs.express, tarball, { ...providerEnv, AUTH_URL: origins.express }),
 		wanted('authjs') &&
-			inBackground(() =>
-				authjsStyleApp(dirs.authjs, tarball, {
-					AUTH_KEYCLOAK_ID: client.client_id,
-					AUTH_KEYCLOAK_SECRET: client.client_secret,
-					AUTH_KEYCLOAK_ISSUER: idp.issuer
-				})
-			)
+			authjsStyleApp(dirs.authjs, tarball, {
+				AUTH_KEYCLOAK_ID: client.client_id,
+				AUTH_KEYCLOAK_SECRET: client.client_secret,
+				AUTH_KEYCLOAK_ISSUER: idp.issuer
+			})
 	]);
 	try {
 		await apps;
@@ -187,9 +186,9 @@ function buildEnv(): NodeJS.ProcessEnv {
 	return Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('AUTH_') && name !== 'NODE_ENV'));
 }
 
-function svelteKitApp(dir: string, tarball: string, env: Record<string, string>): void {
-	createSvelteKitApp(dir);
-	followGuide(dir, join(ROOT, 'docs/getting-started-sveltekit.md'), { tarball, env, commandEnv: buildEnv() });
+async function svelteKitApp(dir: string, tarball: string, env: Record<string, string>): Promise<void> {
+	await createSvelteKitApp(dir);
+	await followGuide(dir, join(ROOT, 'docs/getting-started-sveltekit.md'), { tarball, env, commandEnv: buildEnv() });
 	// the guide ends with `npm run build`: it needed no secret and made no database
 	if (!existsSync(join(dir, 'build/index.js'))) throw new Error('The SvelteKit app was not built');
 	if (existsSync(join(dir, '.data'))) throw new Error('Building the SvelteKit app created .data/');
@@ -200,43 +199,34 @@ function svelteKitApp(dir: string, tarball: string, env: Record<string, string>)
  * (its stylesheet, layout and, for Skeleton, the theme package). Each installs like a user's app
  * (better-sqlite3's prebuilt binary from npm's cache: scripts/prebuilt-sqlite.js).
  */
-function hostApp(dir: string, tarball: string, env: Record<string, string>, recipe: string): void {
-	createSvelteKitApp(dir, ['--add', 'tailwindcss=plugins:none']);
-	followGuide(dir, join(ROOT, 'docs/getting-started-sveltekit.md'), { tarball, env, commandEnv: buildEnv() });
-	followGuide(dir, join(ROOT, recipe), { tarball, env, commandEnv: buildEnv() });
+async function hostApp(dir: string, tarball: string, env: Record<string, string>, recipe: string): Promise<void> {
+	await createSvelteKitApp(dir, ['--add', 'tailwindcss=plugins:none']);
+	await followGuide(dir, join(ROOT, 'docs/getting-started-sveltekit.md'), { tarball, env, commandEnv: buildEnv() });
+	await followGuide(dir, join(ROOT, recipe), { tarball, env, commandEnv: buildEnv() });
 	if (!existsSync(join(dir, 'build/index.js'))) throw new Error(`The app of ${recipe} was not built`);
 }
 
-function expressApp(dir: string, tarball: string, env: Record<string, string>): void {
+async function expressApp(dir: string, tarball: string, env: Record<string, string>): Promise<void> {
 	mkdirSync(dir, { recursive: true });
-	followGuide(dir, join(ROOT, 'docs/getting-started-express.md'), { tarball, env, commandEnv: buildEnv() });
+	await followGuide(dir, join(ROOT, 'docs/getting-started-express.md'), { tarball, env, commandEnv: buildEnv() });
 	// for the type check of the docs' Express blocks (not part of the guide)
-	execFileSync('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'typescript@6', '@types/express@5', '@types/node@20', 'pg@8', '@types/pg@8', 'redis@6', '@libsql/kysely-libsql@0.4', '@libsql/client@0.18'], {
+	await mustRun('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--loglevel=error', 'typescript@6', '@types/express@5', '@types/node@20', 'pg@8', '@types/pg@8', 'redis@6', '@libsql/kysely-libsql@0.4', '@libsql/client@0.18'], {
 		cwd: dir,
-		stdio: ['ignore', 'pipe', 'inherit'],
 		timeout: 10 * 60_000
 	});
 }
 
 /** An Auth.js SvelteKit app (its files as Auth.js's docs write them) with its imports switched to kitgate. */
-function authjsStyleApp(dir: string, tarball: string, env: Record<string, string>): void {
-	createSvelteKitApp(dir);
+async function authjsStyleApp(dir: string, tarball: string, env: Record<string, string>): Promise<void> {
+	await createSvelteKitApp(dir);
 	cpSync(join(ROOT, 'fixtures/authjs-style-sveltekit'), dir, { recursive: true });
-	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, '@sveltejs/adapter-node@5'], {
-		cwd: dir,
-		env: buildEnv(),
-		stdio: ['ignore', 'pipe', 'inherit'],
-		timeout: 15 * 60_000
-	});
+	await mustRun('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', tarball, '@sveltejs/adapter-node@5'], { cwd: dir, env: buildEnv(), timeout: 15 * 60_000 });
 	setEnvFile(dir, { AUTH_SECRET: 'authjs-style-app-secret-authjs-style-app-secret', ...env });
-	execFileSync('npm', ['run', 'build'], { cwd: dir, env: buildEnv(), stdio: ['ignore', 'pipe', 'inherit'], timeout: 10 * 60_000 });
+	await mustRun('npm', ['run', 'build'], { cwd: dir, env: buildEnv(), timeout: 10 * 60_000 });
 }
 
-function createSvelteKitApp(dir: string, addOns: string[] = ['--no-add-ons']): void {
-	execFileSync('npx', ['--yes', SV, 'create', dir, '--template', 'minimal', '--types', 'ts', ...addOns, '--no-install'], {
-		stdio: ['ignore', 'pipe', 'inherit'],
-		timeout: 5 * 60_000
-	});
+async function createSvelteKitApp(dir: string, addOns: string[] = ['--no-add-ons']): Promise<void> {
+	await mustRun('npx', ['--yes', SV, 'create', dir, '--template', 'minimal', '--types', 'ts', ...addOns, '--no-install'], { timeout: 5 * 60_000 });
 }
 
 /** Starts `node <args>` in `dir` in production mode and waits until `origin` answers. */
@@ -262,18 +252,3 @@ async function start(dir: string, args: string[], env: Record<string, string>, o
 	}
 	throw new Error(`${dir} did not answer at ${origin}:\n${output}`);
 }
-
-/** Runs blocking work after the current turn, so several apps are prepared side by side. */
-function inBackground(work: () => void): Promise<void> {
-	return new Promise((resolveDone, reject) => {
-		setImmediate(() => {
-			try {
-				work();
-				resolveDone();
-			} catch (error) {
-				reject(error);
-			}
-		});
-	});
-}
-

@@ -33,7 +33,7 @@ test('an app tests itself as docs/testing.md says: vitest, and Playwright signin
 		'startTestIdp() needs the package oidc-provider: npm install --save-dev oidc-provider'
 	]);
 	const port = await freePort();
-	withoutPlaywrightWorkerEnv(() =>
+	await withoutPlaywrightWorkerEnv(() =>
 		followGuide(dir, join(ROOT, 'docs/testing.md'), {
 			tarball,
 			commandEnv: { PORT: String(port), CHROMIUM_PATH: '/usr/bin/chromium', CI: 'true', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' }
@@ -92,11 +92,11 @@ function typeErrors(dir: string, project: string): string[] {
 }
 
 /** Runs `work` with the variables Playwright gives its workers removed, so the app's own Playwright starts afresh. */
-function withoutPlaywrightWorkerEnv<T>(work: () => T): T {
+async function withoutPlaywrightWorkerEnv<T>(work: () => Promise<T>): Promise<T> {
 	const saved = Object.entries(process.env).filter(([name]) => /^(TEST_|PW_|PLAYWRIGHT_)|^NODE_OPTIONS$|^FORCE_COLOR$/.test(name));
 	for (const [name] of saved) delete process.env[name];
 	try {
-		return work();
+		return await work();
 	} finally {
 		for (const [name, value] of saved) process.env[name] = value;
 	}

@@ -10,6 +10,7 @@ import type {
 } from '../server/core/types.js';
 // the engine's own check: a raw driver error would pass a broader one and still not be understood
 import { isUniqueViolation } from '../server/core/store/unique-violation.js';
+import { registerAdminTests } from './conformance-admin.js';
 
 /**
  * Options of {@link runAdapterTests}.
@@ -72,7 +73,8 @@ const authenticatorMethods = [
 /**
  * Registers the conformance tests for an adapter: every method of the Adapter interface, not-found
  * cases, single-use tokens, cascading deletes, time-zone-safe dates and unique-key races. The
- * adapter must implement every method.
+ * adapter must implement every required method; the optional ones (account management, second
+ * factor, admin: user list, admin record, audit trail) are checked when it has them.
  *
  * @example
  * // my-adapter.test.ts
@@ -626,6 +628,9 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 				expect(await adapter.listAccountsByUserId(doomed.user.id)).toEqual([]);
 			});
 		});
+
+		// kitgate additions for the admin routes (docs/admin.md): checked when the adapter has them
+		registerAdminTests({ vitest: { describe, expect, test }, adapter: () => raw, createUser });
 
 		test('dates round-trip to the millisecond, whatever the time zone of the writer and the reader', async () => {
 			const previousTimeZone = process.env.TZ;

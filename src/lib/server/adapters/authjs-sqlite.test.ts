@@ -38,7 +38,7 @@ describe('SQLiteAdapter on authjsDrizzleSqliteTables', () => {
 	test("migrations create kitgate's own tables only, and leave Drizzle's exactly as they were", async () => {
 		const { filename, adapter } = drizzleDatabase();
 		const before = schemaOf(new Database(filename, { readonly: true }));
-		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor']);
+		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping']);
 		const user = await adapter.createUser({ id: randomUUID(), email: 'ada@example.com', emailVerified: new Date() });
 		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: '1', oauth_token: 't', extra_field: 1 });
 		await SqlRateLimitStore(adapter).increment('k', 60, Date.now());
@@ -47,6 +47,9 @@ describe('SQLiteAdapter on authjsDrizzleSqliteTables', () => {
 		const added = Object.keys(after).filter((name) => !(name in before));
 		expect(added.sort()).toEqual([
 			'kitgate_account_fields',
+			'kitgate_audit',
+			'kitgate_audit_actor_id_idx',
+			'kitgate_audit_subject_id_idx',
 			'kitgate_migrations',
 			'kitgate_passkey_details',
 			'kitgate_passkey_details_user_id_idx',
@@ -54,6 +57,7 @@ describe('SQLiteAdapter on authjsDrizzleSqliteTables', () => {
 			'kitgate_session_details',
 			'kitgate_session_details_user_id_idx',
 			'kitgate_two_factor',
+			'kitgate_user_admin',
 			'rate_limits',
 			'rate_limits_reset_at_idx',
 			'session_revocations',

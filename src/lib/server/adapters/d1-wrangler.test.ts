@@ -58,13 +58,18 @@ describe('D1 databases migrated by `wrangler d1 migrations apply` with the shipp
 	test("migrations/d1/kitgate-tables: kitgate's runner finds everything applied, and the adapter works", async () => {
 		const d1 = await mf!.getD1Database('OWN');
 		const { results } = await d1.prepare('select name from d1_migrations order by name').all<{ name: string }>();
-		expect(results.map((row) => row.name)).toEqual(['0001_initial.sql', '0002_rate_limits.sql', '0005_account_details.sql', '0006_two_factor.sql']);
+		expect(results.map((row) => row.name)).toEqual(['0001_initial.sql', '0002_rate_limits.sql', '0005_account_details.sql', '0006_two_factor.sql', '0007_admin_audit.sql', '0008_user_admin.sql']);
 		const adapter = SQLiteAdapter({ d1 });
 		expect(await adapter.migrate()).toEqual([]);
 		const user = await adapter.createUser({ id: crypto.randomUUID(), email: 'wrangler@example.com', emailVerified: null });
 		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: user.id });
 		await adapter.setTwoFactor({ userId: user.id, totpSecret: 'sealed', lastUsedStep: null, recoveryCodes: ['a'] });
+		expect((await adapter.setUserAdmin({ userId: user.id, role: 'admin' })).role).toBe('admin');
+		const entry = { id: crypto.randomUUID(), at: new Date(), actorId: null, subjectId: user.id, action: 'set-role', detail: null };
+		await adapter.createAuditEntry(entry);
 		expect(await adapter.deleteUser(user.id)).toEqual(user);
+		expect(await adapter.getUserAdmin(user.id)).toBeNull();
+		expect(await adapter.listAuditEntries(user.id, { limit: 10 })).toEqual([entry]);
 	});
 
 	test('migrations/d1/table-mapping beside the tables of an Auth.js Drizzle app', async () => {
@@ -76,5 +81,7 @@ describe('D1 databases migrated by `wrangler d1 migrations apply` with the shipp
 		const account = { userId: user.id, type: 'oauth' as const, provider: 'twitter', providerAccountId: user.id, oauth_token_secret: 'secret' };
 		await adapter.linkAccount(account);
 		expect(await adapter.getAccount(user.id, 'twitter')).toEqual(account);
+		expect(await adapter.setUserAdmin({ userId: user.id, banReason: 'spam' })).toMatchObject({ banReason: 'spam', role: null });
+		expect((await adapter.listUsers({ search: 'drizzle@', limit: 10, offset: 0 })).users).toEqual([user]);
 	});
 });

@@ -13,6 +13,7 @@ import type {
 	AdapterUserAdmin,
 	VerificationToken
 } from '../core/types.js';
+import { boundAuditLimit, boundUserListQuery } from './admin-query-bounds.js';
 import { UniqueViolationError } from './errors.js';
 
 /**
@@ -308,11 +309,12 @@ export function MemoryAdapter(): Required<Adapter> {
 			return true;
 		},
 
-		async listUsers({ search, limit, offset }) {
-			const needle = search?.trim().toLowerCase() ?? '';
-			const matching = [...users.values()]
-				.filter((user) => !needle || user.id === search?.trim() || user.email.toLowerCase().includes(needle) || (user.name ?? '').toLowerCase().includes(needle))
-				.sort((a, b) => (a.email < b.email ? -1 : a.email > b.email ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+		async listUsers(query) {
+			const { search, limit, offset } = boundUserListQuery(query);
+			const needle = search.toLowerCase();
+			const matches = (user: AdapterUser) =>
+				!search || user.id === search || user.email.toLowerCase().includes(needle) || (user.name ?? '').toLowerCase().includes(needle);
+			const matching = [...users.values()].filter(matches).sort((a, b) => compareCodeUnits(a.email, b.email) || compareCodeUnits(a.id, b.id));
 			return { users: matching.slice(offset, offset + limit).map(copy), total: matching.length };
 		},
 
@@ -331,17 +333,28 @@ export function MemoryAdapter(): Required<Adapter> {
 		},
 
 		async createAuditEntry(entry) {
-			const stored = { ...entry, at: new Date(entry.at) };
+			if (typeof entry.id !== 'string' || entry.id.length === 0) throw new AdapterError('createAuditEntry: the entry has no id');
+			if (typeof entry.action !== 'string' || entry.action.length === 0) throw new AdapterError('createAuditEntry: the entry has no action');
+			if (auditTrail.some((stored) => stored.id === entry.id)) throw new UniqueViolationError('kitgate_audit_pkey', 'An audit entry with this id already exists');
+			const stored: AdapterAuditEntry = {
+				id: entry.id,
+				at: new Date(entry.at),
+				actorId: entry.actorId ?? null,
+				subjectId: entry.subjectId ?? null,
+				action: entry.action,
+				detail: entry.detail ?? null
+			};
 			auditTrail.push(stored);
-			return { ...stored, at: new Date(stored.at) };
+			return copy(stored);
 		},
 
 		async listAuditEntries(userId, { limit }) {
+			// newest first; entries of one millisecond by id, descending, as the SQL adapters order them
 			return auditTrail
 				.filter((entry) => entry.actorId === userId || entry.subjectId === userId)
-				.sort((a, b) => b.at.getTime() - a.at.getTime())
-				.slice(0, limit)
-				.map((entry) => ({ ...entry, at: new Date(entry.at) }));
+				.sort((a, b) => b.at.getTime() - a.at.getTime() || compareCodeUnits(b.id, a.id))
+				.slice(0, boundAuditLimit(limit))
+				.map(copy);
 		}
 	};
 }
@@ -410,6 +423,11 @@ function tokenKey(identifier: string, token: string): string {
 
 function deleteWhere<T>(map: Map<string, T>, matches: (value: T) => boolean): void {
 	for (const [key, value] of map) if (matches(value)) map.delete(key);
+}
+
+/** Orders strings by UTF-16 code units, as SQLite's BINARY collation and PostgreSQL's "C" order ASCII text. */
+function compareCodeUnits(a: string, b: string): number {
+	return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function copy<T>(value: T): T {

@@ -136,9 +136,9 @@ describe('PostgresAdapter', () => {
 		const adapters = pools.map((pool) => PostgresAdapter({ pool, schema: freshSchema }));
 		try {
 			const results = await Promise.all(adapters.map((adapter) => adapter.migrate()));
-			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor']);
+			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
 			const recorded = await admin.query(`select name from "${freshSchema}".kitgate_migrations`);
-			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }, { name: '0006_two_factor' }]);
+			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }, { name: '0006_two_factor' }, { name: '0007_admin_audit' }, { name: '0008_user_admin' }]);
 			const user = await adapters[0]!.createUser({ id: 'u', email: 'u@example.com', emailVerified: null });
 			expect(await adapters[5]!.getUser('u')).toEqual(user);
 		} finally {
@@ -191,11 +191,13 @@ describe('PostgresAdapter', () => {
 		expect(tables.rows.map((row) => row.table_name)).toEqual([
 			'accounts',
 			'authenticators',
+			'kitgate_audit',
 			'kitgate_migrations',
 			'kitgate_passkey_details',
 			'kitgate_recovery_codes',
 			'kitgate_session_details',
 			'kitgate_two_factor',
+			'kitgate_user_admin',
 			'rate_limits',
 			'session_revocations',
 			'sessions',

@@ -113,6 +113,30 @@ describe('races on @auth/pg-adapter tables (constraints checked by kitgate under
 	});
 });
 
+describe('kitgate_user_admin beside users kitgate deletes (no foreign key to hold it)', () => {
+	const presets: [AuthjsSchema, TableMapping][] = [
+		['pg-adapter', authjsPgAdapterTables],
+		['drizzle-postgres', authjsDrizzlePostgresTables]
+	];
+	for (const [schema, tables] of presets) {
+		test(`${tables.name}: admin records written while another server deletes their user never outlive it (fails without the row locks)`, async () => {
+			const { adapters, authjs } = await database(schema, tables);
+			for (let round = 0; round < 20; round++) {
+				const user = await adapters[0]!.createUser({ id: crypto.randomUUID(), email: `ban${round}@example.com`, emailVerified: null });
+				await settle<unknown>([
+					Promise.resolve(adapters[0]!.deleteUser(user.id)),
+					...Array.from({ length: 4 }, (_, i) =>
+						Promise.resolve(adapters[1]!.setUserAdmin({ userId: user.id, ...(i % 2 ? { role: 'admin' } : { bannedAt: new Date(), banReason: 'spam' }) }))
+					)
+				]);
+				expect(await adapters[0]!.getUser(user.id)).toBeNull();
+				expect(await adapters[1]!.getUserAdmin(user.id)).toBeNull();
+			}
+			expect((await authjs.query('select count(*)::int as n from kitgate_user_admin')).rows).toEqual([{ n: 0 }]);
+		});
+	}
+});
+
 describe('kitgate_account_fields beside accounts that Auth.js deletes and writes', () => {
 	// kitgate keeps OAuth 1.0a's oauth_token/oauth_token_secret (no column in these schemas) in its side
 	// table, keyed by provider and provider account only. Auth.js, running side by side as docs/adapters.md

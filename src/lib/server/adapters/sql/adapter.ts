@@ -31,6 +31,9 @@ import {
 import type { BatchResult, BatchRunner, Statement } from './batches.js';
 import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constraints.js';
 import { recordTotpStep, spendRecoveryCode, twoFactorDeletes, twoFactorFromRows, twoFactorReads, twoFactorWrites } from './two-factor.js';
+import { auditEntriesOf, auditEntryFromRow, auditInsert, userAdminDelete, userAdminFromRow, userAdminRead, userAdminUpsert } from './user-admin.js';
+import { userListQueries } from './user-list.js';
+import { boundAuditLimit, boundUserListQuery } from '../admin-query-bounds.js';
 import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
 import { reusableQuery } from './reusable-query.js';
 import {
@@ -74,8 +77,7 @@ export const sqlCore: unique symbol = Symbol('kitgate.sqlCore');
  * await adapter.migrate();
  * await adapter.close();
  */
-// the admin methods are being added to the SQL adapters (issue 32, storage branch)
-export interface SqlAdapter extends Required<Omit<Adapter, 'listUsers' | 'getUserAdmin' | 'setUserAdmin' | 'createAuditEntry' | 'listAuditEntries'>> {
+export interface SqlAdapter extends Required<Adapter> {
 	/**
 	 * Applies pending migrations. Runs once per database connection, which every adapter of the same
 	 * database in this process shares (methods call it before their first query unless `autoMigrate`
@@ -183,6 +185,8 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 	const sideTable = !values.hasColumn.extra;
 	// tables without unique or foreign keys: every write that needs one is a checked transaction
 	const checked = mapping.constraints === 'kitgate';
+	// PostgreSQL runs writes of one user side by side: row locks order a user's delete and its side rows' writes
+	const postgres = mapping.dialect === 'postgres';
 	const migrate = () => parts.connection().migrate();
 	// the session check of every request: one query, its SQL built once
 	const sessionAndUser = reusableQuery((db: Db, sessionToken: string) =>
@@ -486,13 +490,16 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 			const results = await atomically((db) => {
 				const auth_ = auth(db);
 				let lookup = auth_.selectFrom(users.name).select(users.selection()).where(users.column('id'), '=', userId);
-				// without foreign keys, the row lock keeps a concurrent link or session from slipping in
-				if (checked) lookup = lookup.forUpdate();
+				// without foreign keys, the row lock keeps a concurrent link or session from slipping in; and
+				// a concurrent setUserAdmin (which holds the row as a foreign key would) from writing after
+				// its delete below
+				if (checked || postgres) lookup = lookup.forUpdate();
 				return [
 					lookup,
 					...(sideTable ? [fieldsOfAccountsOfUserDelete(db, accounts, userId)] : []),
 					...detailsOfUserDeletes(db, userId, { sessions: true, passkeys: true }),
 					...twoFactorDeletes(db, userId),
+					userAdminDelete(db, userId),
 					auth_.deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId),
 					auth_.deleteFrom(accounts.name).where(accounts.column('userId'), '=', userId),
 					...(passkeys ? [auth_.deleteFrom(passkeys.name).where(passkeys.column('userId'), '=', userId)] : []),
@@ -814,6 +821,40 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 			const userId = values.userId(id);
 			if (userId === null || typeof hash !== 'string') return false;
 			return spendRecoveryCode(await ready(), userId, hash);
+		},
+
+		async listUsers(query) {
+			const bounded = boundUserListQuery(query);
+			const [page, count] = await together((db) => [...userListQueries(auth(db), users, mapping, values, bounded)] as Statement[]);
+			return {
+				users: page!.rows.map((row) => userFromRow(row as unknown as UserRow)),
+				total: Number(count!.rows[0]?.total ?? 0)
+			};
+		},
+
+		async getUserAdmin(id) {
+			const userId = values.userId(id);
+			if (userId === null) return null;
+			const row = await userAdminRead(await ready(), userId).executeTakeFirst();
+			return row ? userAdminFromRow(row, id) : null;
+		},
+
+		async setUserAdmin(record) {
+			const userId = storedUserId(record.userId, 'setUserAdmin');
+			const row = await userAdminUpsert(await ready(), users, userId, record, { lockUser: postgres }).executeTakeFirst();
+			if (!row) throw new AdapterError(`setUserAdmin: no user with id ${record.userId}`);
+			return userAdminFromRow(row, record.userId);
+		},
+
+		async createAuditEntry(entry) {
+			return auditEntryFromRow(await auditInsert(await ready(), entry).executeTakeFirstOrThrow());
+		},
+
+		async listAuditEntries(userId, { limit }) {
+			const bounded = boundAuditLimit(limit);
+			if (typeof userId !== 'string' || bounded === 0) return [];
+			const rows = await auditEntriesOf(await ready(), userId, bounded).execute();
+			return rows.map(auditEntryFromRow);
 		}
 	});
 }

@@ -59,7 +59,7 @@ describe('SQLite migrations', () => {
 		database.exec(sqliteMigrations[0]!.sql);
 		database.prepare("insert into users (id, email) values ('u1', 'a@example.com')").run();
 		const adapter = SQLiteAdapter({ database });
-		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor']);
+		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
 		expect((await adapter.getUser('u1'))?.email).toBe('a@example.com');
 		database.close();
 	});
@@ -80,11 +80,13 @@ describe('SQLite migrations', () => {
 		expect(uniqueColumns('sessions')).toEqual(['id', 'session_token']);
 		expect(uniqueColumns('verification_tokens')).toEqual(['identifier,token']);
 		expect(uniqueColumns('authenticators')).toEqual(['credential_id']);
-		for (const table of ['accounts', 'sessions', 'authenticators']) {
+		for (const table of ['accounts', 'sessions', 'authenticators', 'kitgate_user_admin']) {
 			expect(db.prepare(`pragma foreign_key_list(${table})`).all()).toEqual([
 				expect.objectContaining({ table: 'users', from: 'user_id', to: 'id', on_delete: 'CASCADE' })
 			]);
 		}
+		// the audit trail outlives the users it names
+		expect(db.prepare('pragma foreign_key_list(kitgate_audit)').all()).toEqual([]);
 		await adapter.close();
 	});
 });
@@ -116,7 +118,7 @@ describe('PostgreSQL migrations', () => {
 			client.release();
 		}
 		const adapter = PostgresAdapter({ connectionString, schema });
-		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor']);
+		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
 		expect((await adapter.getUser('u1'))?.email).toBe('a@example.com');
 		await adapter.close();
 	});
@@ -124,7 +126,7 @@ describe('PostgreSQL migrations', () => {
 	test('a second adapter on a migrated schema applies nothing', async () => {
 		const schema = freshSchema();
 		const first = PostgresAdapter({ connectionString, schema });
-		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor']);
+		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
 		await first.close();
 		const second = PostgresAdapter({ connectionString, schema });
 		expect(await second.migrate()).toEqual([]);
@@ -141,7 +143,7 @@ describe('PostgreSQL migrations', () => {
 		expect(left.rows).toEqual([{ table_name: 'sessions' }]);
 
 		await admin.query(`DROP TABLE ${schema}.sessions`);
-		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor']);
+		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
 		await adapter.close();
 	});
 });

@@ -148,6 +148,52 @@ CREATE TABLE IF NOT EXISTS kitgate_recovery_codes (
 );
 `;
 
+const auditTrail = `-- kitgate schema 0007 (PostgreSQL): the admin audit trail (docs/admin.md), beside whichever auth tables the
+-- adapter uses. One row per admin action or impersonated change: who (actor_id), to whom (subject_id), what, when.
+-- No foreign keys: the trail outlives the users it names. detail is JSON text without secrets. Times are epoch
+-- milliseconds.
+CREATE TABLE IF NOT EXISTS kitgate_audit (
+	id text PRIMARY KEY,
+	at bigint NOT NULL,
+	actor_id text,
+	subject_id text,
+	action text NOT NULL,
+	detail text
+);
+
+CREATE INDEX IF NOT EXISTS kitgate_audit_actor_id_idx ON kitgate_audit (actor_id, at);
+
+CREATE INDEX IF NOT EXISTS kitgate_audit_subject_id_idx ON kitgate_audit (subject_id, at);
+`;
+
+const userAdmin = `-- kitgate schema 0008 (PostgreSQL), kitgate's own auth tables only: what admins keep about a user (role, ban,
+-- creation and last sign-in times), one row per user at most, gone with the user (the foreign key, and the adapter's
+-- deleteUser). A user without a row has no role and is not banned. Times are epoch milliseconds.
+CREATE TABLE IF NOT EXISTS kitgate_user_admin (
+	user_id text PRIMARY KEY REFERENCES users (id) ON DELETE CASCADE,
+	role text,
+	banned_at bigint,
+	ban_reason text,
+	ban_expires bigint,
+	created_at bigint,
+	last_sign_in_at bigint
+);
+`;
+
+const userAdminBesideMapping = `-- kitgate schema 0009 (PostgreSQL), applied only with a table mapping: kitgate_user_admin as 0008 makes it, beside
+-- tables another library created. No foreign key: kitgate never alters that library's users table; the user id is
+-- kept as text, and the adapter's deleteUser deletes the row with the user. Times are epoch milliseconds.
+CREATE TABLE IF NOT EXISTS kitgate_user_admin (
+	user_id text PRIMARY KEY,
+	role text,
+	banned_at bigint,
+	ban_reason text,
+	ban_expires bigint,
+	created_at bigint,
+	last_sign_in_at bigint
+);
+`;
+
 /**
  * PostgreSQL migrations in the order they apply. Names never change once released. `onlyWith` limits a migration to kitgate's own
  * auth tables (`kitgate-tables`) or to a table mapping (`table-mapping`); the others apply to both.
@@ -162,5 +208,8 @@ export const postgresMigrations = [
 	{ name: '0003_account_fields', sql: accountFields, onlyWith: 'table-mapping' },
 	{ name: '0004_account_fields_owner', sql: accountFieldsOwner, onlyWith: 'table-mapping' },
 	{ name: '0005_account_details', sql: accountDetails },
-	{ name: '0006_two_factor', sql: twoFactor }
+	{ name: '0006_two_factor', sql: twoFactor },
+	{ name: '0007_admin_audit', sql: auditTrail },
+	{ name: '0008_user_admin', sql: userAdmin, onlyWith: 'kitgate-tables' },
+	{ name: '0009_user_admin_beside_mapping', sql: userAdminBesideMapping, onlyWith: 'table-mapping' }
 ];

@@ -200,6 +200,42 @@ export interface RecoveryCodesTable {
 }
 
 /**
+ * A row of `kitgate_user_admin` (migration 0008 beside kitgate's tables, 0009 beside a table
+ * mapping): what admins keep about a user. Keyed by the user id as text.
+ *
+ * @example
+ * type Row = Selectable<UserAdminTable>;
+ */
+export interface UserAdminTable {
+	user_id: string;
+	role: string | null;
+	/** Epoch milliseconds, as every time below. */
+	banned_at: NullableBigIntColumn;
+	ban_reason: string | null;
+	ban_expires: NullableBigIntColumn;
+	created_at: NullableBigIntColumn;
+	last_sign_in_at: NullableBigIntColumn;
+}
+
+/**
+ * A row of `kitgate_audit` (migration 0007): one entry of the admin audit trail. No foreign keys:
+ * it outlives the users it names.
+ *
+ * @example
+ * type Row = Selectable<AuditTable>;
+ */
+export interface AuditTable {
+	id: string;
+	/** Epoch milliseconds. */
+	at: BigIntColumn;
+	actor_id: string | null;
+	subject_id: string | null;
+	action: string;
+	/** JSON text. */
+	detail: string | null;
+}
+
+/**
  * kitgate's own tables, which it creates in every database: through the adapter's Kysely instance.
  *
  * @example
@@ -213,4 +249,6 @@ export interface KitgateTables {
 	kitgate_passkey_details: PasskeyDetailsTable;
 	kitgate_two_factor: TwoFactorTable;
 	kitgate_recovery_codes: RecoveryCodesTable;
+	kitgate_user_admin: UserAdminTable;
+	kitgate_audit: AuditTable;
 }
