@@ -203,7 +203,7 @@ for (const app of apps) {
 				expect((await sessionOf(user.page, app.origin))?.user).toBeUndefined();
 				await signInOnThisPage(user.page, address);
 				await expect(user.page).toHaveURL(/[?&]error=UserBanned/);
-				await expect(user.page.getByRole('alert')).toBeVisible();
+				await expect(user.page.getByRole('alert')).toHaveText('This account is suspended. Contact the site if you think this is a mistake.');
 				expect((await sessionOf(user.page, app.origin))?.user).toBeUndefined();
 
 				await act(admin.page, 'unban', 'Unban');
