@@ -43,6 +43,16 @@ export const failures = {
 		defaultMessage: 'Access denied',
 		meaning: 'The `signIn` callback refused the sign-in or threw, or the account may not do this.'
 	},
+	AdminRequired: {
+		status: 403, page: 'error', message: 'AdminRequired', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Admin required',
+		meaning: 'An admin route or `adminApi` call came from someone who is not an admin now (no session, a signed-in non-admin, an impersonated session): the same answer whatever the request named.'
+	},
+	AdminTargetForbidden: {
+		status: 403, page: 'error', message: 'AdminTargetForbidden', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Admins cannot act on admins',
+		meaning: 'An admin tried to change an admin, themselves included (ban, role, sessions, second factor, passkey, deletion, impersonation): such changes are made with `adminApi(config, { system: true })` or in the config.'
+	},
 	AdapterError: {
 		status: 503, page: 'error', message: 'Configuration', retry: false, log: 'error', startup: false,
 		defaultMessage: 'Adapter error',
@@ -87,6 +97,11 @@ export const failures = {
 		status: 403, page: 'signIn', message: 'FreshSignInRequired', retry: true, log: 'debug', startup: false,
 		defaultMessage: 'Sign in again to continue',
 		meaning: 'A sensitive account change (unlinking or linking an account, removing the last passkey, changing the email address, deleting the account) needs a sign-in more recent than `account.freshSignIn.maxAge`: the user signs in again and comes back.'
+	},
+	ImpersonationForbidden: {
+		status: 403, page: 'error', message: 'ImpersonationForbidden', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Not allowed while impersonating',
+		meaning: 'An impersonated session tried to change credentials or the account (password, email, passkeys, second factor, links, deletion) or to reach an admin route other than `stop-impersonating`.'
 	},
 	InvalidCallbackUrl: {
 		status: 400, page: 'error', message: 'InvalidCallbackUrl', retry: true, log: 'warn', startup: false,
@@ -207,6 +222,21 @@ export const failures = {
 		status: 400, page: 'error', message: 'UntrustedHost', retry: false, log: 'error', startup: false,
 		defaultMessage: 'Untrusted host',
 		meaning: 'The request names a host that is not trusted (`url` / `AUTH_URL`, `trustHost` / `AUTH_TRUST_HOST`).'
+	},
+	UserBanned: {
+		status: 403, page: 'signIn', message: 'UserBanned', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'User banned',
+		meaning: 'The user is banned (until the ban ends, if it has an end): every sign-in method refuses them, and their sessions ended when they were banned.'
+	},
+	UserExists: {
+		status: 409, page: 'error', message: 'UserExists', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'User exists',
+		meaning: 'An admin tried to create a user with an email address another user already has.'
+	},
+	UserNotFound: {
+		status: 404, page: 'error', message: 'UserNotFound', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'User not found',
+		meaning: 'An admin named a user id that no stored user has (only admins ever get this answer).'
 	},
 	Verification: {
 		status: 403, page: 'error', message: 'Verification', retry: true, log: 'warn', startup: false,

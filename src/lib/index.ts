@@ -8,6 +8,8 @@ export { defaultRedirect, isSameOrigin } from './server/core/response/redirect.j
 export { encodeJwt as encode, decodeJwt as decode } from './server/core/crypto/jwt.js';
 export { deleteUser, revokeSessions } from './server/core/session/revocation.js';
 export { credentialChanged, type CredentialChangedOptions } from './server/core/account/credential-change.js';
+export { adminApi, type AdminActor, type AdminApi, type AdminUserDetailData, type AdminUserListData } from './server/core/admin/admin-api.js';
+export { isAdmin } from './server/core/admin/admin-authorization.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/limits/memory-rate-limit-store.js';
 export { MemorySessionCacheStore, type MemorySessionCacheStoreOptions } from './server/core/session/memory-session-cache-store.js';
 export { hashPassword, passwordHashing, verifyPassword, type PasswordHashing, type PasswordHashingOptions } from './server/core/passwords/password-hashing.js';
@@ -30,3 +32,11 @@ export type {
 	SessionInfo,
 	TwoFactorStatus
 } from './server/core/account/account-types.js';
+export type {
+	AdminAuditEntry,
+	AdminOperation,
+	AdminResult,
+	AdminUserDetail,
+	AdminUserList,
+	AdminUserSummary
+} from './server/core/admin/admin-types.js';

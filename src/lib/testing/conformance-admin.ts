@@ -96,6 +96,7 @@ export function registerAdminTests({ vitest, adapter: current, createUser }: Adm
 			const underscore = await createUser({ email: `${randomTag()}@example.com`, name: `${tag} a_b` });
 			await createUser({ email: `${randomTag()}@example.com`, name: `${tag} axb` });
 			const backslash = await createUser({ email: `${randomTag()}@example.com`, name: `${tag} c\\d` });
+			const bang = await createUser({ email: `${randomTag()}@example.com`, name: `${tag} e!f` });
 
 			expect(await listed(`${tag} 100%`)).toEqual({ ids: [percent.id], total: 1 });
 			expect(await listed(`${tag} a_b`)).toEqual({ ids: [underscore.id], total: 1 });
@@ -105,6 +106,10 @@ export function registerAdminTests({ vitest, adapter: current, createUser }: Adm
 			expect(await listed(`${tag} c\\d`)).toEqual({ ids: [backslash.id], total: 1 });
 			expect(await listed(`${tag} c\\`)).toEqual({ ids: [backslash.id], total: 1 });
 			expect(await listed(`${tag} c\\%`)).toEqual({ ids: [], total: 0 });
+			// characters a LIKE pattern may use to escape
+			expect(await listed(`${tag} e!`)).toEqual({ ids: [bang.id], total: 1 });
+			expect(await listed(`${tag} e!f`)).toEqual({ ids: [bang.id], total: 1 });
+			expect(await listed(`${tag} e!%`)).toEqual({ ids: [], total: 0 });
 		});
 
 		test('setUserAdmin writes only the given fields, getUserAdmin reads the whole record', async () => {

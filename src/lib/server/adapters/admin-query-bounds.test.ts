@@ -28,6 +28,7 @@ test('boundAuditLimit: a whole number from 0 to 1000', () => {
 
 test('containsPattern: a LIKE pattern in which %, _ and the escape character are literal', () => {
 	expect(containsPattern('ada')).toBe('%ada%');
-	expect(containsPattern('50%_off')).toBe('%50\\%\\_off%');
-	expect(containsPattern('c:\\dir')).toBe('%c:\\\\dir%');
+	expect(containsPattern('50%_off')).toBe('%50!%!_off%');
+	expect(containsPattern('wow!')).toBe('%wow!!%');
+	expect(containsPattern('c:\\dir')).toBe('%c:\\dir%');
 });

@@ -47,6 +47,12 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 		POST: async (ctx, operation, body) => (await accountActions()).changeAccount(ctx, operation, body),
 		provider: 'optional'
 	},
+	// the admin routes (docs/admin.md): the segment after `admin` names the page or the change
+	admin: {
+		GET: async (ctx, operation, body) => (await adminActions()).showAdmin(ctx, operation, body),
+		POST: async (ctx, operation, body) => (await adminActions()).changeAdmin(ctx, operation, body),
+		provider: 'optional'
+	},
 	// the second sign-in step of a user with a second factor (two-factor/second-factor.ts); its
 	// segment `passkey` takes a passkey instead of a code (two-factor/passkey-second-factor.ts)
 	'second-factor': {
@@ -60,6 +66,7 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 // The account page and the second step, with what they need (device names, TOTP, QR codes), are
 // loaded on their first request: an app that never serves them keeps them out of memory.
 const accountActions = loadOnce(() => import('./actions/account.js'));
+const adminActions = loadOnce(() => import('./actions/admin.js'));
 const secondFactorActions = loadOnce(() => import('./actions/second-factor.js'));
 const passkeyStepActions = loadOnce(() => import('./actions/second-factor-passkey.js'));
 

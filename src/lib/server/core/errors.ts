@@ -102,6 +102,18 @@ export class SecondFactorExpired extends errorClass('SecondFactorExpired') {}
 export class TwoFactorAlreadyEnabled extends errorClass('TwoFactorAlreadyEnabled') {}
 /** The user has no second factor. */
 export class TwoFactorNotEnabled extends errorClass('TwoFactorNotEnabled') {}
+/** The caller of an admin route or of `adminApi` is not an admin (or is an impersonated session). */
+export class AdminRequired extends errorClass('AdminRequired') {}
+/** An admin tried to change an admin, themselves included (docs/admin.md, "Who is an admin"). */
+export class AdminTargetForbidden extends errorClass('AdminTargetForbidden') {}
+/** No stored user has the id an admin named. */
+export class UserNotFound extends errorClass('UserNotFound') {}
+/** An admin tried to create a user whose email address another user has. */
+export class UserExists extends errorClass('UserExists') {}
+/** The user is banned: every sign-in method refuses them. */
+export class UserBanned extends errorClass('UserBanned') {}
+/** An impersonated session tried a change it may not make (credentials, account, admin routes). */
+export class ImpersonationForbidden extends errorClass('ImpersonationForbidden') {}
 
 /**
  * Thrown from a credentials provider's `authorize()` to refuse a sign-in.
@@ -141,6 +153,8 @@ export const CREDENTIALS_FAILURE = Symbol.for('kitgate.credentialsFailure');
 export const errorClasses = {
 	AccessDenied,
 	AdapterError,
+	AdminRequired,
+	AdminTargetForbidden,
 	CallbackRouteError,
 	Configuration: InvalidConfiguration,
 	CredentialsSignin,
@@ -149,6 +163,7 @@ export const errorClasses = {
 	EventError,
 	ExperimentalFeatureNotEnabled,
 	FreshSignInRequired,
+	ImpersonationForbidden,
 	InvalidCallbackUrl,
 	InvalidCheck,
 	InvalidProvider,
@@ -173,6 +188,9 @@ export const errorClasses = {
 	UnknownAction,
 	UnsupportedStrategy,
 	UntrustedHost,
+	UserBanned,
+	UserExists,
+	UserNotFound,
 	Verification,
 	WebAuthnVerificationError
 } as const satisfies { [Type in ErrorType]: abstract new (...args: never[]) => AuthError & { type: Type } };

@@ -1181,6 +1181,23 @@ export interface EventCallbacks {
 		change: 'enrolled' | 'removed' | 'recovery-codes-regenerated' | 'recovery-code-used';
 		remainingRecoveryCodes?: number;
 	}) => Awaitable<void>;
+	/**
+	 * kitgate addition: an admin changed a user (docs/admin.md, "Audit trail"), fired after the
+	 * change and its audit row: `action` is the operation (`ban`, `set-role`, …, or
+	 * `impersonated:<METHOD> <path>` for a change made while impersonating), `actorId` the admin
+	 * (null for `adminApi(config, { system: true })`), `subjectId` the user, `detail` what the audit
+	 * row keeps (never a secret), `impersonated` true for a change made while impersonating.
+	 *
+	 * @example
+	 * const events: Partial<EventCallbacks> = { adminAction: ({ action, actorId, subjectId }) => console.info(action, actorId, subjectId) };
+	 */
+	adminAction: (message: {
+		action: string;
+		actorId: string | null;
+		subjectId: string | null;
+		detail: Record<string, unknown> | null;
+		impersonated: boolean;
+	}) => Awaitable<void>;
 	/** `token` under JWT sessions, `user` under database sessions. */
 	session: (
 		message: { session: Session; token: JWT; user?: undefined } | { session: Session; user: AdapterUser; token?: undefined }

@@ -6,18 +6,21 @@ import type { AuthTablesDb, MappedTable } from './mapped-tables.js';
 import type { ResolvedTableMapping } from './table-mapping.js';
 import type { ValueCodec } from './rows.js';
 
-/** The character that makes the next `%`, `_` or itself literal in the LIKE patterns below. */
-const LIKE_ESCAPE = '\\';
+/**
+ * The character that makes the next `%`, `_` or itself literal in the LIKE patterns below; not a
+ * backslash, which a PostgreSQL server with `standard_conforming_strings` off reads as an escape.
+ */
+const LIKE_ESCAPE = '!';
 
 /**
  * A LIKE pattern that matches any text containing `text` literally: its `%`, `_` and escape
  * characters lose their meaning.
  *
  * @example
- * containsPattern('50%_off'); // '%50\\%\\_off%'
+ * containsPattern('50%_off!'); // '%50!%!_off!!%'
  */
 export function containsPattern(text: string): string {
-	return `%${text.replace(/[\\%_]/g, (character) => LIKE_ESCAPE + character)}%`;
+	return `%${text.replace(/[!%_]/g, (character) => LIKE_ESCAPE + character)}%`;
 }
 
 /**

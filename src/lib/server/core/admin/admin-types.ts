@@ -4,7 +4,12 @@
 
 import type { PasskeyInfo, SessionInfo } from '../account/account-types.js';
 
-/** A user as the admin list shows it. */
+/**
+ * A user as the admin list shows it.
+ *
+ * @example
+ * const banned = list.users.filter((user: AdminUserSummary) => user.status === 'banned');
+ */
 export interface AdminUserSummary {
 	id: string;
 	name: string | null;
@@ -46,7 +51,12 @@ export interface AdminUserList {
 	viewer: { id: string; name: string | null; email: string | null };
 }
 
-/** One row of the audit trail as an admin reads it. */
+/**
+ * One row of the audit trail as an admin reads it.
+ *
+ * @example
+ * const bans = detail.audit.filter((entry: AdminAuditEntry) => entry.action === 'ban');
+ */
 export interface AdminAuditEntry {
 	id: string;
 	/** ISO time. */
@@ -92,7 +102,12 @@ export interface AdminUserDetail {
 	viewer: { id: string; name: string | null; email: string | null };
 }
 
-/** The changes posted to `{basePath}/admin/<operation>`. */
+/**
+ * The changes posted to `{basePath}/admin/<operation>`.
+ *
+ * @example
+ * const operation: AdminOperation = 'ban'; // POST /auth/admin/ban
+ */
 export type AdminOperation =
 	| 'create-user'
 	| 'set-role'
@@ -109,6 +124,9 @@ export type AdminOperation =
 /**
  * The result codes a successful admin change answers: `?admin=<code>` on the page a form came from,
  * or `{ result: <code>, url }` to a script.
+ *
+ * @example
+ * const result = new URL(location.href).searchParams.get('admin') as AdminResult | null;
  */
 export type AdminResult =
 	| 'user-created'

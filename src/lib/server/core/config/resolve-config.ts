@@ -37,6 +37,7 @@ import { processRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { resolveRateLimit, type ResolvedRateLimit } from '../limits/rate-limit-rules.js';
 import { resolveAccountOptions, type ResolvedAccountOptions } from '../account/account-options.js';
 import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions } from '../two-factor/two-factor-options.js';
+import { resolveAdminOptions, type ResolvedAdminOptions } from '../admin/admin-options.js';
 import { skipCSRFCheck } from '../types.js';
 import type {
 	Adapter,
@@ -90,6 +91,8 @@ export interface ResolvedConfig {
 	account: ResolvedAccountOptions;
 	/** When the second factor is asked for (`twoFactor`), defaults filled in. */
 	twoFactor: ResolvedTwoFactorOptions;
+	/** The admin routes and `adminApi` (`admin`), defaults filled in; undefined when `admin` is not set. */
+	admin?: ResolvedAdminOptions;
 }
 
 export type { AuthEnv } from './env.js';
@@ -252,7 +255,8 @@ function buildWithVariables(config: AuthConfig, env: AuthEnv, missing: MissingVa
 		revocation,
 		migrateSessionsFrom,
 		account: resolveAccountOptions(config.account, { adapter, providers, strategy }),
-		twoFactor: resolveTwoFactorOptions(config.twoFactor, { adapter, jwtMaxAge })
+		twoFactor: resolveTwoFactorOptions(config.twoFactor, { adapter, jwtMaxAge }),
+		admin: resolveAdminOptions(config.admin, { adapter, strategy })
 	};
 }
 

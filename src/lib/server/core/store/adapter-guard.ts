@@ -23,7 +23,8 @@ const ADAPTER_METHODS = new Set<string>([
 	'updateSession', 'deleteSession', 'createVerificationToken', 'useVerificationToken',
 	'createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
 	'deleteAuthenticator', 'deleteSessionsByUserId', 'listSessionsByUserId', 'deleteSessionOfUser', 'updateAuthenticator',
-	'getTwoFactor', 'setTwoFactor', 'deleteTwoFactor', 'useTotpStep', 'useRecoveryCode'
+	'getTwoFactor', 'setTwoFactor', 'deleteTwoFactor', 'useTotpStep', 'useRecoveryCode',
+	'listUsers', 'getUserAdmin', 'setUserAdmin', 'createAuditEntry', 'listAuditEntries'
 ] satisfies AdapterMethod[]);
 
 const rawAdapters = new WeakMap<object, Adapter>();
