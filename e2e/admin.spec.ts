@@ -274,6 +274,8 @@ for (const app of apps) {
 				const page = admin.page;
 				await page.goto(`${app.origin}/protected`);
 				await expect(page.getByTestId('protected-user')).toContainText(address);
+				// the demo's own pages say so too (its layout / page header, from session.impersonation)
+				await expect(page.getByTestId('impersonation')).toContainText(`You are signed in as ${address} by ${ADMIN.name}.`);
 				const session = await sessionOf(page, app.origin);
 				expect(session?.user?.email).toBe(address);
 				expect(session?.impersonation?.admin.email).toBe(ADMIN.email);
@@ -293,11 +295,25 @@ for (const app of apps) {
 				await page.getByRole('button', { name: 'Send a confirmation link' }).click();
 				await expect(page).toHaveURL(/ImpersonationForbidden/);
 				expect((await sessionOf(page, app.origin))?.user?.email).toBe(address);
-
-				// stop: the admin again
+				// nor a second factor of the admin's own
 				await page.goto(`${app.origin}/auth/account`);
-				await impersonationBanner(page).getByRole('button', { name: 'Stop impersonating' }).click();
+				await page.locator('section.kitgate-two-factor').getByRole('button', { name: 'Set up two-step verification' }).click();
+				await expect(page).toHaveURL(/ImpersonationForbidden/);
+				await expect(page.getByRole('img', { name: 'QR code of your authenticator key' })).toHaveCount(0);
+
+				// stop: the admin again (SvelteKit: the demo's own banner, whose sign-out ends it; Express: the built-in pages' banner)
+				if (app.name === 'sveltekit') {
+					await page.goto(`${app.origin}/protected`);
+					await page.getByTestId('impersonation').getByRole('button', { name: 'Stop impersonating' }).click();
+					await expect(page).toHaveURL(`${app.origin}/admin`);
+				} else {
+					await page.goto(`${app.origin}/auth/account`);
+					await impersonationBanner(page).getByRole('button', { name: 'Stop impersonating' }).click();
+				}
 				await expect.poll(async () => (await sessionOf(page, app.origin))?.user?.email).toBe(ADMIN.email);
+				await page.goto(`${app.origin}/`);
+				await expect(page.getByTestId('signed-in-as')).toHaveText(`Signed in as ${ADMIN.name}`);
+				await expect(page.getByTestId('impersonation')).toHaveCount(0);
 				expect((await sessionOf(page, app.origin))?.impersonation).toBeUndefined();
 
 				// the user's own browser was never touched
