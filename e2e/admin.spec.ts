@@ -189,6 +189,13 @@ for (const app of apps) {
 
 				await adminSignsIn(admin.page, app);
 				await expectNoSeriousA11yViolations(admin.page);
+				// hostile queries of the list page: an answer or a 4xx, never a 500
+				for (const query of [`q=${'x'.repeat(300)}`, 'page=-1', 'page=abc', 'q=a&q=b', 'id=%00']) {
+					const response = await admin.page.goto(`${app.origin}${adminPath(app)}?${query}`);
+					expect(response?.status(), query).toBeLessThan(500);
+				}
+				const unknownUser = await admin.page.goto(`${app.origin}${adminPath(app)}/user?id=no-such-user`);
+				expect(unknownUser?.status()).toBe(404);
 				// the demo's nav links the admin pages for the admin
 				await admin.page.goto(`${app.origin}/`);
 				await admin.page.getByRole('link', { name: 'Admin', exact: true }).click();
