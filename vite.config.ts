@@ -49,7 +49,9 @@ const integration = [
 	// kitgate/testing's local OpenID provider and mailbox
 	'src/lib/testing/{idp,mailbox}.test.ts',
 	// runs git
-	'bin/init/git-tracked.test.ts'
+	'bin/init/git-tracked.test.ts',
+	// starts Chromium
+	'src/lib/components/admin/admin-in-chromium.test.ts'
 ];
 
 export default defineConfig({

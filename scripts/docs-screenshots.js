@@ -1,7 +1,8 @@
-// Takes the pictures of docs/account.md and docs/two-factor.md from the Storybook build (deterministic: the stories'
-// overviews have fixed dates, UTC): the built-in account page light and dark, and AccountSettings
-// after a stale sign-in and with a refused removal. Run `npm run build-storybook` first, then
-// `node scripts/docs-screenshots.js`; the PNGs go to docs/images/.
+// Takes the pictures of docs/account.md, docs/two-factor.md and docs/components.md (Admin) from the
+// Storybook build (deterministic: the stories' views have fixed dates, UTC): the built-in account
+// page light and dark, AccountSettings after a stale sign-in and with a refused removal, the admin
+// pages. Run `npm run build-storybook` first, then `node scripts/docs-screenshots.js`; the PNGs go
+// to docs/images/.
 
 import { createReadStream, existsSync, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -24,7 +25,10 @@ const shots = [
 	{ id: 'pages-account--two-factor-recovery-codes', file: 'two-factor-recovery-codes.png' },
 	{ id: 'components-twofactorsetup--enabled-seven-codes-left', file: 'two-factor-enabled.png' },
 	{ id: 'pages-second-factor--light', file: 'second-factor-page.png' },
-	{ id: 'pages-second-factor--recovery-code-used-dark', file: 'recovery-code-used-dark.png' }
+	{ id: 'pages-second-factor--recovery-code-used-dark', file: 'recovery-code-used-dark.png' },
+	// docs/components.md, Admin
+	{ id: 'pages-admin--users-light', file: 'admin-users-page.png' },
+	{ id: 'pages-admin--user-dark', file: 'admin-user-page-dark.png' }
 ];
 
 const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.woff2': 'font/woff2' };

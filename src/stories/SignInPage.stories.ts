@@ -34,6 +34,7 @@ export const ErrorEmailSignin: Story = withError('EmailSignin');
 export const ErrorCredentialsSignin: Story = withError('CredentialsSignin');
 export const ErrorMissingCSRF: Story = withError('MissingCSRF');
 export const ErrorSessionRequired: Story = withError('SessionRequired');
+export const ErrorUserBanned: Story = withError('UserBanned');
 export const ErrorJWTSessionError: Story = withError('JWTSessionError');
 export const ErrorAccessDenied: Story = withError('AccessDenied');
 export const ErrorVerification: Story = withError('Verification');

@@ -1,7 +1,8 @@
 // The stories keep up with the pages and components: every story renders (svelte/server, with the
 // args Storybook would give it), every error type with its own text has a story showing that text,
-// every account result and refusal has an AccountSettings story showing its notice, and every
-// built-in page and exported component has stories, light and dark.
+// every account result and refusal has an AccountSettings story showing its notice (every admin
+// one an AdminUserDetail story), and every built-in page and exported component has stories,
+// light and dark.
 
 import type { Component } from 'svelte';
 import { render } from 'svelte/server';
@@ -50,7 +51,7 @@ const typesWithText = (prefix: string, suffix = '') =>
 		.map((id) => id.slice(prefix.length, id.length - suffix.length));
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-const pageKinds = Object.keys({ signin: 1, signout: 1, error: 1, 'verify-request': 1, 'verify-email': 1, account: 1, 'second-factor': 1, 'recovery-code-used': 1 } satisfies Record<PageKind, 1>) as PageKind[];
+const pageKinds = Object.keys({ signin: 1, signout: 1, error: 1, 'verify-request': 1, 'verify-email': 1, account: 1, 'second-factor': 1, 'recovery-code-used': 1, 'admin-users': 1, 'admin-user': 1 } satisfies Record<PageKind, 1>) as PageKind[];
 /** Stories of built-in pages (PagePreview) of one kind. */
 const pageStories = (stories: RenderedStory[], kind: PageKind) => stories.filter((s) => s.component === PagePreview && s.args.kind === kind);
 const pageError = (story: RenderedStory) => (story.args.props as { error?: string }).error;
@@ -88,6 +89,17 @@ describe('stories', () => {
 			for (const code of typesWithText(prefix)) {
 				const story = settings.find((s) => s.args[arg] === code);
 				expect(story, `an AccountSettings story with ${arg} ${code}`).toBeDefined();
+				expect(story!.body, code).toContain(escapeHtml(messages.en[`${prefix}${code}` as keyof typeof messages.en]));
+			}
+		}
+	});
+
+	test('every admin result and refusal with a text has an AdminUserDetail story that shows it', () => {
+		const details = stories.filter((s) => s.component === components.AdminUserDetail && s.args.messages === undefined);
+		for (const [prefix, arg] of [['admin.result.', 'result'], ['admin.error.', 'error']] as const) {
+			for (const code of typesWithText(prefix)) {
+				const story = details.find((s) => s.args[arg] === code);
+				expect(story, `an AdminUserDetail story with ${arg} ${code}`).toBeDefined();
 				expect(story!.body, code).toContain(escapeHtml(messages.en[`${prefix}${code}` as keyof typeof messages.en]));
 			}
 		}

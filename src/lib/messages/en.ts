@@ -6,6 +6,7 @@ import { enForms } from './en-forms.js';
 import { enPasskey } from './en-passkey.js';
 import { enAccount } from './en-account.js';
 import { enAccountUi } from './en-account-ui.js';
+import { enAdmin } from './en-admin.js';
 import { enTwoFactor } from './en-two-factor.js';
 import { enUser } from './en-user.js';
 
@@ -98,7 +99,7 @@ const enPages = {
  * @example en['signin.title'] // 'Sign in'
  */
 // marked pure so bundlers drop the whole table from pages that only use the components' parts
-export const en = /* @__PURE__ */ Object.assign({}, enForms, enUser, enPasskey, enAccount, enTwoFactor, enAccountUi, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
+export const en = /* @__PURE__ */ Object.assign({}, enForms, enUser, enPasskey, enAccount, enTwoFactor, enAccountUi, enAdmin, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
 
 /** The id of every built-in text (`signin.title`, `error.Verification.body`, …). */
 export type MessageId = keyof typeof en;

@@ -13,7 +13,7 @@ import type {
 	AdapterUserAdmin,
 	VerificationToken
 } from '../core/types.js';
-import { boundAuditLimit, boundUserListQuery } from './admin-query-bounds.js';
+import { boundAuditLimit, boundUserListQuery } from '../core/store/admin-query-bounds.js';
 import { UniqueViolationError } from './errors.js';
 
 /**

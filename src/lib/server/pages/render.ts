@@ -4,6 +4,8 @@
 import { render } from 'svelte/server';
 import type { Component } from 'svelte';
 import AccountPage from './compiled/Account.js';
+import AdminUserPage from './compiled/AdminUser.js';
+import AdminUsersPage from './compiled/AdminUsers.js';
 import ErrorPage from './compiled/Error.js';
 import RecoveryCodeUsed from './compiled/RecoveryCodeUsed.js';
 import SecondFactor from './compiled/SecondFactor.js';
@@ -26,7 +28,9 @@ const components: Record<PageKind, Component<Record<string, unknown>>> = {
 	'verify-email': VerifyEmail,
 	account: AccountPage,
 	'second-factor': SecondFactor,
-	'recovery-code-used': RecoveryCodeUsed
+	'recovery-code-used': RecoveryCodeUsed,
+	'admin-users': AdminUsersPage,
+	'admin-user': AdminUserPage
 };
 
 /**
@@ -125,6 +129,10 @@ function pageTitle(kind: PageKind, props: PagePropsByKind[PageKind]): string {
 			return text(table, 'secondFactor.title');
 		case 'recovery-code-used':
 			return text(table, 'secondFactor.recoveryUsed.title');
+		case 'admin-users':
+			return text(table, 'admin.title');
+		case 'admin-user':
+			return text(table, 'admin.userTitle');
 	}
 }
 

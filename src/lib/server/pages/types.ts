@@ -1,10 +1,12 @@
 // Props of the built-in pages, and the display types they share with the config (Theme,
 // ProviderStyle, CredentialInput: public through `kitgate`). The engine builds the props; the pages
 // only display them and import nothing of the engine. The account page shows the account
-// components (components/account/), whose props carry the overview's type.
+// components (components/account/), whose props carry the overview's type; the admin pages the
+// admin components (components/admin/), whose props carry the admin views' types.
 
 import type { AccountSectionProps } from '../../components/account/types.js';
 import type { TwoFactorEnrolmentView } from '../../components/two-factor/types.js';
+import type { AdminUserDetailProps, AdminUsersProps } from '../../components/admin/types.js';
 
 export type { CredentialInput, KitgateData, PageProviderKind, ProviderStyle, SignInProvider, Theme } from './display-types.js';
 import type { CredentialInput, PageProviderKind, ProviderStyle, Theme } from './display-types.js';
@@ -155,7 +157,41 @@ export interface RecoveryCodeUsedPageProps extends PageCommon {
 	accountUrl: string;
 }
 
-export type PageKind = 'signin' | 'signout' | 'error' | 'verify-request' | 'verify-email' | 'account' | 'second-factor' | 'recovery-code-used';
+/** The admin list page (`GET {basePath}/admin` in a browser): `AdminUsers` in the page shell. */
+export interface AdminUsersPageProps extends PageCommon {
+	list: AdminUsersProps['list'];
+	/** `?admin=` and `?adminError=` of the request: the last change's result or refusal. */
+	result?: string;
+	error?: string;
+	/** This page's URL: the search, the page links and "Create a user" come back to it. */
+	callbackUrl: string;
+	homeUrl: string;
+}
+
+/** The admin detail page (`GET {basePath}/admin/user?id=…` in a browser): `AdminUserDetail` in the page shell. */
+export interface AdminUserPageProps extends PageCommon {
+	detail: AdminUserDetailProps['detail'];
+	result?: string;
+	error?: string;
+	/** This page's URL (with the user's id), where every change comes back to. */
+	callbackUrl: string;
+	/** The list page: the link back, and where a deletion goes. */
+	listUrl: string;
+	/** The app's home: where impersonating goes. */
+	homeUrl: string;
+}
+
+export type PageKind =
+	| 'signin'
+	| 'signout'
+	| 'error'
+	| 'verify-request'
+	| 'verify-email'
+	| 'account'
+	| 'second-factor'
+	| 'recovery-code-used'
+	| 'admin-users'
+	| 'admin-user';
 
 export interface PagePropsByKind {
 	signin: SignInPageProps;
@@ -166,4 +202,6 @@ export interface PagePropsByKind {
 	account: AccountPageProps;
 	'second-factor': SecondFactorPageProps;
 	'recovery-code-used': RecoveryCodeUsedPageProps;
+	'admin-users': AdminUsersPageProps;
+	'admin-user': AdminUserPageProps;
 }

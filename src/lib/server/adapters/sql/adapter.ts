@@ -33,7 +33,7 @@ import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constrain
 import { recordTotpStep, spendRecoveryCode, twoFactorDeletes, twoFactorFromRows, twoFactorReads, twoFactorWrites } from './two-factor.js';
 import { auditEntriesOf, auditEntryFromRow, auditInsert, userAdminDelete, userAdminFromRow, userAdminRead, userAdminUpsert } from './user-admin.js';
 import { userListQueries } from './user-list.js';
-import { boundAuditLimit, boundUserListQuery } from '../admin-query-bounds.js';
+import { boundAuditLimit, boundUserListQuery } from '../../core/store/admin-query-bounds.js';
 import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
 import { reusableQuery } from './reusable-query.js';
 import {

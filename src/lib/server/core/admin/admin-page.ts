@@ -1,41 +1,62 @@
-// PLACEHOLDER of the engine branch, replaced at merge by the UI branch's admin pages: the admin
-// list and detail as JSON in a plain `<pre>` page, only so the browser answers exist until then.
+// GET {basePath}/admin and {basePath}/admin/user in a browser: the built-in admin pages (the
+// AdminUsers and AdminUserDetail components in the pages' shell, rendered as every built-in page
+// is). The admin routes decide who may see them and load the views; this module only shows them.
 
+import { pageOutcome } from '../response/built-in-pages.js';
 import type { RequestContext } from '../request/context.js';
 import type { Outcome } from '../response/outcome.js';
 import type { AdminUserDetail, AdminUserList } from './admin-types.js';
 
-/** The notice of the last change a page shows: its result or its error code. */
-export interface AdminNotice {
+/** The notice of the last change: `?admin=` and `?adminError=` of the request, as given. */
+export interface AdminPageNotice {
 	result?: string | null;
 	error?: string | null;
 }
 
-function escape(text: string): string {
-	return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** A result or error code of the query, kept only when it looks like one (`banned`, `AdminTargetForbidden`). */
+function code(value: string | null | undefined): string | undefined {
+	return value && /^[A-Za-z][A-Za-z-]{0,63}$/.test(value) ? value : undefined;
 }
 
-function prePage(data: unknown, notice: AdminNotice): Outcome {
-	const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Admin</title></head><body><pre>${escape(JSON.stringify({ notice, data }, null, 2))}</pre></body></html>`;
-	return { type: 'html', html, headers: { vary: 'Accept, Cookie' } };
-}
-
-/**
- * The admin list page (placeholder).
- *
- * @example
- * return showAdminListPage(ctx, list, { result: null, error: null });
- */
-export function showAdminListPage(_ctx: RequestContext, list: AdminUserList, notice: AdminNotice): Outcome {
-	return prePage(list, notice);
+/** The page answer, never cached by a shared cache under another admin's cookie. */
+function varied(outcome: Outcome): Outcome {
+	return outcome.type === 'html' ? { ...outcome, headers: { ...outcome.headers, vary: 'Accept, Cookie' } } : outcome;
 }
 
 /**
- * One user's admin page (placeholder).
+ * The built-in list of users: `AdminUsers` with the search, the page and the notice of the last change.
  *
  * @example
- * return showAdminUserPage(ctx, detail, { result: 'banned' });
+ * if (prefersAccountPage(ctx.request.headers)) return showAdminListPage(ctx, list, { result: query.get('admin'), error: query.get('adminError') });
  */
-export function showAdminUserPage(_ctx: RequestContext, detail: AdminUserDetail, notice: AdminNotice): Outcome {
-	return prePage(detail, notice);
+export function showAdminListPage(ctx: RequestContext, list: AdminUserList, notice: AdminPageNotice): Outcome {
+	return varied(
+		pageOutcome(ctx, 'admin-users', {
+			list,
+			result: code(notice.result),
+			error: code(notice.error),
+			callbackUrl: `${ctx.authUrl}/admin`,
+			homeUrl: ctx.baseUrl
+		})
+	);
+}
+
+/**
+ * The built-in page of one user: `AdminUserDetail`, every change coming back to this page.
+ *
+ * @example
+ * if (prefersAccountPage(ctx.request.headers)) return showAdminUserPage(ctx, detail, { result: query.get('admin'), error: query.get('adminError') });
+ */
+export function showAdminUserPage(ctx: RequestContext, detail: AdminUserDetail, notice: AdminPageNotice): Outcome {
+	const list = `${ctx.authUrl}/admin`;
+	return varied(
+		pageOutcome(ctx, 'admin-user', {
+			detail,
+			result: code(notice.result),
+			error: code(notice.error),
+			callbackUrl: `${list}/user?${new URLSearchParams({ id: detail.user.id })}`,
+			listUrl: list,
+			homeUrl: ctx.baseUrl
+		})
+	);
 }

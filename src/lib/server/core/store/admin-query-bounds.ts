@@ -1,6 +1,6 @@
 // The limits every adapter applies to the admin lists' queries, whatever the caller passed: the
 // search trimmed, a page of 1 to 100 users, at most 1000 audit rows. Internal to the adapters.
-import type { UserListQuery } from '../core/types.js';
+import type { UserListQuery } from '../types.js';
 
 /** The most users one `listUsers` page holds. */
 export const MAX_USERS_PER_PAGE = 100;

@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import { boundAuditLimit, boundUserListQuery } from './admin-query-bounds.js';
-import { containsPattern } from './sql/user-list.js';
 
 describe('boundUserListQuery: what an adapter runs, whatever the caller passed', () => {
 	test('the search is trimmed; missing or blank, it is empty (every user)', () => {
@@ -24,11 +23,4 @@ test('boundAuditLimit: a whole number from 0 to 1000', () => {
 	expect(boundAuditLimit(-3)).toBe(0);
 	expect(boundAuditLimit(1e6)).toBe(1000);
 	expect(boundAuditLimit(Number.NaN)).toBe(0);
-});
-
-test('containsPattern: a LIKE pattern in which %, _ and the escape character are literal', () => {
-	expect(containsPattern('ada')).toBe('%ada%');
-	expect(containsPattern('50%_off')).toBe('%50!%!_off%');
-	expect(containsPattern('wow!')).toBe('%wow!!%');
-	expect(containsPattern('c:\\dir')).toBe('%c:\\dir%');
 });
