@@ -31,6 +31,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			const app = (): AppServer => world.apps[integration];
 			let adapter: Required<Adapter>;
 			let config: AuthConfig;
+			// changed by the tests as they go (the list is read on every check)
 			const admins: string[] = [];
 			const events: unknown[] = [];
 			beforeAll(() => {
