@@ -18,6 +18,7 @@ console.log(`
 kitgate demo: http://localhost:${port}
   - "Sign in with Demo IdP": the local identity provider at ${idp.issuer}; log in as "demo" with any password
   - the demo account: user "demo", password "demo-password"
+  - the admin account: user "admin", password "demo-password"; the admin pages are at http://localhost:${port}/admin
   - "Sign in with email": any address; the mail lands in the local sink (SMTP 127.0.0.1:${mail.smtpPort}),
     read it at http://localhost:${port}/dev/mailbox
 `);

@@ -1,11 +1,12 @@
 // The demo app's kitgate configuration: embedded defaults so sign-in works on a fresh machine
 // with no accounts anywhere. Real apps read their secret from AUTH_SECRET.
 
-import { SvelteKitAuth } from '$lib/server/sveltekit/index.js';
+import { SvelteKitAuth, type SvelteKitAuthConfig } from '$lib/server/sveltekit/index.js';
 import Credentials from '$lib/server/providers/credentials.js';
 import Passkey from '$lib/server/providers/passkey.js';
 import Email from '$lib/server/providers/email.js';
 import { SQLiteAdapter } from '$lib/server/adapters/sqlite.js';
+import { isAdmin, type Session } from '$lib/index.js';
 import { base } from '$app/paths';
 import { demoUser } from './demo-users.js';
 
@@ -24,13 +25,16 @@ const freshSignInMaxAge = Number(process.env.KITGATE_FRESH_SIGN_IN_MAX_AGE ?? 60
 /** KITGATE_TWO_FACTOR_REQUIRED=yes makes every user set up a second factor; KITGATE_TRUST_BROWSER_DAYS=N offers "Trust this browser" (both off by default). */
 const twoFactor = { required: process.env.KITGATE_TWO_FACTOR_REQUIRED === 'yes', trustBrowserDays: Number(process.env.KITGATE_TRUST_BROWSER_DAYS ?? 0) };
 
-export const { handle, signIn, signOut } = SvelteKitAuth({
+/** The demo's configuration. */
+export const authConfig: SvelteKitAuthConfig = {
 	secret: process.env.AUTH_SECRET ?? DEMO_SECRET,
 	trustHost: true,
 	adapter,
 	session: { strategy },
 	account: { freshSignIn: { maxAge: freshSignInMaxAge } },
 	twoFactor,
+	// the admin pages (/auth/admin, and the demo's own /admin): users whose stored role is "admin" (the demo's "admin" account)
+	admin: { admins: 'role' },
 	basePath: `${base}/auth`,
 	providers: [
 		{
@@ -63,4 +67,17 @@ export const { handle, signIn, signOut } = SvelteKitAuth({
 	],
 	experimental: { enableWebAuthn: true },
 	theme: { brandColor: '#4f46e5' }
-});
+};
+
+export const { handle, signIn, signOut } = SvelteKitAuth(authConfig);
+
+/**
+ * Whether the session's user is an admin now (the nav shows the Admin link): the demo's sessions
+ * carry no user id (no `session` callback adds it), so the user is found by email. An impersonated
+ * session is never an admin's.
+ */
+export async function sessionIsAdmin(session: Session | null): Promise<boolean> {
+	if (!session?.user?.email || session.impersonation) return false;
+	const user = await adapter.getUserByEmail(session.user.email);
+	return user ? isAdmin(user.id, authConfig) : false;
+}

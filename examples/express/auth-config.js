@@ -1,8 +1,11 @@
-// kitgate configuration of the Express demo: the same demo user as the SvelteKit demo, and email
-// sign-in through the local mail sink with users in SQLite (KITGATE_DEMO_EMAIL=off leaves both out).
+// kitgate configuration of the Express demo: the same demo accounts as the SvelteKit demo (the demo
+// user, an admin, two more people), email sign-in through the local mail sink with users in SQLite,
+// and kitgate's built-in admin pages at /auth/admin (KITGATE_DEMO_EMAIL=off leaves out all but the
+// demo user).
 
 import Credentials from 'kitgate/providers/credentials';
 import Passkey from 'kitgate/providers/passkey';
+import { isAdmin } from 'kitgate';
 
 /** Credentials of the demo user. */
 export const DEMO_CREDENTIALS = { username: 'demo', password: 'demo-password' };
@@ -37,7 +40,9 @@ async function emailSignIn() {
 			// how recent a sign-in sensitive account changes need (default 600 s); the end-to-end tests shorten it
 			account: { freshSignIn: { maxAge: Number(process.env.KITGATE_FRESH_SIGN_IN_MAX_AGE ?? 600) } },
 			// KITGATE_TWO_FACTOR_REQUIRED=yes: every user sets up a second factor; KITGATE_TRUST_BROWSER_DAYS=N offers "Trust this browser"
-			twoFactor: { required: process.env.KITGATE_TWO_FACTOR_REQUIRED === 'yes', trustBrowserDays: Number(process.env.KITGATE_TRUST_BROWSER_DAYS ?? 0) }
+			twoFactor: { required: process.env.KITGATE_TWO_FACTOR_REQUIRED === 'yes', trustBrowserDays: Number(process.env.KITGATE_TRUST_BROWSER_DAYS ?? 0) },
+			// the built-in admin pages at /auth/admin, for users whose stored role is "admin" (the demo's "admin" account)
+			admin: { admins: 'role' }
 		}
 	};
 }
@@ -68,8 +73,7 @@ export const authConfig = {
 				username: { label: 'Username', autocomplete: 'username' },
 				password: { label: 'Password', type: 'password', autocomplete: 'current-password' }
 			},
-			authorize: ({ username, password }) =>
-				username === DEMO_CREDENTIALS.username && password === DEMO_CREDENTIALS.password ? demoUser(email.options.adapter) : null
+			authorize: ({ username, password }) => demoUser(email.options.adapter, username, password)
 		}),
 		...email.providers,
 		// passkeys are stored through the adapter, so they come and go with it (experimental)
@@ -79,9 +83,52 @@ export const authConfig = {
 	theme: { brandColor: '#4f46e5' }
 };
 
-/** The demo user; with an adapter it is stored (found by email), so passkeys and email links reach the same person. */
-async function demoUser(adapter) {
-	const user = { name: 'Demo User', email: 'demo@kitgate.dev' };
-	if (!adapter) return { id: 'demo-user', ...user };
-	return (await adapter.getUserByEmail(user.email)) ?? adapter.createUser({ id: crypto.randomUUID(), ...user, emailVerified: null });
+/** Every demo account (all with the demo password): username, profile, stored role. Without an adapter only "demo" signs in. */
+const DEMO_USERS = [
+	{ username: 'demo', name: 'Demo User', email: 'demo@kitgate.dev', role: null },
+	{ username: 'admin', name: 'Demo Admin', email: 'admin@example.com', role: 'admin' },
+	{ username: 'ada', name: 'Ada Lovelace', email: 'ada@example.com', role: null },
+	{ username: 'grace', name: 'Grace Hopper', email: 'grace@example.com', role: null }
+];
+
+/** The stored user of one demo account, created (with its role) when missing. */
+async function storedDemoUser(adapter, { name, email, role }) {
+	const user = (await adapter.getUserByEmail(email)) ?? (await adapter.createUser({ id: crypto.randomUUID(), name, email, emailVerified: null }));
+	// the stored role is what makes the admin one; put back at each sign-in so the demo always has an admin
+	if (role && (await adapter.getUserAdmin(user.id))?.role !== role) await adapter.setUserAdmin({ userId: user.id, role });
+	return user;
+}
+
+let seeded;
+
+/** Stores every demo account once per process (the admin pages list them before they ever sign in). */
+function seedDemoUsers(adapter) {
+	seeded ??= Promise.all(DEMO_USERS.map((account) => storedDemoUser(adapter, account))).catch((error) => {
+		seeded = undefined;
+		throw error;
+	});
+	return seeded;
+}
+
+/** The demo account whose credentials match, else null; with an adapter it is stored (found by email), so passkeys and email links reach the same person. */
+async function demoUser(adapter, username, password) {
+	const account = DEMO_USERS.find((candidate) => candidate.username === username);
+	if (!account || password !== DEMO_CREDENTIALS.password) return null;
+	if (!adapter) return account.username === 'demo' ? { id: 'demo-user', name: account.name, email: account.email } : null;
+	await seedDemoUsers(adapter);
+	return storedDemoUser(adapter, account);
+}
+
+/**
+ * Whether the session's user is an admin now (the nav shows the Admin link): the demo's sessions
+ * carry no user id (no `session` callback adds it), so the user is found by email. An impersonated
+ * session is never an admin's.
+ *
+ * @param {import('kitgate').Session | null} session
+ */
+export async function sessionIsAdmin(session) {
+	const adapter = email.options.adapter;
+	if (!authConfig.admin || !adapter || !session?.user?.email || session.impersonation) return false;
+	const user = await adapter.getUserByEmail(session.user.email);
+	return user ? isAdmin(user.id, authConfig) : false;
 }

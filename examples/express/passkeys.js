@@ -83,7 +83,7 @@ add.disabled = false;
  * Adds `/account` and the static modules its script needs.
  *
  * @param {import('express').Express} app
- * @param {{ config: import('kitgate').AuthConfig, page: (title: string, session: unknown, body: string) => string }} options
+ * @param {{ config: import('kitgate').AuthConfig, page: (title: string, locals: Record<string, unknown>, body: string) => string }} options
  */
 export function passkeyPages(app, { config, page }) {
 	const client = moduleFolder('kitgate/client');
@@ -97,7 +97,7 @@ export function passkeyPages(app, { config, page }) {
 		const adapter = config.adapter;
 		const passkeysOn = Boolean(adapter && client && browser && config.providers.some((p) => p.type === 'webauthn'));
 		const intro = `<h1>Account</h1><p data-testid="account-user">${escape(session.user.name)} (${escape(session.user.email)})</p><h2>Passkeys</h2>`;
-		if (!passkeysOn) return res.send(page('Account', session, `${intro}<p>Passkeys are off in this demo (they need the SQLite adapter and @simplewebauthn/browser).</p>`));
+		if (!passkeysOn) return res.send(page('Account', res.locals, `${intro}<p>Passkeys are off in this demo (they need the SQLite adapter and @simplewebauthn/browser).</p>`));
 		const user = await adapter.getUserByEmail(session.user.email);
 		const passkeys = user ? await adapter.listAuthenticatorsByUserId(user.id) : [];
 		const body = `${intro}<p>A passkey lets you sign in with this device's screen lock or a security key, without a password.</p>
@@ -109,6 +109,6 @@ export function passkeyPages(app, { config, page }) {
 <template id="passkey-item"><li><span data-name></span> · <span data-device></span> · <span data-backup></span> <button type="button" disabled>Remove</button></li></template>
 <script type="importmap">${JSON.stringify({ imports: { '@simplewebauthn/browser': '/vendor/simplewebauthn-browser/index.js' } })}</script>
 <script type="module">${browserScript}</script>`;
-		res.send(page('Account', session, body));
+		res.send(page('Account', res.locals, body));
 	});
 }

@@ -4,7 +4,7 @@
 import express from 'express';
 import { ExpressAuth, getSession } from 'kitgate/express';
 import { passkeyPages } from './passkeys.js';
-import { authConfig, DEMO_CREDENTIALS, EMAIL_ENABLED, MAILBOX_URL } from './auth-config.js';
+import { authConfig, DEMO_CREDENTIALS, EMAIL_ENABLED, MAILBOX_URL, sessionIsAdmin } from './auth-config.js';
 
 const port = Number(process.env.PORT ?? 3100);
 const host = process.env.HOST ?? '127.0.0.1';
@@ -16,9 +16,11 @@ app.set('trust proxy', process.env.TRUST_PROXY === 'true');
 // Express 5 spells the wildcard "/auth/*splat"; app.use("/auth", …) works too
 app.use('/auth/*splat', ExpressAuth(authConfig));
 
-// expose the session to every page
+// expose the session to every page, and whether its user is an admin (the nav links the built-in admin pages)
 app.use(async (req, res, next) => {
-	res.locals.session = await getSession(req, authConfig, res);
+	const session = await getSession(req, authConfig, res);
+	res.locals.session = session;
+	res.locals.isAdmin = await sessionIsAdmin(session);
 	next();
 });
 
@@ -26,14 +28,22 @@ app.use(async (req, res, next) => {
 const escape = (value) =>
 	String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 
-function page(title, session, body) {
+/** While an admin is signed in as this user: who is who, and the way back (signing out ends the impersonation). */
+function impersonationBanner(session) {
+	const by = session?.impersonation?.admin;
+	if (!by) return '';
+	return `<p data-testid="impersonation" style="margin:.5rem 0 0">You are signed in as ${escape(session.user.name ?? session.user.email)} by ${escape(by.name ?? by.email)}. <a href="/auth/signout">Sign out to stop</a></p>`;
+}
+
+/** A page of the demo with its nav; `locals` is `res.locals` (the session, and whether its user is an admin). */
+function page(title, { session, isAdmin: admin }, body) {
 	const user = session?.user;
 	const nav = user
-		? `<a href="/account">Account</a> <a href="/auth/account">Account settings</a> <span data-testid="signed-in-as">Signed in as ${escape(user.name ?? user.email)}</span> <a href="/auth/signout">Sign out</a>`
+		? `<a href="/account">Account</a> <a href="/auth/account">Account settings</a>${admin ? ' <a href="/auth/admin">Admin</a>' : ''} <span data-testid="signed-in-as">Signed in as ${escape(user.name ?? user.email)}</span> <a href="/auth/signout">Sign out</a>`
 		: `<a href="/auth/signin">Sign in</a>`;
 	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} · kitgate Express demo</title></head>
 <body style="font-family: system-ui, sans-serif; margin: 0"><header style="border-bottom:1px solid #e5e7eb;padding:.75rem 1.5rem"><nav aria-label="Main" style="display:flex;gap:1rem">
-<a href="/">kitgate Express demo</a><a href="/protected">Protected page</a>${nav}</nav></header><main style="padding:1.5rem">${body}</main></body></html>`;
+<a href="/">kitgate Express demo</a><a href="/protected">Protected page</a>${nav}</nav>${impersonationBanner(session)}</header><main style="padding:1.5rem">${body}</main></body></html>`;
 }
 
 app.get('/', (req, res) => {
@@ -41,7 +51,7 @@ app.get('/', (req, res) => {
 	const body = session?.user
 		? `<h1>kitgate Express demo</h1><p data-testid="session-user">Hello, ${escape(session.user.name)}!</p><pre data-testid="session-json">${escape(JSON.stringify(session, null, 2))}</pre>`
 		: `<h1>kitgate Express demo</h1><p data-testid="anonymous">You are not signed in.</p>`;
-	res.send(page('Home', session, body));
+	res.send(page('Home', res.locals, body));
 });
 
 // the account page, where a signed-in user adds and removes passkeys
@@ -52,14 +62,13 @@ app.get('/protected', (req, res) => {
 	const session = res.locals.session;
 	if (!session?.user) return res.redirect(`/auth/signin?callbackUrl=${encodeURIComponent(req.originalUrl)}`);
 	res.send(
-		page('Protected', session, `<h1>Protected page</h1><p data-testid="protected-user">Only signed-in users see this. You are ${escape(session.user.name)} (${escape(session.user.email)}).</p>`)
+		page('Protected', res.locals, `<h1>Protected page</h1><p data-testid="protected-user">Only signed-in users see this. You are ${escape(session.user.name)} (${escape(session.user.email)}).</p>`)
 	);
 });
 
 // demo only: the mails the local SMTP sink (scripts/demo-smtp.js) received, with their sign-in links
 app.get('/dev/mailbox', async (req, res) => {
-	const session = res.locals.session;
-	if (!EMAIL_ENABLED) return res.send(page('Mailbox', session, '<h1>Demo mailbox</h1><p>Email sign-in is off (KITGATE_DEMO_EMAIL=off).</p>'));
+	if (!EMAIL_ENABLED) return res.send(page('Mailbox', res.locals, '<h1>Demo mailbox</h1><p>Email sign-in is off (KITGATE_DEMO_EMAIL=off).</p>'));
 	let mails;
 	try {
 		const response = await fetch(MAILBOX_URL, { signal: AbortSignal.timeout(3000) });
@@ -67,7 +76,7 @@ app.get('/dev/mailbox', async (req, res) => {
 		mails = (await response.json()).messages;
 	} catch (error) {
 		const text = `The demo mail sink at ${MAILBOX_URL} did not answer (${error.message}). Start it with node scripts/demo-smtp.js.`;
-		return res.send(page('Mailbox', session, `<h1>Demo mailbox</h1><p role="alert">${escape(text)}</p>`));
+		return res.send(page('Mailbox', res.locals, `<h1>Demo mailbox</h1><p role="alert">${escape(text)}</p>`));
 	}
 	const items = mails.map(
 		(mail) => `<li data-testid="mail" data-to="${escape(mail.envelope.to.join(','))}" style="border:1px solid #e5e7eb;border-radius:.5rem;padding:.75rem 1rem">
@@ -79,9 +88,11 @@ ${mail.links.map((link) => `<p><a data-testid="mail-link" style="word-break:brea
 	const body = items.length
 		? `<ul style="list-style:none;padding:0;display:grid;gap:1rem">${items.join('')}</ul>`
 		: '<p data-testid="mailbox-empty">No mail yet. Ask for a sign-in link on the <a href="/auth/signin">sign-in page</a>.</p>';
-	res.send(page('Mailbox', session, `<h1>Demo mailbox</h1><p>Mail the demo sends goes to a local SMTP sink. Open a sign-in link from here.</p>${body}`));
+	res.send(page('Mailbox', res.locals, `<h1>Demo mailbox</h1><p>Mail the demo sends goes to a local SMTP sink. Open a sign-in link from here.</p>${body}`));
 });
 
 app.listen(port, host, () => {
-	console.log(`kitgate Express demo on http://localhost:${port} (user "${DEMO_CREDENTIALS.username}", password "${DEMO_CREDENTIALS.password}")`);
+	console.log(
+		`kitgate Express demo on http://localhost:${port} (user "${DEMO_CREDENTIALS.username}", password "${DEMO_CREDENTIALS.password}"${authConfig.admin ? '; the admin "admin", same password, at /auth/admin' : ''})`
+	);
 });

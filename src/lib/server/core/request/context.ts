@@ -291,10 +291,18 @@ function isHttps(request: SessionRequest, config: ResolvedConfig, requestUrlIsPu
 	return request.url.startsWith('https:');
 }
 
-/** The CSRF state of the request; queues the CSRF cookie when a new token was made. */
+/** The CSRF state each request settled on (one new token per request, not one per call). */
+const csrfOfRequest = new WeakMap<RequestContext, CsrfState>();
+
+/**
+ * The CSRF state of the request; queues the CSRF cookie when a new token was made. Every call of
+ * one request gets the same state: without a cookie, a page asking twice (e.g. an enrolment bound
+ * to the token, then its form) would otherwise show a token other than the cookie's.
+ */
 export function requestCsrf(ctx: RequestContext): CsrfState {
 	const option: CookieOption = ctx.cookieNames.csrfToken;
-	const state = csrfState(ctx.cookies[option.name], ctx.config.secrets);
+	const state = csrfOfRequest.get(ctx) ?? csrfState(ctx.cookies[option.name], ctx.config.secrets);
+	csrfOfRequest.set(ctx, state);
 	if (state.cookieValue && !ctx.setCookies.some((c) => c.name === option.name)) {
 		ctx.setCookies.push({ name: option.name, value: state.cookieValue, options: option.options });
 	}
