@@ -24,6 +24,8 @@ import { deleteWebAuthnAuthenticator, listWebAuthnAuthenticators } from './actio
 import { resolveMessages } from '../pages/messages.js';
 import { renderPage } from '../pages/render.js';
 import { dropSessionCacheCookie } from './session/session-cache.js';
+import { readStoredSession } from './session/session.js';
+import { hasAdminSessionCookie } from './admin/impersonation-cookie.js';
 import { loadOnce } from './util/load-once.js';
 import type { AuthConfig } from './types.js';
 
@@ -70,6 +72,9 @@ const adminActions = loadOnce(() => import('./actions/admin.js'));
 const secondFactorActions = loadOnce(() => import('./actions/second-factor.js'));
 const passkeyStepActions = loadOnce(() => import('./actions/second-factor-passkey.js'));
 
+
+/** Routes that show a built-in page without reading the session themselves. */
+const PAGE_ROUTES = new Set(['signin', 'signout', 'error', 'verify-request']);
 
 /** Routes that answer JSON clients; their errors are JSON too. */
 const JSON_ROUTES = new Set(['providers', 'csrf', 'session', 'webauthn-options', 'webauthn-authenticators']);
@@ -153,6 +158,9 @@ async function handleRequest(ctx: RequestContext): Promise<Outcome> {
 		const allow = (['GET', 'POST'] as const).filter((m) => route[m]).join(', ');
 		return failureAnswer(ctx, new MethodNotAllowed(`${method} ${ctx.url.pathname}: the route takes ${allow}.`), { json: true, headers: { allow } });
 	}
+	// an admin impersonating someone sees the banner with its Stop button on every built-in page:
+	// the pages that do not read the session read it then (only with the kept admin cookie)
+	if (method === 'GET' && PAGE_ROUTES.has(parsed.action) && hasAdminSessionCookie(ctx)) await readStoredSession(ctx).catch(() => null);
 	// a passkey callback is posted by script and answers JSON too
 	const isJson = JSON_ROUTES.has(parsed.action) || (parsed.action === 'callback' && isWebAuthnProvider(ctx, parsed.providerId));
 	// a POST may change the session or its user in this browser (GET routes change nothing but by

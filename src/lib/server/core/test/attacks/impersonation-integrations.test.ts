@@ -200,6 +200,19 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect(html).toMatch(/action="[^"]*\/auth\/admin\/stop-impersonating"/);
 			});
 
+			test('every built-in page shows the banner: the refusal an impersonated change ends on, the sign-in, sign-out and verify-request pages', async () => {
+				const { admin, user, browser } = await impersonating();
+				for (const path of ['/auth/error?error=ImpersonationForbidden', '/auth/signin', '/auth/signout', '/auth/verify-request']) {
+					const page = await browser.request(`${app().origin}${path}`, { headers: { accept: 'text/html' } });
+					const html = await page.text();
+					expect(html, path).toContain(`Signed in as ${user.name} by ${admin.name}`);
+					expect(html, path).toMatch(/action="[^"]*\/auth\/admin\/stop-impersonating"/);
+				}
+				// without an impersonation, the same pages have no banner
+				const plain = await signedIn(user);
+				expect(await (await plain.request(`${app().origin}/auth/error?error=ImpersonationForbidden`, { headers: { accept: 'text/html' } })).text()).not.toContain('stop-impersonating');
+			});
+
 			test('an update of the session cannot change who it shows or drop the mark', async () => {
 				const { user, browser } = await impersonating();
 				const csrfToken = await browser.csrfToken(app().origin);
