@@ -14,7 +14,7 @@ import { revokeUserSessions, userRevocationTime } from '../session/revocation.js
 import { endBrowserTrust } from '../two-factor/trusted-browser.js';
 import { publicSessionId } from '../account/account-session.js';
 import { sendSecurityNotice } from '../account/security-notice.js';
-import type { AdapterUser, AdapterUserAdmin } from '../types.js';
+import type { Adapter, AdapterUser, AdapterUserAdmin } from '../types.js';
 import { isBanInForce, requireMayActOn } from './admin-authorization.js';
 import { auditTrailOf, recordAdminAction } from './admin-audit.js';
 import type { AdminAuditEntry, AdminOperation, AdminUserDetail, AdminUserList } from './admin-types.js';
@@ -142,6 +142,20 @@ async function changeableTarget(call: AdminCall, userId: unknown): Promise<{ use
 	return target;
 }
 
+/**
+ * Writes the user's admin record. A user deleted by another admin since the check (the adapter
+ * refuses a record without its user) is `UserNotFound`, as if the deletion had come first.
+ */
+async function writeAdminRecord(call: AdminCall, changes: Parameters<Required<Adapter>['setUserAdmin']>[0]): Promise<void> {
+	const adapter = call.ctx.config.adapter!;
+	try {
+		await adapter.setUserAdmin(changes);
+	} catch (error) {
+		if (!(await adapter.getUser(changes.userId))) throw new UserNotFound('No user has this id (deleted meanwhile).', { cause: error });
+		throw error;
+	}
+}
+
 /** Writes the audit row and fires the event of a change that went through. */
 function audit(call: AdminCall, action: AdminOperation, subjectId: string, detail?: Record<string, unknown>) {
 	return recordAdminAction(call.ctx, { action, actorId: call.actor?.id ?? null, subjectId, detail });
@@ -237,7 +251,7 @@ function nameOf(value: unknown): string | null {
 export async function setRole(call: AdminCall, userId: unknown, role: unknown): Promise<void> {
 	const next = roleOf(role);
 	const { user, record } = await changeableTarget(call, userId);
-	await call.ctx.config.adapter!.setUserAdmin({ userId: user.id, role: next });
+	await writeAdminRecord(call, { userId: user.id, role: next });
 	await audit(call, 'set-role', user.id, { role: next, previous: record?.role ?? null });
 }
 
@@ -252,7 +266,7 @@ export async function ban(call: AdminCall, userId: unknown, input: { reason?: un
 	const reason = banReasonOf(input.reason);
 	const banExpires = banExpiryOf(input, call.ctx.now);
 	const { user } = await changeableTarget(call, userId);
-	await call.ctx.config.adapter!.setUserAdmin({ userId: user.id, bannedAt: new Date(call.ctx.now), banReason: reason, banExpires });
+	await writeAdminRecord(call, { userId: user.id, bannedAt: new Date(call.ctx.now), banReason: reason, banExpires });
 	await endEverySession(call.ctx, user.id);
 	await audit(call, 'ban', user.id, { reason, expires: banExpires?.toISOString() ?? null });
 }
@@ -265,7 +279,7 @@ export async function ban(call: AdminCall, userId: unknown, input: { reason?: un
  */
 export async function unban(call: AdminCall, userId: unknown): Promise<void> {
 	const { user, record } = await changeableTarget(call, userId);
-	await call.ctx.config.adapter!.setUserAdmin({ userId: user.id, bannedAt: null, banReason: null, banExpires: null });
+	await writeAdminRecord(call, { userId: user.id, bannedAt: null, banReason: null, banExpires: null });
 	await audit(call, 'unban', user.id, { wasBanned: isBanInForce(record, call.ctx.now) });
 }
 
