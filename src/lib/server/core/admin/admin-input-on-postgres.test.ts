@@ -1,0 +1,139 @@
+// Hostile admin input where the database reads it, on a real PostgreSQL (and memory and SQLite
+// beside it), through `Auth()`: searches with NUL bytes, LIKE wildcards, SQL metacharacters and
+// unicode; ids and credential ids PostgreSQL cannot store; changes racing each other on real
+// connections (a deletion against a ban, one address created twice at once). Never a 5xx, never
+// a second user with one address, never an admin record of a deleted user.
+
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, test } from 'vitest';
+import { PostgresAdapter } from '../../adapters/postgres.js';
+import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../test/stored-adapters.js';
+import { adminWorld } from '../test/admin-fixture.js';
+import type { Adapter } from '../types.js';
+
+const connectionString = inject('databaseUrl');
+const schemas: string[] = [];
+const opened: PostgresAdapter[] = [];
+afterAll(async () => {
+	await Promise.all(opened.map((adapter) => adapter.close()));
+	const pool = new pg.Pool({ connectionString, max: 1 });
+	for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+	await pool.end();
+});
+function postgresAdapter(): Adapter {
+	const schema = `adm_${randomBytes(6).toString('hex')}`;
+	schemas.push(schema);
+	const adapter = PostgresAdapter({ connectionString, schema });
+	opened.push(adapter);
+	return adapter;
+}
+
+const adapters: [string, () => Adapter][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('admin-input-postgres')];
+
+async function answer(response: Response): Promise<{ status: number; body: Record<string, unknown> }> {
+	return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
+	describe.each(SESSION_STRATEGIES)('%s sessions', (strategy) => {
+		test('hostile searches are literal and never a 5xx', async () => {
+			const world = adminWorld(makeAdapter(), strategy);
+			const admin = await world.signedInAdmin();
+			await world.signedInUser('bob@example.com');
+			const searches = [
+				'\u0000',
+				'bob\u0000',
+				'%',
+				'_',
+				'!',
+				'!%',
+				'\\',
+				'\\%',
+				"'; DROP TABLE users; --",
+				'" OR 1=1 --',
+				'$1',
+				'%'.repeat(200),
+				'\ufffd',
+				'😀'.repeat(100),
+				'ｂｏｂ',
+				'BOB@EXAMPLE.COM',
+				'\u202ebob'
+			];
+			for (const q of searches) {
+				const response = await admin.request(`/auth/admin?q=${encodeURIComponent(q)}`, { headers: { accept: 'application/json' } });
+				expect(response.status, JSON.stringify(q)).toBeLessThan(500);
+				if (response.status !== 200) continue;
+				const list = (await response.json()) as { total: number; users: { email: string }[] };
+				// a wildcard or a metacharacter finds nobody; only the real address (any case) finds bob
+				if (q === 'BOB@EXAMPLE.COM') expect(list.users.map((u) => u.email)).toEqual(['bob@example.com']);
+				else if (q !== 'bob\u0000') expect(list.total, JSON.stringify(q)).toBe(0);
+			}
+			const long = await admin.request(`/auth/admin?q=${'x'.repeat(10_000)}`, { headers: { accept: 'application/json' } });
+			expect(await answer(long)).toEqual({ status: 400, body: { error: 'InvalidRequest' } });
+		});
+
+		test('ids, credential ids and session ids the database cannot hold are 4xx, never a 5xx', async () => {
+			const world = adminWorld(makeAdapter(), strategy);
+			const admin = await world.signedInAdmin();
+			const bob = await world.signedInUser('bob@example.com');
+			const tricks: [string, Record<string, unknown>][] = [
+				['remove-passkey', { userId: bob.user.id, credentialID: 'a\u0000b' }],
+				['remove-passkey', { userId: bob.user.id, credentialID: '\ud800' }],
+				['remove-passkey', { userId: bob.user.id, credentialID: "' OR '1'='1" }],
+				['end-session', { userId: bob.user.id, sessionId: '\u0000' }],
+				['ban', { userId: '\ud800' }],
+				['ban', { userId: "' OR '1'='1" }],
+				['ban', { userId: '00000000-0000-0000-0000-000000000000' }],
+				['create-user', { email: 'a\u0000@example.com' }],
+				['create-user', { email: 'new@example.com', name: 'a\u0000b' }],
+				['create-user', { email: 'new2@example.com', name: '\ud800' }],
+				['set-role', { userId: bob.user.id, role: 'a\u0000' }],
+				['ban', { userId: bob.user.id, reason: 'a\u0000b' }],
+				['ban', { userId: bob.user.id, expires: '+275760-09-13T00:00:00.000Z' }],
+				['ban', { userId: bob.user.id, expires: '9999-12-31T23:59:59Z' }],
+				['ban', { userId: bob.user.id, days: 36_500 }]
+			];
+			for (const [op, fields] of tricks) {
+				const got = await answer(await admin.postJson(op, fields));
+				expect(got.status, `${op} ${JSON.stringify(fields)}: ${JSON.stringify(got.body)}`).toBeLessThan(500);
+			}
+			for (const query of ['%ED%A0%80', '%00', '%C0%AE', `${bob.user.id}%00`]) {
+				const id = await admin.request(`/auth/admin/user?id=${query}`, { headers: { accept: 'application/json' } });
+				expect(id.status, query).toBeLessThan(500);
+			}
+		});
+
+		test('one address created five times at once, in five spellings, makes one user', async () => {
+			const world = adminWorld(makeAdapter(), strategy);
+			const admin = await world.signedInAdmin();
+			const other = await world.signedInAdmin('other-admin@example.com');
+			const spellings = ['new@example.com', 'NEW@example.com', 'New@Example.com', ' new@example.com', 'new@EXAMPLE.COM'];
+			const answers = await Promise.all(spellings.map((email, i) => (i % 2 ? other : admin).postJson('create-user', { email }).then(answer)));
+			expect(answers.filter((got) => got.status === 200)).toHaveLength(1);
+			for (const got of answers.filter((got) => got.status !== 200)) expect(got).toEqual({ status: 409, body: { error: 'UserExists' } });
+			expect((await admin.list('?q=new%40example')).total).toBe(1);
+		});
+
+		test('bans, role changes and deletions of one user at once: never a 5xx, no admin record of a deleted user', async () => {
+			const world = adminWorld(makeAdapter(), strategy);
+			const admin = await world.signedInAdmin();
+			const other = await world.signedInAdmin('other-admin@example.com');
+			for (let round = 0; round < 3; round++) {
+				const bob = await world.signedInUser(`bob${round}@example.com`);
+				const answers = await Promise.all([
+					admin.postJson('ban', { userId: bob.user.id, reason: 'r' }),
+					other.postJson('delete-user', { userId: bob.user.id }),
+					admin.postJson('set-role', { userId: bob.user.id, role: 'support' }),
+					other.postJson('unban', { userId: bob.user.id })
+				]).then((responses) => Promise.all(responses.map(answer)));
+				for (const got of answers) expect(got.status, JSON.stringify(answers)).toBeLessThan(500);
+				for (const got of answers.filter((got) => got.status !== 200)) expect(got.body.error).toBe('UserNotFound');
+				expect(await world.adapter.getUser(bob.user.id)).toBeNull();
+				expect(await world.adapter.getUserAdmin(bob.user.id)).toBeNull();
+				expect(await bob.session()).toBeNull();
+				expect((await world.auditOf(bob.user.id)).length).toBe(answers.filter((got) => got.status === 200).length);
+			}
+		});
+	});
+});
