@@ -166,7 +166,8 @@ function defaultReturn(ctx: RequestContext, op: AdminOperation, body: RequestBod
 }
 
 function detailUrl(ctx: RequestContext, userId: string): string {
-	return `${ctx.authUrl}/admin/user?id=${encodeURIComponent(userId)}`;
+	// not encodeURIComponent: it throws on a lone surrogate, which a JSON body can carry
+	return `${ctx.authUrl}/admin/user?${new URLSearchParams({ id: userId })}`;
 }
 
 /**

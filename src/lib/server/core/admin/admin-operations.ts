@@ -56,14 +56,20 @@ const MAX_PAGE = 1_000_000;
 const MAX_BAN_DAYS = 36_500;
 
 /**
+ * Control characters and lone surrogates: PostgreSQL refuses a NUL in text, SQLite ends a string
+ * at it (a search would match everyone), and a lone surrogate cannot be put in a URL.
+ */
+const UNSTORABLE = /[\p{Cc}\p{Cs}]/u;
+
+/**
  * The id of a user as given by a caller: a string of 1 to 255 characters without control
- * characters; `InvalidRequest` otherwise (an array, an object, a huge value). Pure.
+ * characters or lone surrogates; `InvalidRequest` otherwise (an array, an object, a huge value). Pure.
  *
  * @example
  * userIdOf('user-1'); // 'user-1'
  */
 export function userIdOf(value: unknown): string {
-	if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID_LENGTH || /\p{Cc}/u.test(value)) {
+	if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID_LENGTH || UNSTORABLE.test(value)) {
 		throw new InvalidRequest(`\`userId\` must be a user id (1 to ${MAX_ID_LENGTH} characters).`);
 	}
 	return value;
@@ -170,7 +176,9 @@ function audit(call: AdminCall, action: AdminOperation, subjectId: string, detai
 export async function listUsers(call: AdminCall, query: { search?: unknown; page?: unknown } = {}): Promise<AdminUserListData> {
 	const { ctx } = call;
 	const search = query.search === undefined || query.search === null ? '' : query.search;
-	if (typeof search !== 'string' || search.length > MAX_SEARCH_LENGTH) throw new InvalidRequest(`A search has at most ${MAX_SEARCH_LENGTH} characters.`);
+	if (typeof search !== 'string' || search.length > MAX_SEARCH_LENGTH || UNSTORABLE.test(search)) {
+		throw new InvalidRequest(`A search is text of at most ${MAX_SEARCH_LENGTH} characters.`);
+	}
 	const page = pageOf(query.page);
 	const pageSize = ctx.config.admin!.pageSize;
 	const trimmed = search.trim();
@@ -368,7 +376,7 @@ export async function resetTwoFactor(call: AdminCall, userId: unknown): Promise<
  * await removePasskey(call, 'user-1', credentialID);
  */
 export async function removePasskey(call: AdminCall, userId: unknown, credentialID: unknown): Promise<void> {
-	if (typeof credentialID !== 'string' || credentialID.length === 0 || credentialID.length > MAX_CREDENTIAL_ID_LENGTH) {
+	if (typeof credentialID !== 'string' || credentialID.length === 0 || credentialID.length > MAX_CREDENTIAL_ID_LENGTH || UNSTORABLE.test(credentialID)) {
 		throw new InvalidRequest('`credentialID` is the id of one of the user\'s passkeys.');
 	}
 	const { ctx } = call;
