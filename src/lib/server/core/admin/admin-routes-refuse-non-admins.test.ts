@@ -54,7 +54,9 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 			beforeAll(async () => {
 				adapter = makeAdapter();
-				app().use(attackConfig(adapter, strategy, { providers: [sinkProvider(world.sink)], admin: {} }));
+				const config = attackConfig(adapter, strategy, { providers: [sinkProvider(world.sink)], admin: {} });
+				// every client of these tests comes from 127.0.0.1: one address, as behind an office's NAT
+				app().use({ ...config, rateLimit: { ...config.rateLimit, account: { perIdentifier: 30, perAddress: 40 } } });
 				admin = await signedIn('admin');
 				await adapter.setUserAdmin({ userId: admin.user.id, role: 'admin' });
 				victim = await signedIn('victim');
@@ -195,6 +197,22 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				const done = await admin.browser.request(`${origin}/auth/admin/create-user`, { json: { csrfToken: adminToken, email: address('created') } });
 				expect(done.status).toBe(200);
 				await expectUntouched();
+			});
+
+			test('a non-admin on the admin\'s address cannot lock the admin out with their own account changes', async () => {
+				const origin = app().origin;
+				const csrfToken = await eve.browser.csrfToken(origin);
+				let refused = 0;
+				for (let i = 0; i < 45; i++) {
+					const got = await eve.browser.request(`${origin}/auth/account/end-session`, { json: { csrfToken, sessionId: `none-${i}` } });
+					if (got.status === 429) refused++;
+					await got.arrayBuffer();
+				}
+				// eve herself is limited
+				expect(refused).toBeGreaterThan(0);
+				const adminToken = await admin.browser.csrfToken(origin);
+				const done = await admin.browser.request(`${origin}/auth/admin/create-user`, { json: { csrfToken: adminToken, email: address('after-flood') } });
+				expect(await done.json()).toMatchObject({ result: 'user-created' });
 			});
 		});
 	});
