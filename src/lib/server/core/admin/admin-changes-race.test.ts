@@ -70,6 +70,39 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			}
 		});
 
+		test('a deletion or passkey removal another admin made first: UserNotFound / InvalidRequest, one audit row, one event', async () => {
+			const adapter = makeAdapter();
+			// the other admin's identical change lands between this one's check and its write
+			let first: string | undefined;
+			const racing = new Proxy(adapter, {
+				get(target, key, receiver) {
+					if (key !== 'deleteUser' && key !== 'deleteAuthenticator') return Reflect.get(target, key, receiver);
+					const method = Reflect.get(target, key, receiver) as (id: string) => Promise<unknown>;
+					return async (id: string) => {
+						if (first === id) {
+							first = undefined;
+							await method.call(target, id);
+						}
+						return method.call(target, id);
+					};
+				}
+			});
+			const world = adminWorld(racing, strategy);
+			const admin = await world.signedInAdmin();
+			const bob = await world.signedInUser('bob@example.com');
+			const credentialID = await bob.addPasskey();
+			first = credentialID;
+			const removed = await answer(await admin.postJson('remove-passkey', { userId: bob.user.id, credentialID }));
+			expect(removed.status, JSON.stringify(removed.body)).toBeLessThan(500);
+			if (removed.status !== 200) expect(removed.body.error).toBe('InvalidRequest');
+			expect((await world.auditOf(bob.user.id)).filter((row) => row.action === 'remove-passkey')).toHaveLength(removed.status === 200 ? 1 : 0);
+			first = bob.user.id;
+			const deleted = await answer(await admin.postJson('delete-user', { userId: bob.user.id }));
+			expect(deleted).toEqual({ status: 404, body: { error: 'UserNotFound' } });
+			expect((await world.auditOf(bob.user.id)).filter((row) => row.action === 'delete-user')).toEqual([]);
+			expect(world.events.filter(([name]) => name === 'deleteUser')).toEqual([]);
+		});
+
 		test('two bans, or a ban and an unban, at once leave one consistent record and no session', async () => {
 			const world = setUp();
 			const admin = await world.signedInAdmin();
