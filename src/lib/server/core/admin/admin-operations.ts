@@ -406,6 +406,8 @@ export async function deleteUser(call: AdminCall, userId: unknown): Promise<void
 	// recorded before the user goes: JWT sessions and copies of database sessions end through it
 	if (ctx.config.session.strategy === 'jwt' || ctx.config.sessionCache) await revokeUserSessions(ctx, user.id);
 	const deleted = await ctx.config.adapter!.deleteUser(user.id);
+	// null: another admin deleted the user since the check (an adapter answering nothing is taken at its word)
+	if (deleted === null) throw new UserNotFound('No user has this id (deleted meanwhile).');
 	await emitEvent(ctx, 'deleteUser', { user: deleted || user });
 	await audit(call, 'delete-user', user.id, { email: user.email || null });
 }
