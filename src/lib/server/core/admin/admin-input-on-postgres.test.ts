@@ -6,8 +6,9 @@
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, test } from 'vitest';
-import { PostgresAdapter } from '../../adapters/postgres.js';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { authjsPgAdapterTables, PostgresAdapter } from '../../adapters/postgres.js';
+import { postgresFromDdl } from '../../adapters/test/authjs-databases.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../test/stored-adapters.js';
 import { adminWorld } from '../test/admin-fixture.js';
 import type { Adapter } from '../types.js';
@@ -29,13 +30,34 @@ function postgresAdapter(): Adapter {
 	return adapter;
 }
 
-const adapters: [string, () => Adapter][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('admin-input-postgres')];
+// @auth/pg-adapter's own tables: integer user ids, so an id or a search that is no number must not reach SQL as one
+let authjsUrl = '';
+const drops: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+	const made = await postgresFromDdl(connectionString, 'pg-adapter');
+	authjsUrl = made.connectionString;
+	drops.push(made.drop);
+});
+afterAll(async () => {
+	for (const drop of drops) await drop();
+});
+function authjsPostgresAdapter(): Adapter {
+	const adapter = PostgresAdapter({ connectionString: authjsUrl, tables: authjsPgAdapterTables });
+	opened.push(adapter);
+	return adapter;
+}
+
+const adapters: [string, () => Adapter][] = [
+	['postgres', postgresAdapter],
+	["@auth/pg-adapter's tables on postgres", authjsPostgresAdapter],
+	...memoryAndSqliteAdapters('admin-input-postgres')
+];
 
 async function answer(response: Response): Promise<{ status: number; body: Record<string, unknown> }> {
 	return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
-describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
+describe.each(adapters)('%s adapter', (name, makeAdapter) => {
 	describe.each(SESSION_STRATEGIES)('%s sessions', (strategy) => {
 		test('hostile searches are literal and never a 5xx', async () => {
 			const world = adminWorld(makeAdapter(), strategy);
@@ -95,8 +117,17 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 				['ban', { userId: bob.user.id, days: 36_500 }]
 			];
 			for (const [op, fields] of tricks) {
+				// @auth/pg-adapter's tables keep no passkeys: removing one there is a set-up answer (503 MissingAdapterMethod)
+				if (op === 'remove-passkey' && name.includes('pg-adapter')) continue;
 				const got = await answer(await admin.postJson(op, fields));
 				expect(got.status, `${op} ${JSON.stringify(fields)}: ${JSON.stringify(got.body)}`).toBeLessThan(500);
+			}
+			// a lone surrogate would be stored as U+FFFD by PostgreSQL: refused, not mangled
+			for (const [op, fields] of [
+				['create-user', { email: 'surrogate@example.com', name: 'a\ud800' }],
+				['ban', { userId: bob.user.id, reason: 'a\udc00' }]
+			] as const) {
+				expect(await answer(await admin.postJson(op, fields)), op).toEqual({ status: 400, body: { error: 'InvalidRequest' } });
 			}
 			for (const query of ['%ED%A0%80', '%00', '%C0%AE', `${bob.user.id}%00`]) {
 				const id = await admin.request(`/auth/admin/user?id=${query}`, { headers: { accept: 'application/json' } });
@@ -108,11 +139,12 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			const world = adminWorld(makeAdapter(), strategy);
 			const admin = await world.signedInAdmin();
 			const other = await world.signedInAdmin('other-admin@example.com');
-			const spellings = ['new@example.com', 'NEW@example.com', 'New@Example.com', ' new@example.com', 'new@EXAMPLE.COM'];
+			const local = `new-${crypto.randomUUID().slice(0, 8)}`;
+			const spellings = [`${local}@example.com`, `${local.toUpperCase()}@example.com`, `${local}@Example.com`, ` ${local}@example.com`, `${local}@EXAMPLE.COM`];
 			const answers = await Promise.all(spellings.map((email, i) => (i % 2 ? other : admin).postJson('create-user', { email }).then(answer)));
 			expect(answers.filter((got) => got.status === 200)).toHaveLength(1);
 			for (const got of answers.filter((got) => got.status !== 200)) expect(got).toEqual({ status: 409, body: { error: 'UserExists' } });
-			expect((await admin.list('?q=new%40example')).total).toBe(1);
+			expect((await admin.list(`?q=${local}%40example`)).total).toBe(1);
 		});
 
 		test('bans, role changes and deletions of one user at once: never a 5xx, no admin record of a deleted user', async () => {
@@ -120,7 +152,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			const admin = await world.signedInAdmin();
 			const other = await world.signedInAdmin('other-admin@example.com');
 			for (let round = 0; round < 3; round++) {
-				const bob = await world.signedInUser(`bob${round}@example.com`);
+				const bob = await world.signedInUser(`bob${round}-${crypto.randomUUID().slice(0, 8)}@example.com`);
 				const answers = await Promise.all([
 					admin.postJson('ban', { userId: bob.user.id, reason: 'r' }),
 					other.postJson('delete-user', { userId: bob.user.id }),
