@@ -102,7 +102,7 @@ export function banReasonOf(value: unknown): string | null {
 	if (typeof value !== 'string') throw new InvalidRequest('A ban reason is text.');
 	const reason = value.normalize('NFC').trim();
 	if ([...reason].length > MAX_BAN_REASON_LENGTH) throw new InvalidRequest(`A ban reason has at most ${MAX_BAN_REASON_LENGTH} characters.`);
-	if (/[^\P{Cc}\n\r\t]/u.test(reason)) throw new InvalidRequest('A ban reason cannot contain control characters.');
+	if (/[^\P{Cc}\n\r\t]|\p{Cs}/u.test(reason)) throw new InvalidRequest('A ban reason cannot contain control characters.');
 	return reason || null;
 }
 
@@ -245,7 +245,7 @@ function nameOf(value: unknown): string | null {
 	if (value === undefined || value === null) return null;
 	if (typeof value !== 'string') throw new InvalidRequest('`name` is text.');
 	const name = value.normalize('NFC').replace(/\s+/g, ' ').trim();
-	if ([...name].length > MAX_NAME_LENGTH || /\p{Cc}/u.test(name)) throw new InvalidRequest(`\`name\` has at most ${MAX_NAME_LENGTH} characters.`);
+	if ([...name].length > MAX_NAME_LENGTH || UNSTORABLE.test(name)) throw new InvalidRequest(`\`name\` has at most ${MAX_NAME_LENGTH} characters.`);
 	return name || null;
 }
 
