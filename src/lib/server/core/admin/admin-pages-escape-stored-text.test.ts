@@ -39,11 +39,14 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		expect(banned.status).toBe(302);
 		await world.adapter.createAuditEntry({ id: 'planted', at: new Date(world.clock.now), actorId: null, subjectId: bob.user.id, action: SCRIPT, detail: `{"note":"${BREAKOUT.replace(/"/g, '\\"')}"}` });
 
+		// an account of a provider no longer configured: its stored id is shown as its name
+		await world.adapter.linkAccount({ userId: bob.user.id, type: 'oauth', provider: SCRIPT, providerAccountId: BREAKOUT });
 		const list = await page(admin, '/auth/admin');
 		expectNoPlantedMarkup(list.html);
 		expect(list.html).toContain('&lt;script>alert(1)&lt;/script>');
 		const detail = await page(admin, `/auth/admin/user?id=${encodeURIComponent(bob.user.id)}`);
 		expectNoPlantedMarkup(detail.html);
+		expect(detail.html).toContain('&lt;img src=x onerror=alert(1)>');
 		expect(detail.html).toContain('&lt;script>alert(1)&lt;/script>');
 	});
 
