@@ -11,6 +11,7 @@ import { authjsPgAdapterTables, PostgresAdapter } from '../../adapters/postgres.
 import { postgresFromDdl } from '../../adapters/test/authjs-databases.js';
 import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../test/stored-adapters.js';
 import { adminWorld } from '../test/admin-fixture.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { Adapter } from '../types.js';
 
 const connectionString = inject('databaseUrl');
@@ -132,6 +133,25 @@ describe.each(adapters)('%s adapter', (name, makeAdapter) => {
 			for (const query of ['%ED%A0%80', '%00', '%C0%AE', `${bob.user.id}%00`]) {
 				const id = await admin.request(`/auth/admin/user?id=${query}`, { headers: { accept: 'application/json' } });
 				expect(id.status, query).toBeLessThan(500);
+			}
+		});
+
+		test('another spelling of an admin\'s id (leading zero, sign, spaces, case) is still that admin, or nobody', async () => {
+			// sixty refused changes: more than rateLimit.account lets one admin make
+			const world = adminWorld(makeAdapter(), strategy, {}, { rateLimit: { store: MemoryRateLimitStore(), account: { perIdentifier: 1000, perAddress: 1000 } } });
+			const admin = await world.signedInAdmin();
+			const other = await world.signedInAdmin(`other-${crypto.randomUUID().slice(0, 8)}@example.com`);
+			for (const target of [admin, other]) {
+				const id = target.user.id;
+				for (const spelling of [`0${id}`, `00${id}`, `+${id}`, ` ${id}`, `${id} `, `${id}.0`, `${id}e0`, id.toUpperCase(), `${id}\t`, `0x${id}`]) {
+					for (const op of ['ban', 'set-role', 'delete-user']) {
+						const got = await answer(await admin.postJson(op, { userId: spelling, role: '' }));
+						expect([400, 403, 404], `${op} ${JSON.stringify(spelling)}: ${JSON.stringify(got.body)}`).toContain(got.status);
+					}
+				}
+				expect((await world.adapter.getUserAdmin(target.user.id))?.role).toBe('admin');
+				expect((await world.adapter.getUserAdmin(target.user.id))?.bannedAt ?? null).toBeNull();
+				expect(await target.session()).not.toBeNull();
 			}
 		});
 
