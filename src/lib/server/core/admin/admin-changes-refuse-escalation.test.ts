@@ -59,6 +59,15 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 				expect(got.status, body).toBeGreaterThanOrEqual(400);
 				expect(got.status, body).toBeLessThan(500);
 			}
+			for (const userId of [123, 0, true, null, 1e308, -1]) {
+				const got = await answer(await admin.postJson('ban', { userId }));
+				expect(got, JSON.stringify(userId)).toEqual({ status: 400, body: { error: 'InvalidRequest' } });
+			}
+			// the query names bob, the body nobody: the body decides, and nobody is no one
+			const inQuery = await admin.request(`/auth/admin/ban?userId=${bob.user.id}&csrfToken=${csrfToken}`, { form: { csrfToken, userId: 'nobody' }, headers: { 'x-auth-return-redirect': '1' } });
+			expect(await answer(inQuery)).toEqual({ status: 404, body: { error: 'UserNotFound' } });
+			const onlyQuery = await admin.request(`/auth/admin/ban?userId=${bob.user.id}&csrfToken=${csrfToken}`, { form: { csrfToken }, headers: { 'x-auth-return-redirect': '1' } });
+			expect(await answer(onlyQuery)).toEqual({ status: 400, body: { error: 'InvalidRequest' } });
 			expect((await admin.detail(bob.user.id)).user.status).toBe('active');
 			expect(await bob.session()).not.toBeNull();
 			expect(await world.auditOf(bob.user.id)).toEqual([]);
