@@ -185,6 +185,22 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect(html).not.toContain('<b>x</b>');
 			});
 
+			test('the admin pages reach the browser with their script policy, no framing and no caching', async () => {
+				const origin = app().origin;
+				for (const path of ['/auth/admin', `/auth/admin/user?id=${victim.user.id}`]) {
+					const response = await admin.browser.request(`${origin}${path}`, { headers: { accept: 'text/html' } });
+					expect(response.status, path).toBe(200);
+					const policy = response.headers.get('content-security-policy') ?? '';
+					expect(policy, path).toContain("frame-ancestors 'none'");
+					expect(policy, path).not.toContain("'unsafe-inline'");
+					expect(response.headers.get('cache-control'), path).toMatch(/no-store/);
+					expect(await response.text(), path).toContain(victim.user.email);
+				}
+				const json = await admin.browser.request(`${origin}/auth/admin`, { headers: { accept: 'application/json', origin: 'https://evil.example' } });
+				expect(json.headers.get('access-control-allow-origin')).toBeNull();
+				expect(json.headers.get('cache-control')).toMatch(/no-store/);
+			});
+
 			test('a non-admin\'s flood of admin posts does not use up the admin\'s limit', async () => {
 				const origin = app().origin;
 				const csrfToken = await eve.browser.csrfToken(origin);
