@@ -41,6 +41,32 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(await answer(await admin.postJson('set-role', { userId: bob.user.id, role: '' }))).toEqual({ status: 403, body: { error: 'AdminTargetForbidden' } });
 		});
 
+		test('create-user makes an admin only with the real role; under a list of ids no role makes one', async () => {
+			const world = setUp();
+			const admin = await world.signedInAdmin();
+			for (const role of ['Admin', 'admin\u200b', 'ａｄｍｉｎ']) {
+				const made = await admin.postJson('create-user', { email: `lookalike-${crypto.randomUUID().slice(0, 6)}@example.com`, role });
+				if (made.status !== 200) continue;
+				const { userId } = (await made.json()) as { userId: string };
+				expect((await admin.detail(userId)).user.isAdmin, role).toBe(false);
+			}
+			const real = await admin.postJson('create-user', { email: 'new-admin@example.com', role: 'admin' });
+			const { userId } = (await real.json()) as { userId: string };
+			expect((await admin.detail(userId)).user.isAdmin).toBe(true);
+			expect(await answer(await admin.postJson('delete-user', { userId }))).toEqual({ status: 403, body: { error: 'AdminTargetForbidden' } });
+
+			const byIds = adminWorld(makeAdapter() as Adapter, strategy, { admins: ['nobody'] });
+			const listed = await byIds.signedInUser('listed@example.com');
+			const ids = adminWorld(byIds.adapter, strategy, { admins: [listed.user.id] });
+			const boss = ids.adminBrowser();
+			await boss.signInByEmail('listed@example.com');
+			const bob = await ids.signedInUser('bob@example.com');
+			expect((await boss.postJson('set-role', { userId: bob.user.id, role: 'admin' })).status).toBe(200);
+			expect((await boss.detail(bob.user.id)).user.isAdmin).toBe(false);
+			// bob, with the role but not on the list, is refused like any user
+			expect(await answer(await bob.postJson('ban', { userId: listed.user.id }))).toEqual({ status: 403, body: { error: 'AdminRequired' } });
+		});
+
 		test('a JSON body with prototype keys or objects names no user', async () => {
 			const world = setUp();
 			const admin = await world.signedInAdmin();
