@@ -70,6 +70,29 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		expect(huge.status).toBeLessThan(500);
 	});
 
+	test('users without address or name, and odd stored records, are listed and shown, never a 500', async () => {
+		const world = adminWorld(makeAdapter() as Adapter, 'database');
+		const admin = await world.signedInAdmin();
+		const odd = [
+			{ id: crypto.randomUUID(), email: '', name: null },
+			{ id: crypto.randomUUID(), email: '', name: '' },
+			{ id: crypto.randomUUID(), email: 'x@example.com', name: '\u202e nimda' },
+			{ id: `${SCRIPT}`, email: 'id@example.com', name: null }
+		];
+		for (const user of odd) {
+			await world.adapter.createUser({ ...user, emailVerified: null, image: null });
+			await world.adapter.setUserAdmin({ userId: user.id, role: 'r'.repeat(64), bannedAt: new Date(world.clock.now), banReason: null, banExpires: new Date(world.clock.now - 1000) });
+		}
+		const list = await page(admin, '/auth/admin');
+		expectNoPlantedMarkup(list.html);
+		for (const user of odd) {
+			const detail = await page(admin, `/auth/admin/user?id=${encodeURIComponent(user.id)}`);
+			expectNoPlantedMarkup(detail.html);
+			const json = await admin.request(`/auth/admin/user?id=${encodeURIComponent(user.id)}`, { headers: { accept: 'application/json' } });
+			expect(((await json.json()) as { user: { status: string } }).user.status).toBe('active');
+		}
+	});
+
 	test('the admin pages forbid framing and inline scripts, and no shared cache keeps them', async () => {
 		const world = adminWorld(makeAdapter() as Adapter, 'database');
 		const admin = await world.signedInAdmin();
