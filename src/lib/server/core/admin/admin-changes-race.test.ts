@@ -1,6 +1,7 @@
 // Admin changes racing each other, through `Auth()` on memory and SQLite under both session
 // strategies: a ban, role change or session end posted while another admin deletes the user, two
-// bans at once, a ban and an unban at once. None may answer a 500, leave an admin record of a
+// bans at once, a ban and an unban at once; and a copy of a database session (session.cache)
+// racing the ban that should end it. None may answer a 500, leave an admin record of a
 // deleted user, or leave an audit row of a change that did not happen.
 
 import { describe, expect, test } from 'vitest';
@@ -122,5 +123,28 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			// whichever came last decides, and a ban keeps its reason with it
 			expect(after?.bannedAt === null ? after?.banReason : 'three').toBe(after?.bannedAt === null ? null : after?.banReason);
 		});
+	});
+
+	test('a ban, an end of sessions or a deletion ends a copy of a database session (session.cache) at once', async () => {
+		for (const [op, cache] of [
+			['ban', { maxAge: 300 }],
+			['end-sessions', { maxAge: 300 }],
+			['delete-user', { maxAge: 300 }]
+		] as const) {
+			const world = adminWorld(makeAdapter() as Adapter, 'database', {}, { session: { strategy: 'database', cache } });
+			const admin = await world.signedInAdmin();
+			const bob = await world.signedInUser(`bob-${op}@example.com`);
+			world.clock.now += 5000;
+			// the copy cookie is written on a read, then trusted for cache.maxAge
+			expect((await bob.session())?.user?.email).toBe(`bob-${op}@example.com`);
+			world.clock.now += 5000;
+			expect((await bob.session())?.user?.email).toBe(`bob-${op}@example.com`);
+			// the browser holds a copy beside its session cookie: the copy is what the attack is about
+			expect(bob.client.jar.has('kitgate.session-cache')).toBe(true);
+			const done = await admin.postJson(op, { userId: bob.user.id });
+			expect(done.status, op).toBe(200);
+			world.clock.now += 1000;
+			expect(await bob.session(), op).toBeNull();
+		}
 	});
 });
