@@ -20,6 +20,7 @@ const integration = [
 	'src/lib/server/core/test/{authjs-sessions,client-auth,email,email-negative,faults,fuzz,fuzz-integrations,mix-up}.test.ts',
 	'src/lib/server/core/test/{oauth,oauth1,oauth-concurrency,oauth-linking,oauth-negative,oauth-refresh,rate-limit}.test.ts',
 	'src/lib/server/core/test/pwned-passwords-range.test.ts',
+	'src/lib/server/core/test/banned-user-passkeys-and-sessions.test.ts',
 	'src/lib/server/core/test/nameless-oidc-users.test.ts',
 	// against a crafted OpenID provider on 127.0.0.1 (hostile-openid-provider.ts)
 	'src/lib/server/core/test/{authorization-response-binding,id-token-integrity,issuer-impersonation,provider-subject,upstream-tokens-stay-on-server}.test.ts',
@@ -29,6 +30,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/{rate-limit-flood,hostile-cookies,csrf-and-open-redirects,pre-account-takeover}.test.ts',
 	'src/lib/server/core/test/attacks/{email-and-oidc-first-sign-in-race,redirect-proxy-confused-deputy,sveltekit-actions-beside-a-session-hook}.test.ts',
 	'src/lib/server/core/test/attacks/two-factor-integrations.test.ts',
+	'src/lib/server/core/test/attacks/{banned-users,impersonation-integrations}.test.ts',
 	'src/lib/server/core/test/attacks/{unknown-provider,unverified-identities}.test.ts',
 	'src/lib/server/core/test/attacks/{sveltekit-action-csrf,sveltekit-sign-in-action-fields,sveltekit-action-outcomes}.test.ts',
 	'src/lib/server/core/test/attacks/{failure-answers,session-readers}.test.ts',

@@ -8,5 +8,7 @@
  */
 export const enUser = {
 	'userbutton.label': 'Account menu of {user}',
-	'userbutton.account': 'Account'
+	'userbutton.account': 'Account',
+	'userbutton.impersonation': 'Signed in as {user} by {admin}',
+	'userbutton.stopImpersonating': 'Stop impersonating'
 } satisfies Record<string, string>;

@@ -89,7 +89,9 @@ const enPages = {
 	'error.Default.title': 'Error',
 	'error.Default.body': 'Something went wrong.',
 	'link.signin': 'Sign in',
-	'link.home': 'Back to home'
+	'link.home': 'Back to home',
+	'impersonation.banner': 'Signed in as {user} by {admin}',
+	'impersonation.stop': 'Stop impersonating'
 } satisfies Record<string, string>;
 
 /**

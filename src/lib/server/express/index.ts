@@ -12,6 +12,7 @@ import type { RequestSource, SessionRequest } from '../core/request/context.js';
 import { checkSession, sessionRouteAnswer } from '../core/session-check.js';
 import { csrfRouteAnswer } from '../core/csrf-route.js';
 import type { AuthConfig, Session } from '../core/types.js';
+import { auditImpersonatedRequest } from '../core/admin/impersonation-audit.js';
 
 /** Configuration of the Express integration (basePath defaults to `/auth`). */
 export type ExpressAuthConfig = AuthConfig;
@@ -79,6 +80,8 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 				if (error instanceof InvalidRequest) return refuseBody(res);
 				throw error;
 			}
+			// a change by an impersonated session is audited (a read of the session only when the admin's kept cookie is there)
+			await auditImpersonatedChange(req, config);
 			const { raw } = await runAuthRaw(request, config, { clientAddress });
 			writeRawResponse(res, raw);
 		} catch (error) {
@@ -100,11 +103,22 @@ export async function getSession(
 	config: ExpressAuthConfig,
 	res?: ExpressResponseLike
 ): Promise<Session | null> {
+	await auditImpersonatedChange(req, config);
 	// the hot path: no Web Request is built, only what a session read needs
 	const { session, setCookies } = await checkSession(sessionRequest(req), config);
 	const response = res ?? req.res;
 	if (response && setCookies.length && !response.headersSent) appendSetCookie(response, setCookies);
 	return session;
+}
+
+const audited = new WeakSet<object>();
+
+/** Audits a change (not GET or HEAD) made by an impersonated session, once per request (docs/admin.md, "Impersonation"). */
+async function auditImpersonatedChange(req: ExpressRequestLike, config: ExpressAuthConfig): Promise<void> {
+	const method = req.method ?? 'GET';
+	if (method === 'GET' || method === 'HEAD' || audited.has(req)) return;
+	audited.add(req);
+	await auditImpersonatedRequest(Object.assign(sessionRequest(req), { method }), config);
 }
 
 /** Express's protocol for the request (its `trust proxy` setting applied), without Express: the socket's. */

@@ -17,7 +17,7 @@ import { errorMessageIds, messages as builtInMessages, text } from './messages.j
 import { themeStyles } from './theme.js';
 import { PASSKEY_REGISTER_SCRIPT, PASSKEY_REGISTER_SCRIPT_SOURCE, PASSKEY_SCRIPT, PASSKEY_SCRIPT_SOURCE } from './passkey-script.js';
 import { SECOND_FACTOR_PASSKEY_SCRIPT, SECOND_FACTOR_PASSKEY_SCRIPT_SOURCE } from './second-factor-passkey-script.js';
-import type { PageKind, PagePropsByKind } from './types.js';
+import { IMPERSONATION_BANNER, type PageKind, type PagePropsByKind } from './types.js';
 
 // each compiled page takes its own props type; renderPage's signature keeps them matched
 const components: Record<PageKind, Component<Record<string, unknown>>> = {
@@ -45,7 +45,7 @@ export function renderPage<K extends PageKind>(kind: K, props: PagePropsByKind[K
 	// English fills any key the engine's table lacks, so a page never shows a bare message id
 	const full = { ...props, theme: props.theme ?? {}, messages: { ...builtInMessages.en, ...props.messages } };
 	const component: Component<Record<string, unknown>> = components[kind as PageKind];
-	const { head, body } = render(component, { props: full as unknown as Record<string, unknown> });
+	const { head, body } = render(component, { props: full as unknown as Record<string, unknown>, context: impersonationContext(full) });
 	const script = pageScript(kind, full);
 	return (
 		'<!doctype html>' +
@@ -62,6 +62,19 @@ export function renderPage<K extends PageKind>(kind: K, props: PagePropsByKind[K
 		`<body>${body}${script ? `<script type="module">${script}</script>` : ''}</body>` +
 		'</html>'
 	);
+}
+
+/** The banner Page.svelte shows on every page of an impersonated session, its texts ready. */
+function impersonationContext(props: PagePropsByKind[PageKind]): Map<string, unknown> | undefined {
+	const shown = props.impersonation;
+	if (!shown) return undefined;
+	const banner = {
+		line: text(props.messages, 'impersonation.banner', { user: shown.user, admin: shown.admin }),
+		stop: text(props.messages, 'impersonation.stop'),
+		action: shown.action,
+		csrfToken: shown.csrfToken
+	};
+	return new Map([[IMPERSONATION_BANNER, banner]]);
 }
 
 /**

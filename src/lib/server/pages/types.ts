@@ -32,6 +32,8 @@ export interface PageCommon {
 	messages: Record<string, string>;
 	/** `lang` attribute of the document. */
 	lang: string;
+	/** Set when the session is an impersonation: the banner's names and its stop form. */
+	impersonation?: { user: string; admin: string; action: string; csrfToken: string };
 }
 
 export interface SignInPageProps extends PageCommon {
@@ -204,4 +206,15 @@ export interface PagePropsByKind {
 	'recovery-code-used': RecoveryCodeUsedPageProps;
 	'admin-users': AdminUsersPageProps;
 	'admin-user': AdminUserPageProps;
+}
+
+/** The Svelte context key under which render.ts hands Page.svelte the impersonation banner. */
+export const IMPERSONATION_BANNER = 'kitgate.impersonation-banner';
+
+/** What the impersonation banner shows: its line, the stop button's label, and where it posts. */
+export interface ImpersonationBanner {
+	line: string;
+	stop: string;
+	action: string;
+	csrfToken: string;
 }

@@ -18,6 +18,7 @@ import { appBase } from './app-base.js';
 import { kitgateData, registerComponentSource, type ComponentSource } from './component-data.js';
 import { isBuilding } from './environment.js';
 import { registerRequestKitgate, type RequestKitgate } from './request-kitgate.js';
+import { auditImpersonatedRequest } from '../core/admin/impersonation-audit.js';
 
 /** Configuration of the SvelteKit integration (basePath defaults to `{paths.base}/auth`). */
 export type SvelteKitAuthConfig = AuthConfig;
@@ -209,6 +210,8 @@ export function SvelteKitAuth(source: ConfigSource): SvelteKitAuthResult {
 		registerComponentSource(event.locals, () => requestSource(config));
 		registerRequestKitgate(event.locals, requestKitgateOf(config, signIn, signOut));
 		const basePath = config.basePath as string;
+		// a change by an impersonated session is audited, kitgate's routes and the app's alike (docs/admin.md)
+		if (event.request.method !== 'GET' && event.request.method !== 'HEAD') await auditImpersonatedRequest(sessionRequestOf(event), config, options);
 		if (event.request.method === 'GET' && event.url.pathname === `${basePath}/session`) {
 			// the hot route: read the cookie directly, as locals.auth() does
 			const check = await checkSession(sessionRequestOf(event), config, options);

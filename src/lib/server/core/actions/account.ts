@@ -23,6 +23,7 @@ import { startLink } from '../account/link.js';
 import { confirmTwoFactor, regenerateRecoveryCodes, removeTwoFactor, reopenEnrolment, startTwoFactor, twoFactorStepPage } from '../account/two-factor.js';
 import { accountOverview, hasPasskeys } from '../account/overview.js';
 import { prefersAccountPage, showAccountPage } from '../account/account-page.js';
+import { refuseWhileImpersonating } from '../admin/impersonation-guard.js';
 
 /** The changes posted under `{basePath}/account/`, by their path segment. */
 const CHANGES = new Set<AccountOperation>([
@@ -93,6 +94,8 @@ export async function changeAccount(ctx: RequestContext, operation: string | und
 		const formPage = stringField(body, 'returnTo');
 		retryAt = formPage ? await resolveCallbackUrl(ctx, formPage) : returnTo;
 		assertAccountCsrf(ctx, body);
+		// an admin impersonating the user changes nothing of theirs (docs/admin.md)
+		await refuseWhileImpersonating(ctx, 'account changes');
 		const session = await requireAccountSession(ctx);
 		const attempt = await takeAttempt(ctx, 'account', session.user.id);
 		if (attempt.limited) return limited(ctx, rateLimitedOutcome(ctx, attempt, retryAt, { json: isScriptCaller(ctx.request) }), retryAt!);

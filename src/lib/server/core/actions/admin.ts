@@ -98,9 +98,9 @@ export async function changeAdmin(ctx: RequestContext, operation: string | undef
 		assertAdminCsrf(ctx, body);
 		if (repeatedFields(body, SINGLE_FIELDS).size > 0) throw new InvalidRequest('A field of the admin change was sent more than once.');
 		if (op === 'stop-impersonating') {
-			const back = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
-			await stopImpersonation(ctx, body);
-			return success(ctx, 'impersonation-stopped', back);
+			// back to `callbackUrl`, else to the user's page in the admin
+			const stopped = await stopImpersonation(ctx, body);
+			return success(ctx, 'impersonation-stopped', stopped.type === 'redirect' ? stopped.url : await resolveCallbackUrl(ctx, undefined));
 		}
 		admin = await requireAdminSession(ctx);
 		// per admin only: users sharing the admin's address (a NAT) must not use up the admin's changes

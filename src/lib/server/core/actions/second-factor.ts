@@ -22,7 +22,7 @@ import { assertAdapterMethods } from '../store/adapter-guard.js';
 import { sendSecurityNotice } from '../account/credential-change.js';
 import { endEmailChangeLinks } from '../account/email-change-links.js';
 import { enrolmentView, newEnrolment, openEnrolment, storeTwoFactor, type EnrollingUser, type TwoFactorEnrolment } from '../two-factor/enrolment.js';
-import { clearPendingSignIn, readPendingSignIn, twoFactorOf, useSecondFactor, type PendingSignIn } from '../two-factor/second-factor.js';
+import { clearPendingSignIn, pendingCookie, readPendingSignIn, twoFactorOf, useSecondFactor, type PendingSignIn } from '../two-factor/second-factor.js';
 import { verifyTotp } from '../two-factor/totp.js';
 import { passkeyStepOffered } from '../two-factor/passkey-second-factor.js';
 import { trustThisBrowser } from '../two-factor/trusted-browser.js';
@@ -42,7 +42,12 @@ const SIGN_IN_ENROLMENT_SALT = 'kitgate.sign-in-enrolment';
  * // GET /auth/second-factor → 200 text/html (form posting `code` and `csrfToken`)
  */
 export async function showSecondFactor(ctx: RequestContext): Promise<Outcome> {
-	const pending = await readPendingSignIn(ctx);
+	let pending: PendingSignIn | null;
+	try {
+		pending = await readPendingSignIn(ctx);
+	} catch (error) {
+		return pendingReadFailure(ctx, error, false);
+	}
 	if (!pending) return failureAnswer(ctx, new SecondFactorExpired('No sign-in is waiting for its second step.'));
 	try {
 		if (await mustEnrol(ctx, pending)) return enrolmentPage(ctx, pending, await newEnrolment(ctx, enrollingUser(pending), SIGN_IN_ENROLMENT_SALT, pending.signInId));
@@ -92,7 +97,12 @@ function enrolmentPage(ctx: RequestContext, pending: PendingSignIn, enrolment: T
  */
 export async function verifySecondFactor(ctx: RequestContext, body: RequestBody): Promise<Outcome> {
 	const json = isScriptCaller(ctx.request);
-	const pending = await readPendingSignIn(ctx);
+	let pending: PendingSignIn | null;
+	try {
+		pending = await readPendingSignIn(ctx);
+	} catch (error) {
+		return pendingReadFailure(ctx, error, json);
+	}
 	if (!pending) return failureAnswer(ctx, new SecondFactorExpired('No sign-in is waiting for its second step (missing, expired or tampered cookie).'), { json });
 	try {
 		assertCsrf(ctx, body);
@@ -156,6 +166,12 @@ async function confirmEnrolment(ctx: RequestContext, pending: PendingSignIn, bod
 	await sendSecurityNotice(ctx, user.email, 'two-factor-enabled');
 	if (json) return { type: 'json', body: { url: pending.callbackUrl, recoveryCodes: codes } };
 	return pageOutcome(ctx, 'second-factor', { ...pageBasics(ctx, pending), recoveryCodes: codes, continueUrl: pending.callbackUrl });
+}
+
+/** A pending sign-in that could not be read (its user banned, a failing store): the answer keeps the pending cookie's removal. */
+function pendingReadFailure(ctx: RequestContext, error: unknown, json: boolean): Outcome {
+	const pending = pendingCookie(ctx).name;
+	return failureAnswer(ctx, error, { json, keep: (c) => c.value === '' && (c.name === pending || c.name.startsWith(`${pending}.`)) });
 }
 
 /** A ticked box of a form (`yes`, `on`, `true`) or JSON's `true`. */

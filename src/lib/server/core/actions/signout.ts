@@ -8,6 +8,8 @@ import { requestCsrf, type RequestContext } from '../request/context.js';
 import { pageUrl, type Outcome } from '../response/outcome.js';
 import { endSession } from '../session/session.js';
 import { assertCsrf } from '../request/request-checks.js';
+import { isImpersonatedRequest } from '../admin/impersonation-guard.js';
+import { stopImpersonation } from '../admin/impersonation.js';
 
 /** Shows the sign-out page, or redirects to `pages.signOut`. */
 export async function showSignOutPage(ctx: RequestContext): Promise<Outcome> {
@@ -23,6 +25,8 @@ export async function showSignOutPage(ctx: RequestContext): Promise<Outcome> {
 /** Signs out: deletes the session (database) or just the cookie (JWT), fires `signOut`, redirects. */
 export async function signOut(ctx: RequestContext, body: RequestBody): Promise<Outcome> {
 	assertCsrf(ctx, body);
+	// signing out of an impersonation stops it: the admin's own session comes back
+	if (await isImpersonatedRequest(ctx)) return stopImpersonation(ctx, body);
 	// the callback-url cookie belongs to sign-in flows, so only the body or query count here
 	const callbackUrl = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body));
 	await endSession(ctx);

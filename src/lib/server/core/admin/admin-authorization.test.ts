@@ -5,20 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { TEST_SECRET } from '../test/client.js';
 import type { AdapterUser, AdminOptions, AuthConfig } from '../types.js';
-import { adminByRuleOf, isAdmin, isBanInForce, mayActOn } from './admin-authorization.js';
-
-describe('isBanInForce', () => {
-	const now = Date.UTC(2026, 5, 1);
-	test('no record, or no ban, is no ban', () => {
-		expect(isBanInForce(null, now)).toBe(false);
-		expect(isBanInForce({ bannedAt: null, banExpires: null }, now)).toBe(false);
-	});
-	test('a ban without end, or ending later, is in force; one that ended is not', () => {
-		expect(isBanInForce({ bannedAt: new Date(now - 1), banExpires: null }, now)).toBe(true);
-		expect(isBanInForce({ bannedAt: new Date(now - 1), banExpires: new Date(now + 1) }, now)).toBe(true);
-		expect(isBanInForce({ bannedAt: new Date(now - 1), banExpires: new Date(now) }, now)).toBe(false);
-	});
-});
+import { adminByRuleOf, isAdmin, mayActOn } from './admin-authorization.js';
 
 describe('adminByRuleOf', () => {
 	test('"role": the stored role must be one of adminRoles', () => {

@@ -2,22 +2,11 @@
 // every call, never cached) and the admin-on-admin rule, as pure predicates, and the checks that
 // read the stored user and their admin record each time. docs/admin.md, "Who is an admin".
 
+import { isBanned } from './ban.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve-config.js';
 import { AdminRequired, AdminTargetForbidden } from '../errors.js';
 import type { AdapterUser, AdapterUserAdmin, AuthConfig, Session } from '../types.js';
 import type { ResolvedAdminOptions } from './admin-options.js';
-
-/**
- * True when a ban is in force at `now` (ms): set, and without an end or ending later. An expired
- * ban is no ban. Pure.
- *
- * @example
- * isBanInForce({ bannedAt: new Date(0), banExpires: null }, Date.now()); // true
- */
-export function isBanInForce(record: Pick<AdapterUserAdmin, 'bannedAt' | 'banExpires'> | null | undefined, now: number): boolean {
-	if (!record?.bannedAt) return false;
-	return record.banExpires === null || record.banExpires === undefined || new Date(record.banExpires).getTime() > now;
-}
 
 /**
  * The decision of `admins` for a stored user and their stored role, without asking a function:
@@ -65,7 +54,7 @@ export async function isAdminUser(ctx: AdminCheckContext, user: AdapterUser, rec
 	const adapter = ctx.config.adapter;
 	if (!options || !adapter) return false;
 	const stored = record === undefined ? await adapter.getUserAdmin(user.id) : record;
-	if (isBanInForce(stored, ctx.now)) return false;
+	if (isBanned(stored, ctx.now)) return false;
 	const role = stored?.role ?? null;
 	const byRule = adminByRuleOf(options, user.id, role);
 	if (byRule !== undefined) return byRule;

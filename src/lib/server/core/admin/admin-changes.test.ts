@@ -187,22 +187,29 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		});
 	});
 
-	test('a database session marked as an impersonation (token "imp.…") is refused every admin route with ImpersonationForbidden', async () => {
-		const world = adminWorld(makeAdapter(), 'database');
+	test.each(['jwt', 'database'] as const)('an impersonation started at POST /admin/impersonate is refused every admin route with ImpersonationForbidden, until stop-impersonating gives the admin back (%s sessions)', async (strategy) => {
+		const world = adminWorld(makeAdapter(), strategy);
 		const admin = await world.signedInAdmin();
 		const bob = await world.signedInUser('bob@example.com');
-		// the mark the impersonation module gives the sessions it starts, here on the admin's own user
-		await world.adapter.createSession({ sessionToken: 'imp.forged-for-the-test', userId: admin.user.id, expires: new Date(world.clock.now + 3_600_000) });
-		const impersonated = world.adminBrowser();
-		impersonated.client.jar.set('kitgate.session-token', 'imp.forged-for-the-test');
-		const read = await impersonated.request('/auth/admin', { headers: { accept: 'application/json' } });
+		const carol = await world.signedInUser('carol@example.com');
+		const started = await admin.post('impersonate', { userId: bob.user.id, confirm: 'yes' });
+		expect(noticeOf(started).admin).toBe('impersonating');
+		expect((await admin.session())?.user?.email).toBe('bob@example.com');
+		const read = await admin.request('/auth/admin', { headers: { accept: 'application/json' } });
 		expect(read.status).toBe(403);
 		expect(await read.json()).toEqual({ error: 'ImpersonationForbidden' });
-		const ban = await impersonated.postJson('ban', { userId: bob.user.id });
+		const ban = await admin.postJson('ban', { userId: carol.user.id });
 		expect(await ban.json()).toEqual({ error: 'ImpersonationForbidden' });
-		expect(await bob.session()).not.toBeNull();
-		expect(await world.auditOf(bob.user.id)).toEqual([]);
+		expect(await carol.session()).not.toBeNull();
+		expect((await world.auditOf(carol.user.id)).map((row) => row.action)).not.toContain('ban');
+		const stopped = await admin.post('stop-impersonating');
+		expect(noticeOf(stopped).admin).toBe('impersonation-stopped');
+		expect(new URL(stopped.headers.get('location')!).searchParams.get('id')).toBe(bob.user.id);
+		expect((await admin.session())?.user?.email).toBe('admin@example.com');
+		expect((await admin.list()).total).toBeGreaterThanOrEqual(3);
+		expect((await world.auditOf(bob.user.id)).map((row) => row.action)).toEqual(expect.arrayContaining(['impersonate', 'stop-impersonating']));
 	});
+
 });
 
 test('without `admin` in the config there are no admin routes (404 UnknownAction)', async () => {

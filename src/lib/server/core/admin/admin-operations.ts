@@ -15,7 +15,8 @@ import { endBrowserTrust } from '../two-factor/trusted-browser.js';
 import { publicSessionId } from '../account/account-session.js';
 import { sendSecurityNotice } from '../account/security-notice.js';
 import type { Adapter, AdapterUser, AdapterUserAdmin } from '../types.js';
-import { isBanInForce, requireMayActOn } from './admin-authorization.js';
+import { requireMayActOn } from './admin-authorization.js';
+import { isBanned } from './ban.js';
 import { auditTrailOf, recordAdminAction } from './admin-audit.js';
 import type { AdminAuditEntry, AdminOperation, AdminUserDetail, AdminUserList } from './admin-types.js';
 import { listedSessionsOf, userDetail, userSummary } from './user-views.js';
@@ -288,7 +289,7 @@ export async function ban(call: AdminCall, userId: unknown, input: { reason?: un
 export async function unban(call: AdminCall, userId: unknown): Promise<void> {
 	const { user, record } = await changeableTarget(call, userId);
 	await writeAdminRecord(call, { userId: user.id, bannedAt: null, banReason: null, banExpires: null });
-	await audit(call, 'unban', user.id, { wasBanned: isBanInForce(record, call.ctx.now) });
+	await audit(call, 'unban', user.id, { wasBanned: isBanned(record, call.ctx.now) });
 }
 
 /**
@@ -431,7 +432,7 @@ export async function listAudit(call: AdminCall, userId: unknown): Promise<Admin
 export async function impersonationTarget(call: AdminCall, userId: unknown): Promise<AdapterUser> {
 	if (call.actor === null) throw new InvalidConfiguration('Impersonation needs an admin with a session, not a script.');
 	const { user, record } = await changeableTarget(call, userId);
-	if (isBanInForce(record, call.ctx.now)) throw new InvalidRequest('A banned user cannot be impersonated.');
+	if (isBanned(record, call.ctx.now)) throw new InvalidRequest('A banned user cannot be impersonated.');
 	return user;
 }
 

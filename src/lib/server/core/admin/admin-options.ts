@@ -91,13 +91,13 @@ export function resolveAdminOptions(
 function checkAdmins(admins: unknown): ResolvedAdminOptions['admins'] {
 	if (admins === 'role' || typeof admins === 'function') return admins as ResolvedAdminOptions['admins'];
 	if (Array.isArray(admins)) {
+		// an empty list is allowed: no admin in the browser, bans still enforced, scripts use adminApi({ system: true })
 		const bad = admins.find((id) => typeof id !== 'string' || id.length === 0);
-		if (bad !== undefined || admins.length === 0) {
-			throw new InvalidConfiguration(
-				`admin.admins as a list must hold the ids of the admin users (non-empty strings)${admins.length === 0 ? '; the list is empty' : `; got ${JSON.stringify(bad)}`}.`
-			);
+		if (bad !== undefined) {
+			throw new InvalidConfiguration(`admin.admins as a list must hold the ids of the admin users (non-empty strings); got ${JSON.stringify(bad)}.`);
 		}
-		return [...(admins as string[])];
+		// the app's own array, not a copy: a list the app changes at run time is read as it is on every check
+		return admins as string[];
 	}
 	throw new InvalidConfiguration(
 		`admin.admins must be "role" (a stored role in admin.adminRoles), a list of user ids, or a function ({ user, role }) => boolean; got ${JSON.stringify(admins)}.`

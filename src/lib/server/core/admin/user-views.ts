@@ -9,7 +9,8 @@ import { publicSessionId } from '../account/account-session.js';
 import type { PasskeyInfo, SessionInfo } from '../account/account-types.js';
 import { authenticatorName, describeUserAgent } from '../account/describe-device.js';
 import type { AdapterAuthenticator, AdapterSession, AdapterUser, AdapterUserAdmin } from '../types.js';
-import { isAdminUser, isBanInForce, mayActOn } from './admin-authorization.js';
+import { isAdminUser, mayActOn } from './admin-authorization.js';
+import { isBanned } from './ban.js';
 import { auditTrailOf } from './admin-audit.js';
 import type { AdminUserDetail, AdminUserSummary } from './admin-types.js';
 
@@ -26,7 +27,7 @@ export type Viewer = AdapterUser | null;
 export async function userSummary(ctx: RequestContext, user: AdapterUser, record?: AdapterUserAdmin | null): Promise<AdminUserSummary> {
 	const adapter = ctx.config.adapter!;
 	const stored = record === undefined ? await adapter.getUserAdmin(user.id) : record;
-	const banned = isBanInForce(stored, ctx.now);
+	const banned = isBanned(stored, ctx.now);
 	const [admin, twoFactor] = await Promise.all([isAdminUser(ctx, user, stored), hasTwoFactor(ctx, user.id)]);
 	return {
 		id: user.id,

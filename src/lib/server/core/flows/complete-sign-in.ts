@@ -19,6 +19,9 @@ import type { Account, AdapterAccount, AdapterUser, JWT, Profile, Provider, User
 import { sendSecurityNotice } from '../account/security-notice.js';
 import { endEmailChangeLinks } from '../account/email-change-links.js';
 import { fillEmptyProfile } from './fill-empty-profile.js';
+import { refuseBannedUser } from '../admin/ban.js';
+import { isImpersonatedRequest, refuseWhileImpersonating } from '../admin/impersonation-guard.js';
+import { recordUserCreated } from './sign-in-bookkeeping.js';
 
 /** What a provider flow hands over once it knows who signed in. */
 export interface CompletedSignIn {
@@ -90,7 +93,11 @@ export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignI
 		} catch (error) {
 			throw asSignInError(error, 'Reading the user and account failed.');
 		}
-		if (plan.kind !== 'create') await signIn.refuseFor?.(plan.user);
+		if (plan.kind !== 'create') {
+			// a banned user gets no session by any way in (an email link is refused at its use)
+			await refuseBannedUser(ctx, plan.user.id);
+			await signIn.refuseFor?.(plan.user);
+		}
 		const denied = await checkSignInAllowed(ctx, {
 			user: plan.kind === 'create' ? signIn.user : plan.user,
 			account,
@@ -288,6 +295,7 @@ async function carryOut(
 		if (!isUniqueViolation(error)) throw error;
 		return { user: await concurrentWinner(adapter, account, draft.email), isNewUser: false };
 	}
+	await recordUserCreated(ctx, created.id);
 	await emitEvent(ctx, 'createUser', { user: created });
 	await emitEvent(ctx, 'linkAccount', { user: created, account, profile: user });
 	return { user: created, isNewUser: true };
@@ -428,12 +436,16 @@ interface SignedInSession {
  * const user = await signedInUser(ctx, adapter); // null when nobody is signed in
  */
 export async function signedInUser(ctx: RequestContext, adapter: GuardedAdapter): Promise<AdapterUser | null> {
+	// what it hands out (a new passkey, a linked account, the passkey list) is never an impersonator's
+	await refuseWhileImpersonating(ctx, 'passkeys or linked accounts');
 	return (await signedInSession(ctx, adapter))?.user ?? null;
 }
 
 async function signedInSession(ctx: RequestContext, adapter: GuardedAdapter): Promise<SignedInSession | null> {
 	const raw = sessionCookieValue(ctx);
 	if (!raw) return null;
+	// an impersonated session connects nothing to its user (a sign-in over it replaces it)
+	if (await isImpersonatedRequest(ctx)) return null;
 	if (ctx.config.session.strategy === 'database') {
 		const found = await adapter.getSessionAndUser(raw);
 		return found && new Date(found.session.expires).getTime() > ctx.now ? { user: found.user } : null;

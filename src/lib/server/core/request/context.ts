@@ -65,6 +65,8 @@ export interface RequestContext {
 	 * this request starts records no sign-in time, so sensitive changes ask for a full sign-in.
 	 */
 	secondFactorSkipped?: boolean;
+	/** Set by a session read that found a valid impersonation: who is shown, and by whom (the pages' banner). */
+	impersonation?: { user: string; admin: string };
 	/** Public origin, e.g. `https://example.com`. */
 	origin: string;
 	/** Site URL given to the `redirect` callback: origin plus the application's base path. */

@@ -2,7 +2,7 @@
 // The pages themselves live in ../pages; this module only feeds them.
 
 import type { ResolvedConfig } from '../config/resolve-config.js';
-import type { RequestContext } from '../request/context.js';
+import { requestCsrf, type RequestContext } from '../request/context.js';
 import type { Outcome } from './outcome.js';
 import { randomToken } from '../crypto/random.js';
 import { resolveMessages, type MessageTable } from '../../pages/messages.js';
@@ -16,7 +16,10 @@ function common(ctx: RequestContext): PageCommon {
 	const { config } = ctx;
 	let messages = pageMessages.get(config);
 	if (!messages) pageMessages.set(config, (messages = Object.freeze(resolveMessages(config.locale, config.messages))));
-	return { theme: config.theme, messages, lang: config.locale ?? 'en' };
+	const shown = { theme: config.theme, messages, lang: config.locale ?? 'en' };
+	if (!ctx.impersonation) return shown;
+	// the banner of an impersonated session, with its stop button (docs/admin.md)
+	return { ...shown, impersonation: { ...ctx.impersonation, action: `${ctx.authUrl}/admin/stop-impersonating`, csrfToken: requestCsrf(ctx).token } };
 }
 
 /** The providers as the sign-in page shows them, each with the URL its form posts to. */
@@ -42,7 +45,8 @@ export function pageOutcome<K extends PageKind>(
 	status = 200
 ): Outcome {
 	const full = { ...common(ctx), ...props } as PagePropsByKind[K];
-	const cached = cachedRender(ctx, kind, full);
+	// a page with the impersonation banner is this request's own: never a shared template
+	const cached = full.impersonation ? undefined : cachedRender(ctx, kind, full);
 	if (cached) return { type: 'html', html: cached.html, status, headers: cached.headers };
 	return { type: 'html', html: renderPage(kind, full), status, headers: pageSecurityHeaders(kind, full) };
 }

@@ -11,11 +11,15 @@ import { hasAdapterMethod, type AdapterMethod } from '../store/adapter-guard.js'
 import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from '../errors.js';
 import { emitEvent } from '../config/events.js';
 import { refreshUpstreamTokens, upstreamSessionError, upstreamTokenError, withUpstreamTokens } from '../flows/oauth/token-refresh.js';
-import { isJwtSessionRow, newSessionId, OWNER_CLAIM, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-session-list.js';
+import { isJwtSessionRow, newSessionId, OWNER_CLAIM, ownerOf, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-session-list.js';
 import { issueTimeAfterRevocations, revocationState } from './revocation.js';
 import { readSubject, setSubject, subjectOfSignIn, withSubject } from './session-subject.js';
 import { dropSessionCacheCookie, readCachedSession, writeCachedSession } from './session-cache.js';
-import type { Account, AdapterUser, JWT, JWTDecodeParams, Profile, Session, User } from '../types.js';
+import { isUserBanned } from '../admin/ban.js';
+import { recordSignIn } from '../flows/sign-in-bookkeeping.js';
+import { checkImpersonation, IMPERSONATION_CLAIM, impersonationOfSessionToken, impersonationOfToken, impersonationSessionToken } from '../admin/impersonation-session.js';
+import { clearAdminSessionCookie, hasAdminSessionCookie } from '../admin/impersonation-cookie.js';
+import type { Account, AdapterUser, JWT, JWTDecodeParams, Profile, Session, SessionImpersonation, User } from '../types.js';
 
 
 /**
@@ -23,8 +27,8 @@ import type { Account, AdapterUser, JWT, JWTDecodeParams, Profile, Session, User
  * its user signed in (ms), where the adapter keeps it.
  */
 export type StoredSession =
-	| { strategy: 'jwt'; token: JWT; expires: number }
-	| { strategy: 'database'; user: AdapterUser; sessionToken: string; expires: number; createdAt?: number };
+	| { strategy: 'jwt'; token: JWT; expires: number; impersonation?: SessionImpersonation }
+	| { strategy: 'database'; user: AdapterUser; sessionToken: string; expires: number; createdAt?: number; impersonation?: SessionImpersonation };
 
 /**
  * The claim of a JWT session that holds when its user signed in (seconds), as OpenID Connect's
@@ -156,6 +160,16 @@ export async function decodeSessionCookie(ctx: RequestContext): Promise<JWT | nu
 }
 
 /**
+ * Decodes a kitgate JWT session cookie value (not the request's: the admin's kept one), or null.
+ *
+ * @example
+ * const token = await decodeSessionValue(ctx, kept);
+ */
+export async function decodeSessionValue(ctx: RequestContext, raw: string): Promise<JWT | null> {
+	return decodeSessionToken(ctx, raw, false);
+}
+
+/**
  * Decodes a session cookie value: kitgate's (the app's `jwt.decode`), or an Auth.js one. kitgate's
  * own decoder answers at once (no promise on every read).
  */
@@ -206,11 +220,30 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		// issued ahead of now (at a revocation instant): never counts as fresh, so checked until then
 		const issuedAhead = (decoded.iat ?? 0) * 1000 > ctx.now;
 		// a revoked session ends when it is next re-issued, or on every read with revocationCheck "always"
-		const checking = stale || update || issuedAhead || config.revocation.check === 'always' ? revocationState(ctx, decoded) : undefined;
+		// (or with `admin` on: a ban ends every session at once, docs/admin.md "Bans")
+		const everyRead = config.revocation.check === 'always' || config.admin !== undefined;
+		const checking = stale || update || issuedAhead || everyRead ? revocationState(ctx, decoded) : undefined;
 		let revocation = isThenable(checking) ? await checking : checking;
 		if (revocation === 'revoked') {
 			clearSessionCookie(ctx);
 			return null;
+		}
+		// a re-issue (or an Auth.js session's adoption) also asks whether the user is banned: a ban outlives
+		// a revocation store that forgot it (process memory after a restart)
+		if (stale && config.admin && (await isUserBanned(ctx, ownerOf(decoded) ?? String(decoded.sub ?? '')))) {
+			clearSessionCookie(ctx);
+			return null;
+		}
+		const mark = impersonationOfToken(decoded);
+		let impersonation: SessionImpersonation | undefined;
+		if (mark) {
+			const checked = await checkImpersonation(ctx, mark);
+			if (!checked) {
+				await endImpersonation(ctx, { token: decoded });
+				return null;
+			}
+			impersonation = checked;
+			ctx.impersonation = { user: decoded.name || decoded.email || String(decoded.sub), admin: checked.admin.name || checked.admin.email || checked.admin.id };
 		}
 		// only a custom jwt callback can change the token; the default one skips the comparison
 		const before = config.callbacks.jwt === keepToken ? undefined : JSON.stringify(decoded);
@@ -236,7 +269,8 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		// user or id, nor out of its user's revocations
 		// and when it was issued: a re-issue is never dated before it, nor at a time the callback (or
 		// the client data an update hands it) chose, which would outlive later revocations
-		for (const claim of ['sub', SESSION_ID_CLAIM, OWNER_CLAIM, 'iat']) {
+		// an impersonation's mark and shown identity too: no update makes it someone else, or unmarked
+		for (const claim of ['sub', SESSION_ID_CLAIM, OWNER_CLAIM, 'iat', IMPERSONATION_CLAIM, ...(mark ? ['name', 'email', 'picture'] : [])]) {
 			if (decoded[claim] !== undefined) token[claim] = decoded[claim];
 			else delete token[claim];
 		}
@@ -252,14 +286,16 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 				const { value, expires } = await encodeSessionToken(ctx, token);
 				writeSessionCookie(ctx, value, expires);
 				if (stale && !adopt) await touchJwtSession(ctx, token, expires);
-				return { strategy: 'jwt', token, expires };
+				return { strategy: 'jwt', token, expires, ...(impersonation && { impersonation }) };
 			}
 		}
-		return { strategy: 'jwt', token, expires: (decoded.exp ?? seconds(ctx.now)) * 1000 };
+		return { strategy: 'jwt', token, expires: (decoded.exp ?? seconds(ctx.now)) * 1000, ...(impersonation && { impersonation }) };
 	}
 
+	// an impersonation is checked on every read: never from a copy
+	const mark = impersonationOfSessionToken(raw);
 	// a plain read may use a copy of the session (`session.cache`), unless it is due for extension
-	const cache = useCache && !update && !adopt ? config.sessionCache : undefined;
+	const cache = useCache && !update && !adopt && !mark ? config.sessionCache : undefined;
 	let missedAt: number | undefined;
 	if (cache) {
 		const reading = readCachedSession(ctx, cache, raw);
@@ -279,12 +315,27 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 	const { session, user } = found;
 	let expires = new Date(session.expires).getTime();
 	if (expires <= ctx.now) {
+		if (mark) {
+			await endImpersonation(ctx, { sessionToken: raw });
+			return null;
+		}
 		await adapter.deleteSession(raw);
 		clearSessionCookie(ctx);
 		return null;
 	}
+	let impersonation: SessionImpersonation | undefined;
+	if (mark) {
+		const checked = await checkImpersonation(ctx, mark);
+		if (!checked) {
+			await endImpersonation(ctx, { sessionToken: raw });
+			return null;
+		}
+		impersonation = checked;
+		ctx.impersonation = { user: user.name || user.email || user.id, admin: checked.admin.name || checked.admin.email || checked.admin.id };
+	}
 	const writtenAt = expires - config.session.maxAge * 1000;
-	if (update || isSessionStale(writtenAt, ctx.now, config.session.updateAge)) {
+	// an impersonation is never extended: it ends when its mark says
+	if (!mark && (update || isSessionStale(writtenAt, ctx.now, config.session.updateAge))) {
 		expires = ctx.now + config.session.maxAge * 1000;
 		await adapter.updateSession({ sessionToken: raw, expires: new Date(expires) });
 		writeSessionCookie(ctx, raw, expires);
@@ -296,8 +347,73 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 	const read = { user, expires, ...(createdAt !== undefined && Number.isFinite(createdAt) ? { createdAt } : {}) };
 	// ctx.now: when the request began, before the database was asked
 	if (cache) await writeCachedSession(ctx, cache, raw, read, missedAt, ctx.now);
-	return { strategy: 'database', sessionToken: raw, ...read };
+	return { strategy: 'database', sessionToken: raw, ...read, ...(impersonation && { impersonation }) };
 }
+
+/**
+ * Ends an impersonated session of the request (its database row deleted, or its JWT session id
+ * revoked) and clears both the session cookie and the kept admin-session cookie.
+ *
+ * @example
+ * await endImpersonation(ctx, { token: decoded });
+ */
+export async function endImpersonation(ctx: RequestContext, session: { token: JWT } | { sessionToken: string }): Promise<void> {
+	if ('token' in session) await signOutJwtSession(ctx, session.token);
+	else await Promise.resolve(ctx.config.adapter!.deleteSession(session.sessionToken)).catch(() => undefined);
+	clearSessionCookie(ctx);
+	clearAdminSessionCookie(ctx);
+}
+
+/**
+ * Starts a session of `target` marked as an impersonation by `admin` until `expires` (ms), in
+ * place of the request's session cookie (the caller has kept the admin's aside). It never counts
+ * as a recent sign-in. Returns false when the `jwt` callback refused.
+ *
+ * @example
+ * await startImpersonatedSession(ctx, target, admin, expires);
+ */
+export async function startImpersonatedSession(ctx: RequestContext, target: AdapterUser, admin: AdapterUser, expires: number): Promise<boolean> {
+	const { config } = ctx;
+	if (config.session.strategy === 'jwt') {
+		const initial: JWT = { name: target.name, email: target.email, picture: target.image, sub: target.id };
+		const returned = await config.callbacks.jwt({ token: initial, user: target, account: null, trigger: 'signIn' });
+		if (!returned) return false;
+		const token = withSubject({ ...returned }, 'user');
+		token.sub = target.id;
+		// never a recent sign-in: sensitive changes ask for one (and are refused while impersonating anyway)
+		delete token[SIGN_IN_TIME_CLAIM];
+		delete token[OWNER_CLAIM];
+		delete token.iat;
+		token[SESSION_ID_CLAIM] = newSessionId();
+		token[IMPERSONATION_CLAIM] = { admin: { id: admin.id, name: admin.name ?? null, email: admin.email || null }, expires };
+		const { value } = await encodeSessionToken(ctx, token, await issueTimeAfterRevocations(ctx, token));
+		writeSessionCookie(ctx, value, expires);
+		await recordJwtSession(ctx, token, target.id, expires);
+		return true;
+	}
+	const adapter = config.adapter!;
+	const sessionToken = impersonationSessionToken(admin.id, expires);
+	const details = hasAdapterMethod(adapter, 'listSessionsByUserId') ? { createdAt: null, userAgent: sessionDetails(ctx).userAgent ?? null } : {};
+	try {
+		await adapter.createSession({ sessionToken, userId: target.id, expires: new Date(expires), ...details });
+	} catch (error) {
+		if (error instanceof AuthError) throw error;
+		throw new CallbackRouteError('Storing the impersonation session failed; none was started.', { cause: { err: error } });
+	}
+	writeSessionCookie(ctx, sessionToken, expires);
+	return true;
+}
+
+/**
+ * Writes `value` (the admin's kept session) back as the session cookie until `expires` (ms).
+ *
+ * @example
+ * restoreSessionCookie(ctx, kept, adminExpires);
+ */
+export function restoreSessionCookie(ctx: RequestContext, value: string, expires: number): void {
+	writeSessionCookie(ctx, value, expires);
+}
+
 
 /**
  * The session the request carries as stored (JWT claims, or the database row's user), after the
@@ -325,7 +441,9 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 		const upstreamError = upstreamTokenError(token);
 		if (upstreamError) base.error = upstreamError;
 		const shaping = callbacks.session(update ? { session: base, token, trigger: 'update', newSession: update.data } : { session: base, token });
-		const session = isThenable(shaping) ? await shaping : shaping;
+		const shaped = isThenable(shaping) ? await shaping : shaping;
+		// the mark is kitgate's: shown whatever the session callback returned
+		const session = stored.impersonation ? { ...shaped, impersonation: stored.impersonation } : shaped;
 		const emitted = emitEvent(ctx, 'session', { session, token });
 		if (emitted) await emitted;
 		return session;
@@ -335,7 +453,8 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	const base: Session = { user: { ...user }, expires };
 	const upstreamError = await upstreamSessionError(ctx, stored);
 	if (upstreamError) base.error = upstreamError;
-	const session = await callbacks.session(update ? { session: base, user, trigger: 'update', newSession: update.data } : { session: base, user });
+	const shaped = await callbacks.session(update ? { session: base, user, trigger: 'update', newSession: update.data } : { session: base, user });
+	const session = stored.impersonation ? { ...shaped, impersonation: stored.impersonation } : shaped;
 	await emitEvent(ctx, 'session', { session, user });
 	return session;
 }
@@ -371,6 +490,8 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 	const { config } = ctx;
 	const { user, account, profile, isNewUser } = signedIn;
 	const previous = sessionCookieValue(ctx);
+	// a sign-in in this browser ends an impersonation in it: the admin's kept session goes too
+	if (hasAdminSessionCookie(ctx)) clearAdminSessionCookie(ctx);
 	if (config.session.strategy === 'jwt') {
 		const initial: JWT = { name: user.name, email: user.email, picture: user.image, sub: user.id };
 		const returned = withUpstreamTokens(ctx, await config.callbacks.jwt({
@@ -408,7 +529,9 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		const { value, expires } = await encodeSessionToken(ctx, token, await issueTimeAfterRevocations(ctx, token));
 		writeSessionCookie(ctx, value, expires);
 		// the stored user the session is listed under: a credentials sign-in names it, any other is it
-		await recordJwtSession(ctx, token, signedIn.storedUserId ?? (subject === 'user' ? (user.id as string) : undefined), expires);
+		const storedUserId = signedIn.storedUserId ?? (subject === 'user' ? (user.id as string) : undefined);
+		await recordJwtSession(ctx, token, storedUserId, expires);
+		if (storedUserId !== undefined) await recordSignIn(ctx, storedUserId);
 		return true;
 	}
 	const adapter = config.adapter!;
@@ -423,6 +546,7 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		throw new CallbackRouteError('Storing the new session failed; no session was started.', { cause: { err: error } });
 	}
 	writeSessionCookie(ctx, sessionToken, expires);
+	await recordSignIn(ctx, user.id as string);
 	return true;
 }
 

@@ -11,7 +11,8 @@ import { randomToken } from '../crypto/random.js';
 import { assertAdapterMethods, hasAdapterMethod } from '../store/adapter-guard.js';
 import type { RequestContext } from '../request/context.js';
 import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../request/cookies.js';
-import { AdapterError } from '../errors.js';
+import { AdapterError, UserBanned } from '../errors.js';
+import { isUserBanned } from '../admin/ban.js';
 import type { Outcome } from '../response/outcome.js';
 import { signOutJwtSession } from '../session/jwt-session-list.js';
 import { isMadeBeforeRevocation, timeAfterRevocations } from '../session/revocation.js';
@@ -116,7 +117,8 @@ export async function secondFactorGate(
 
 /**
  * The pending sign-in of the request's cookie, or null (none, expired, tampered, or made before
- * a revocation of the user's sessions: its cookie is then removed). Store failures are thrown.
+ * a revocation of the user's sessions: its cookie is then removed). Throws `UserBanned` (the
+ * cookie removed) when its user is banned now. Store failures are thrown.
  *
  * @example
  * const pending = await readPendingSignIn(ctx);
@@ -125,6 +127,11 @@ export async function readPendingSignIn(ctx: RequestContext): Promise<PendingSig
 	const payload = await openFor(ctx, PENDING_SALT, readChunkedCookie(ctx.cookies, pendingCookie(ctx).name));
 	const pending = payload?.pending as PendingSignIn | undefined;
 	if (!pending || typeof pending !== 'object' || typeof pending.userId !== 'string' || pending.userId !== payload?.sub) return null;
+	// a ban (which also revokes) says so, rather than "expired": the pending step never completes
+	if (await isUserBanned(ctx, pending.userId)) {
+		clearPendingSignIn(ctx);
+		throw new UserBanned(`User ${pending.userId} was banned during the sign-in; the second step was refused.`);
+	}
 	// a primary sign-in made before "sign out everywhere" or a password change does not become a session after it
 	if (typeof pending.datedAt !== 'number' || isMadeBeforeRevocation(pending.datedAt, await ctx.config.revocation.store.revokedAt(pending.userId, ctx.now))) {
 		clearPendingSignIn(ctx);

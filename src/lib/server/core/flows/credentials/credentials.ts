@@ -15,6 +15,7 @@ import type { Outcome } from '../../response/outcome.js';
 import { rateLimitedOutcome, takeAttempt } from '../../limits/rate-limit.js';
 import { identifierField, normalizeIdentifier } from '../../limits/rate-limit-rules.js';
 import { establishSession } from '../../session/session.js';
+import { refuseBannedUser } from '../../admin/ban.js';
 import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, CredentialsConfig, User } from '../../types.js';
 import { STORED_USER_METHODS, storeCredentialsUser } from './stored-user.js';
@@ -92,6 +93,7 @@ export async function credentialsSignIn(
 	// a stored user with a second factor gets no session yet: the second step (two-factor/second-factor.ts)
 	const storedId = await storedUserId(ctx, provider, sessionUser);
 	if (storedId !== undefined) {
+		await refuseBannedUser(ctx, storedId);
 		const gated = await secondFactorGate(ctx, { userId: storedId, user: sessionUser, account, callbackUrl });
 		if (gated) return gated;
 	}

@@ -13,6 +13,7 @@ import { AuthError, CallbackRouteError } from '../../errors.js';
 import { emitEvent } from '../../config/events.js';
 import type { AdapterAccount, AdapterUser, CredentialsConfig, User } from '../../types.js';
 import { findCredentialsUser } from './credentials-user.js';
+import { recordUserCreated } from '../sign-in-bookkeeping.js';
 
 /** Adapter methods `storeCredentialsUser` may call, checked by the flow before its first write. */
 export const STORED_USER_METHODS = ['getUserByAccount', 'getUser', 'getUserByEmail', 'createUser', 'linkAccount', 'deleteUser'] as const;
@@ -103,6 +104,7 @@ async function createWithAccount(
 			// a concurrent sign-in of the same identity found this new user by its id and linked the account to it
 			const linked = await adapter.getUserByAccount({ provider: provider.id, providerAccountId: id });
 			if (linked?.id === created.id) {
+				await recordUserCreated(ctx, created.id);
 				await emitEvent(ctx, 'createUser', { user: created });
 				return created;
 			}
@@ -111,6 +113,7 @@ async function createWithAccount(
 		if (!isUniqueViolation(error)) throw error;
 		return concurrentWinner(adapter, provider, id, error);
 	}
+	await recordUserCreated(ctx, created.id);
 	await emitEvent(ctx, 'createUser', { user: created });
 	await emitEvent(ctx, 'linkAccount', { user: created, account, profile: created });
 	return created;

@@ -17,6 +17,7 @@ import type { RelyingParty } from './webauthn-relying-party.js';
 import { base64url, fromAnyBase64 } from '../../crypto/bytes.js';
 import { splitTransports } from './webauthn-register.js';
 import { userHandleOf } from './webauthn-user.js';
+import { refuseBannedUser } from '../../admin/ban.js';
 
 /**
  * Request options: with `userId`, only that user's passkeys are allowed; without, the browser
@@ -139,6 +140,7 @@ export async function verifyAuthentication(
 ): Promise<Outcome> {
 	const { authenticator, user, userVerified } = await verifyAssertion(ctx, rp, state, data, { requireUserVerification: provider.userVerification === 'required' });
 	const account: Account = { provider: provider.id, type: 'webauthn', providerAccountId: authenticator.providerAccountId };
+	await refuseBannedUser(ctx, user.id);
 	const denied = await checkSignInAllowed(ctx, { user, account });
 	if (denied) return { type: 'json', body: { url: denied.redirect } };
 	// a passkey is both factors only with user verification; presence alone (a security key without

@@ -20,6 +20,8 @@ import { base64url } from '../../crypto/bytes.js';
 import { sendSecurityNotice } from '../../account/security-notice.js';
 import { endEmailChangeLinks } from '../../account/email-change-links.js';
 import { secondFactorGate } from '../../two-factor/second-factor.js';
+import { refuseBannedUser } from '../../admin/ban.js';
+import { recordUserCreated } from '../sign-in-bookkeeping.js';
 
 /**
  * Transports as the adapter stores them back to a list.
@@ -107,6 +109,7 @@ export async function verifyRegistration(
 		throw new WebAuthnVerificationError('This credential is already registered.');
 	}
 	const account: Account = { provider: provider.id, type: 'webauthn', providerAccountId: credential.id };
+	if (!owner.isNew) await refuseBannedUser(ctx, owner.user.id);
 	const denied = await checkSignInAllowed(ctx, { user: owner.user, account });
 	if (denied) return { type: 'json', body: { url: denied.redirect } };
 
@@ -123,7 +126,10 @@ export async function verifyRegistration(
 		...(hasAdapterMethod(adapter, 'updateAuthenticator') ? { aaguid: aaguid || null, createdAt: new Date(ctx.now) } : {})
 	};
 	const user = await storePasskey(ctx, adapter, owner, account, authenticator);
-	if (owner.isNew) await emitEvent(ctx, 'createUser', { user });
+	if (owner.isNew) {
+		await recordUserCreated(ctx, user.id);
+		await emitEvent(ctx, 'createUser', { user });
+	}
 	await emitEvent(ctx, 'linkAccount', { user, account, profile: user });
 	// a new way in to an existing account (perhaps a thief's, to stay): its owner hears of it
 	if (!owner.isNew) {
