@@ -37,7 +37,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/oauth1-sign-in.test.ts',
 	'src/lib/server/core/test/attacks/account-attacks.test.ts',
 	// the admin routes through both integrations (issue 32)
-	'src/lib/server/core/admin/admin-route-attacks.test.ts',
+	'src/lib/server/core/admin/{admin-route-attacks,admin-routes-refuse-non-admins,admin-input-on-postgres}.test.ts',
 	'src/lib/server/core/test/attacks/email-change-links.test.ts',
 	'src/lib/server/core/test/attacks/userinfo-email-refutation.test.ts',
 	'src/lib/server/adapters/sql-adapters-on-authjs-tables.test.ts',

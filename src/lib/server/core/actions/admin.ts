@@ -80,7 +80,7 @@ export async function showAdmin(ctx: RequestContext, operation: string | undefin
 /**
  * `POST {basePath}/admin/:operation`: one admin change. Checked in this order: the routes are on
  * and the operation exists, the CSRF token, an admin session (not an impersonated one), the rate
- * limit (`rateLimit.account`, per admin and address), then the operation's own checks (the user
+ * limit (`rateLimit.account`, per admin), then the operation's own checks (the user
  * exists, is neither an admin nor the admin themselves). `stop-impersonating` is posted by the
  * impersonated session itself, so it needs no admin.
  *
@@ -103,7 +103,8 @@ export async function changeAdmin(ctx: RequestContext, operation: string | undef
 			return success(ctx, 'impersonation-stopped', stopped.type === 'redirect' ? stopped.url : await resolveCallbackUrl(ctx, undefined));
 		}
 		admin = await requireAdminSession(ctx);
-		const attempt = await takeAttempt(ctx, 'account', `admin\u0000${admin.id}`);
+		// per admin only: users sharing the admin's address (a NAT) must not use up the admin's changes
+		const attempt = await takeAttempt(ctx, 'account', `admin\u0000${admin.id}`, { byAddress: false });
 		returnTo = await resolveCallbackUrl(ctx, requestedCallbackUrl(ctx, body) ?? defaultReturn(ctx, op, body));
 		if (attempt.limited) return withError(rateLimitedOutcome(ctx, attempt, returnTo, { json: isScriptCaller(ctx.request) }), returnTo);
 		return await carryOut({ ctx, actor: admin }, op, body, returnTo);
@@ -166,7 +167,8 @@ function defaultReturn(ctx: RequestContext, op: AdminOperation, body: RequestBod
 }
 
 function detailUrl(ctx: RequestContext, userId: string): string {
-	return `${ctx.authUrl}/admin/user?id=${encodeURIComponent(userId)}`;
+	// not encodeURIComponent: it throws on a lone surrogate, which a JSON body can carry
+	return `${ctx.authUrl}/admin/user?${new URLSearchParams({ id: userId })}`;
 }
 
 /**

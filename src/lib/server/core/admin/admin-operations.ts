@@ -14,7 +14,7 @@ import { revokeUserSessions, userRevocationTime } from '../session/revocation.js
 import { endBrowserTrust } from '../two-factor/trusted-browser.js';
 import { publicSessionId } from '../account/account-session.js';
 import { sendSecurityNotice } from '../account/security-notice.js';
-import type { AdapterUser, AdapterUserAdmin } from '../types.js';
+import type { Adapter, AdapterUser, AdapterUserAdmin } from '../types.js';
 import { requireMayActOn } from './admin-authorization.js';
 import { isBanned } from './ban.js';
 import { auditTrailOf, recordAdminAction } from './admin-audit.js';
@@ -57,14 +57,20 @@ const MAX_PAGE = 1_000_000;
 const MAX_BAN_DAYS = 36_500;
 
 /**
+ * Control characters and lone surrogates: PostgreSQL refuses a NUL in text, SQLite ends a string
+ * at it (a search would match everyone), and a lone surrogate cannot be put in a URL.
+ */
+const UNSTORABLE = /[\p{Cc}\p{Cs}]/u;
+
+/**
  * The id of a user as given by a caller: a string of 1 to 255 characters without control
- * characters; `InvalidRequest` otherwise (an array, an object, a huge value). Pure.
+ * characters or lone surrogates; `InvalidRequest` otherwise (an array, an object, a huge value). Pure.
  *
  * @example
  * userIdOf('user-1'); // 'user-1'
  */
 export function userIdOf(value: unknown): string {
-	if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID_LENGTH || /\p{Cc}/u.test(value)) {
+	if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ID_LENGTH || UNSTORABLE.test(value)) {
 		throw new InvalidRequest(`\`userId\` must be a user id (1 to ${MAX_ID_LENGTH} characters).`);
 	}
 	return value;
@@ -97,7 +103,7 @@ export function banReasonOf(value: unknown): string | null {
 	if (typeof value !== 'string') throw new InvalidRequest('A ban reason is text.');
 	const reason = value.normalize('NFC').trim();
 	if ([...reason].length > MAX_BAN_REASON_LENGTH) throw new InvalidRequest(`A ban reason has at most ${MAX_BAN_REASON_LENGTH} characters.`);
-	if (/[^\P{Cc}\n\r\t]/u.test(reason)) throw new InvalidRequest('A ban reason cannot contain control characters.');
+	if (/[^\P{Cc}\n\r\t]|\p{Cs}/u.test(reason)) throw new InvalidRequest('A ban reason cannot contain control characters.');
 	return reason || null;
 }
 
@@ -143,6 +149,20 @@ async function changeableTarget(call: AdminCall, userId: unknown): Promise<{ use
 	return target;
 }
 
+/**
+ * Writes the user's admin record. A user deleted by another admin since the check (the adapter
+ * refuses a record without its user) is `UserNotFound`, as if the deletion had come first.
+ */
+async function writeAdminRecord(call: AdminCall, changes: Parameters<Required<Adapter>['setUserAdmin']>[0]): Promise<void> {
+	const adapter = call.ctx.config.adapter!;
+	try {
+		await adapter.setUserAdmin(changes);
+	} catch (error) {
+		if (!(await adapter.getUser(changes.userId))) throw new UserNotFound('No user has this id (deleted meanwhile).', { cause: error });
+		throw error;
+	}
+}
+
 /** Writes the audit row and fires the event of a change that went through. */
 function audit(call: AdminCall, action: AdminOperation, subjectId: string, detail?: Record<string, unknown>) {
 	return recordAdminAction(call.ctx, { action, actorId: call.actor?.id ?? null, subjectId, detail });
@@ -157,7 +177,9 @@ function audit(call: AdminCall, action: AdminOperation, subjectId: string, detai
 export async function listUsers(call: AdminCall, query: { search?: unknown; page?: unknown } = {}): Promise<AdminUserListData> {
 	const { ctx } = call;
 	const search = query.search === undefined || query.search === null ? '' : query.search;
-	if (typeof search !== 'string' || search.length > MAX_SEARCH_LENGTH) throw new InvalidRequest(`A search has at most ${MAX_SEARCH_LENGTH} characters.`);
+	if (typeof search !== 'string' || search.length > MAX_SEARCH_LENGTH || UNSTORABLE.test(search)) {
+		throw new InvalidRequest(`A search is text of at most ${MAX_SEARCH_LENGTH} characters.`);
+	}
 	const page = pageOf(query.page);
 	const pageSize = ctx.config.admin!.pageSize;
 	const trimmed = search.trim();
@@ -224,7 +246,7 @@ function nameOf(value: unknown): string | null {
 	if (value === undefined || value === null) return null;
 	if (typeof value !== 'string') throw new InvalidRequest('`name` is text.');
 	const name = value.normalize('NFC').replace(/\s+/g, ' ').trim();
-	if ([...name].length > MAX_NAME_LENGTH || /\p{Cc}/u.test(name)) throw new InvalidRequest(`\`name\` has at most ${MAX_NAME_LENGTH} characters.`);
+	if ([...name].length > MAX_NAME_LENGTH || UNSTORABLE.test(name)) throw new InvalidRequest(`\`name\` has at most ${MAX_NAME_LENGTH} characters.`);
 	return name || null;
 }
 
@@ -238,7 +260,7 @@ function nameOf(value: unknown): string | null {
 export async function setRole(call: AdminCall, userId: unknown, role: unknown): Promise<void> {
 	const next = roleOf(role);
 	const { user, record } = await changeableTarget(call, userId);
-	await call.ctx.config.adapter!.setUserAdmin({ userId: user.id, role: next });
+	await writeAdminRecord(call, { userId: user.id, role: next });
 	await audit(call, 'set-role', user.id, { role: next, previous: record?.role ?? null });
 }
 
@@ -253,7 +275,7 @@ export async function ban(call: AdminCall, userId: unknown, input: { reason?: un
 	const reason = banReasonOf(input.reason);
 	const banExpires = banExpiryOf(input, call.ctx.now);
 	const { user } = await changeableTarget(call, userId);
-	await call.ctx.config.adapter!.setUserAdmin({ userId: user.id, bannedAt: new Date(call.ctx.now), banReason: reason, banExpires });
+	await writeAdminRecord(call, { userId: user.id, bannedAt: new Date(call.ctx.now), banReason: reason, banExpires });
 	await endEverySession(call.ctx, user.id);
 	await audit(call, 'ban', user.id, { reason, expires: banExpires?.toISOString() ?? null });
 }
@@ -266,7 +288,7 @@ export async function ban(call: AdminCall, userId: unknown, input: { reason?: un
  */
 export async function unban(call: AdminCall, userId: unknown): Promise<void> {
 	const { user, record } = await changeableTarget(call, userId);
-	await call.ctx.config.adapter!.setUserAdmin({ userId: user.id, bannedAt: null, banReason: null, banExpires: null });
+	await writeAdminRecord(call, { userId: user.id, bannedAt: null, banReason: null, banExpires: null });
 	await audit(call, 'unban', user.id, { wasBanned: isBanned(record, call.ctx.now) });
 }
 
@@ -355,7 +377,7 @@ export async function resetTwoFactor(call: AdminCall, userId: unknown): Promise<
  * await removePasskey(call, 'user-1', credentialID);
  */
 export async function removePasskey(call: AdminCall, userId: unknown, credentialID: unknown): Promise<void> {
-	if (typeof credentialID !== 'string' || credentialID.length === 0 || credentialID.length > MAX_CREDENTIAL_ID_LENGTH) {
+	if (typeof credentialID !== 'string' || credentialID.length === 0 || credentialID.length > MAX_CREDENTIAL_ID_LENGTH || UNSTORABLE.test(credentialID)) {
 		throw new InvalidRequest('`credentialID` is the id of one of the user\'s passkeys.');
 	}
 	const { ctx } = call;
@@ -385,6 +407,8 @@ export async function deleteUser(call: AdminCall, userId: unknown): Promise<void
 	// recorded before the user goes: JWT sessions and copies of database sessions end through it
 	if (ctx.config.session.strategy === 'jwt' || ctx.config.sessionCache) await revokeUserSessions(ctx, user.id);
 	const deleted = await ctx.config.adapter!.deleteUser(user.id);
+	// null: another admin deleted the user since the check (an adapter answering nothing is taken at its word)
+	if (deleted === null) throw new UserNotFound('No user has this id (deleted meanwhile).');
 	await emitEvent(ctx, 'deleteUser', { user: deleted || user });
 	await audit(call, 'delete-user', user.id, { email: user.email || null });
 }

@@ -32,18 +32,24 @@ const unlimited: Attempt = { limited: false, succeeded: noop, discarded: noop };
 /**
  * Counts an attempt of `kind` for `identifier` and the request's client address before it is
  * made, so concurrent attempts cannot slip past the limit together. A store that fails lets the
- * attempt through (logged): an outage of the counters must not stop every sign-in.
+ * attempt through (logged): an outage of the counters must not stop every sign-in. With
+ * `byAddress: false` only the identifier counts (a checked one, such as an admin's id).
  *
  * @example
  * const attempt = await takeAttempt(ctx, 'credentials', 'ada@example.com');
  * if (attempt.limited) return rateLimitedOutcome(ctx, attempt, callbackUrl);
  */
-export async function takeAttempt(ctx: RequestContext, kind: AttemptKind, identifier: string | undefined): Promise<Attempt | LimitedAttempt> {
+export async function takeAttempt(
+	ctx: RequestContext,
+	kind: AttemptKind,
+	identifier: string | undefined,
+	options: { byAddress?: boolean } = {}
+): Promise<Attempt | LimitedAttempt> {
 	const limits = ctx.config.rateLimit;
 	const rule = limits[kind];
 	if (!rule) return unlimited;
 	const secret = ctx.config.secrets[0];
-	const address = rule.perAddress > 0 ? clientAddressOf(ctx) : undefined;
+	const address = rule.perAddress > 0 && options.byAddress !== false ? clientAddressOf(ctx) : undefined;
 	const counted: Counted[] = [];
 	// the address first: an attempt its address may not make adds no identifier key, so one client
 	// cannot fill a bounded store with made-up identifiers
