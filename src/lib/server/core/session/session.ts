@@ -8,7 +8,7 @@ import { keepToken } from '../config/default-callbacks.js';
 import { authjsSessionCookieValue, clearAuthjsSessionCookie, decodeAuthjsSessionToken } from './authjs-sessions.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../request/cookies.js';
 import { hasAdapterMethod, type AdapterMethod } from '../store/adapter-guard.js';
-import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from '../errors.js';
+import { AdapterError, AuthError, CallbackRouteError, JWTSessionError, UserBanned } from '../errors.js';
 import { emitEvent } from '../config/events.js';
 import { refreshUpstreamTokens, upstreamSessionError, upstreamTokenError, withUpstreamTokens } from '../flows/oauth/token-refresh.js';
 import { isJwtSessionRow, newSessionId, OWNER_CLAIM, ownerOf, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-session-list.js';
@@ -531,7 +531,10 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		// the stored user the session is listed under: a credentials sign-in names it, any other is it
 		const storedUserId = signedIn.storedUserId ?? (subject === 'user' ? (user.id as string) : undefined);
 		await recordJwtSession(ctx, token, storedUserId, expires);
-		if (storedUserId !== undefined) await recordSignIn(ctx, storedUserId);
+		if (storedUserId !== undefined) {
+			await refuseBanThatOvertookSignIn(ctx, storedUserId, () => signOutJwtSession(ctx, token));
+			await recordSignIn(ctx, storedUserId);
+		}
 		return true;
 	}
 	const adapter = config.adapter!;
@@ -546,8 +549,21 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		throw new CallbackRouteError('Storing the new session failed; no session was started.', { cause: { err: error } });
 	}
 	writeSessionCookie(ctx, sessionToken, expires);
+	await refuseBanThatOvertookSignIn(ctx, user.id as string, () => adapter.deleteSession(sessionToken));
 	await recordSignIn(ctx, user.id as string);
 	return true;
+}
+
+/**
+ * Asked once the new session is written: a ban that landed after the sign-in's own check (and
+ * ended the sessions there were then) would miss this one, so it ends here and `UserBanned` is thrown.
+ */
+async function refuseBanThatOvertookSignIn(ctx: RequestContext, userId: string, endSession: () => unknown): Promise<void> {
+	if (!(await isUserBanned(ctx, userId))) return;
+	// a failure to end it is thrown: never a live session of a banned user behind a refusal
+	await endSession();
+	clearSessionCookie(ctx);
+	throw new UserBanned(`User ${userId} was banned while signing in; the new session was ended.`);
 }
 
 /**
