@@ -253,6 +253,35 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				}
 			});
 
+			// an adapter whose token lookup ignores case (MySQL's default collation) or matches a prefix
+			if (strategy === 'database') test('an adapter that finds the row by a lookalike token does not turn the impersonation into an unmarked session', async () => {
+				const tokens: string[] = [];
+				const lenient = new Proxy(adapter, {
+					get(target, name) {
+						if (name === 'createSession') return (session: { sessionToken: string }) => (tokens.push(session.sessionToken), target.createSession(session as never));
+						if (name === 'getSessionAndUser') {
+							return (token: string) => target.getSessionAndUser(tokens.find((known) => known.toLowerCase() === token.toLowerCase() || known.startsWith(token)) ?? token);
+						}
+						const value = Reflect.get(target, name) as unknown;
+						return typeof value === 'function' ? value.bind(target) : value;
+					}
+				});
+				app().use({ ...configs.plain, adapter: lenient });
+				try {
+					const { user, browser, adminCookie } = await impersonating();
+					const real = jar(browser).get('kitgate.session-token')!;
+					for (const lookalike of [`IMP.${real.slice(4)}`, `Imp.${real.slice(4)}`]) {
+						const thief = browserWith({ 'kitgate.session-token': lookalike, 'kitgate.admin-session': adminCookie });
+						expect(await appSession(thief), lookalike).toBeNull();
+						const csrfToken = await thief.csrfToken(app().origin);
+						await thief.request(`${app().origin}/auth/account/delete`, { json: { csrfToken } });
+						expect(await adapter.getUser(user.id), lookalike).not.toBeNull();
+					}
+				} finally {
+					app().use(configs.plain);
+				}
+			});
+
 			test('every method but GET and HEAD is audited; a hostile path is kept short and as text', async () => {
 				const { user, browser } = await impersonating();
 				const rows = async () => (await adapter.listAuditEntries(user.id, { limit: 100 })).filter((row) => row.action === 'impersonated:request');
