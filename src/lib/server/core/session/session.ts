@@ -67,6 +67,20 @@ export function isWellFormedSessionValue(value: string, strategy: 'jwt' | 'datab
 	return /^[\x21-\x7e]+$/.test(value);
 }
 
+/**
+ * The row an adapter found for `sessionToken`, when it is that token's: an adapter whose lookup
+ * ignores case or matches a prefix (a database collation) must not hand one session's row to
+ * another token (`IMP.…` for an impersonation's `imp.…`, without its mark). Pure.
+ *
+ * @example
+ * const found = foundForToken(await adapter.getSessionAndUser(raw), raw);
+ */
+export function foundForToken<T extends { session: { sessionToken?: string } }>(found: T | null | undefined, sessionToken: string): T | null {
+	if (!found) return null;
+	const stored = found.session.sessionToken;
+	return stored === undefined || stored === sessionToken ? found : null;
+}
+
 /** The request's session cookie as sent: kitgate's own, else (with `migrateSessionsFrom`) an Auth.js one. */
 function rawSessionCookie(ctx: RequestContext): string | undefined {
 	const own = readChunkedCookie(ctx.cookies, ctx.cookieNames.sessionToken.name);
@@ -307,7 +321,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 	}
 
 	const adapter = config.adapter!;
-	const found = await adapter.getSessionAndUser(raw);
+	const found = foundForToken(await adapter.getSessionAndUser(raw), raw);
 	if (!found) {
 		clearSessionCookie(ctx);
 		return null;
