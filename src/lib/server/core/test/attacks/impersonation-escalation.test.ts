@@ -168,6 +168,18 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect(await adapter.getUser(user.id)).not.toBeNull();
 			});
 
+			test('a session that is no impersonation cannot show the mark, whatever an update merges in', async () => {
+				const { admin } = await anAdmin();
+				const user = await stored('plain');
+				const browser = await signedIn(user);
+				const csrfToken = await browser.csrfToken(app().origin);
+				const mark = { admin: { id: admin.id, name: admin.name, email: admin.email }, expires: new Date(clock.now + 60_000).toISOString() };
+				const updated = (await (await browser.request(`${app().origin}/auth/session`, { json: { csrfToken, data: { impersonation: mark, 'kitgate.impersonation': mark } } })).json()) as Marked | null;
+				expect(updated?.user?.id).toBe(user.id);
+				expect(updated?.impersonation).toBeUndefined();
+				expect((await appSession(browser))?.impersonation).toBeUndefined();
+			});
+
 			test('a stop forged from another site is refused: the admin stays impersonating, nobody is signed in as anyone else', async () => {
 				const { user, browser } = await impersonating();
 				const csrfToken = await browser.csrfToken(app().origin);
