@@ -456,8 +456,8 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 		if (upstreamError) base.error = upstreamError;
 		const shaping = callbacks.session(update ? { session: base, token, trigger: 'update', newSession: update.data } : { session: base, token });
 		const shaped = isThenable(shaping) ? await shaping : shaping;
-		// the mark is kitgate's: shown whatever the session callback returned
-		const session = stored.impersonation ? { ...shaped, impersonation: stored.impersonation } : shaped;
+		// the mark is kitgate's: shown, or absent, whatever the session callback returned
+		const session = withImpersonationOf(stored, shaped);
 		const emitted = emitEvent(ctx, 'session', { session, token });
 		if (emitted) await emitted;
 		return session;
@@ -468,9 +468,17 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	const upstreamError = await upstreamSessionError(ctx, stored);
 	if (upstreamError) base.error = upstreamError;
 	const shaped = await callbacks.session(update ? { session: base, user, trigger: 'update', newSession: update.data } : { session: base, user });
-	const session = stored.impersonation ? { ...shaped, impersonation: stored.impersonation } : shaped;
+	const session = withImpersonationOf(stored, shaped);
 	await emitEvent(ctx, 'session', { session, user });
 	return session;
+}
+
+/** `shaped` with the stored session's impersonation mark, or without any (one a callback copied from client data). */
+function withImpersonationOf(stored: StoredSession, shaped: Session): Session {
+	if (stored.impersonation) return { ...shaped, impersonation: stored.impersonation };
+	if (!shaped || typeof shaped !== 'object' || !('impersonation' in shaped)) return shaped;
+	const { impersonation: _forged, ...rest } = shaped;
+	return rest as Session;
 }
 
 /**
