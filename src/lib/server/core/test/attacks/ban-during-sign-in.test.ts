@@ -22,6 +22,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			const app = () => world.apps[integration];
 			let adapter: Required<Adapter>;
 			let config: AuthConfig;
+			const admins: string[] = [];
 			/** The user whose next ban check is followed at once by their ban. */
 			let banAfterCheckOf: string | undefined;
 			beforeAll(() => {
@@ -39,7 +40,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				};
 				config = attackConfig(adapter, strategy, {
 					now: () => clock.now,
-					admin: { admins: [] },
+					admin: { admins },
 					providers: [
 						world.idp.provider('idp', { allowDangerousEmailAccountLinking: true }),
 						Credentials({
@@ -93,6 +94,26 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect(errorOf(answer)).toBe('UserBanned');
 				await expectNoSession(browser);
 				await expectNoSession(first);
+			});
+
+			test('an impersonation the ban of its user overtakes is not started: the admin keeps their own session', async () => {
+				const admin = await storedUser('amy');
+				admins.push(admin.id);
+				const user = await storedUser('ursula');
+				const browser = new Browser();
+				let csrfToken = await browser.csrfToken(app().origin);
+				await browser.request(`${app().origin}/auth/callback/credentials`, { form: { csrfToken, email: admin.email, password: 'right', callbackUrl: '/' } });
+				expect((await sessionOf(browser, app()))?.user?.id).toBe(admin.id);
+				csrfToken = await browser.csrfToken(app().origin);
+				banAfterCheckOf = user.id;
+				const answer = await browser.request(`${app().origin}/auth/admin/impersonate`, { json: { csrfToken, userId: user.id } });
+				expect(banAfterCheckOf).toBeUndefined();
+				expect(answer.status).toBe(403);
+				expect(((await answer.json()) as { error?: string }).error).toBe('UserBanned');
+				clock.now += 1000;
+				const after = await sessionOf(browser, app());
+				expect(after?.user?.id).toBe(admin.id);
+				expect(after?.impersonation).toBeUndefined();
 			});
 		});
 	});
