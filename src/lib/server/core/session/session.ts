@@ -381,17 +381,23 @@ export async function endImpersonation(ctx: RequestContext, session: { token: JW
 /**
  * Starts a session of `target` marked as an impersonation by `admin` until `expires` (ms), in
  * place of the request's session cookie (the caller has kept the admin's aside). It never counts
- * as a recent sign-in. Returns false when the `jwt` callback refused.
+ * as a recent sign-in. Returns the session written (to end it with `endImpersonation`), or null
+ * when the `jwt` callback refused.
  *
  * @example
- * await startImpersonatedSession(ctx, target, admin, expires);
+ * const started = await startImpersonatedSession(ctx, target, admin, expires);
  */
-export async function startImpersonatedSession(ctx: RequestContext, target: AdapterUser, admin: AdapterUser, expires: number): Promise<boolean> {
+export async function startImpersonatedSession(
+	ctx: RequestContext,
+	target: AdapterUser,
+	admin: AdapterUser,
+	expires: number
+): Promise<{ token: JWT } | { sessionToken: string } | null> {
 	const { config } = ctx;
 	if (config.session.strategy === 'jwt') {
 		const initial: JWT = { name: target.name, email: target.email, picture: target.image, sub: target.id };
 		const returned = await config.callbacks.jwt({ token: initial, user: target, account: null, trigger: 'signIn' });
-		if (!returned) return false;
+		if (!returned) return null;
 		const token = withSubject({ ...returned }, 'user');
 		token.sub = target.id;
 		// never a recent sign-in: sensitive changes ask for one (and are refused while impersonating anyway)
@@ -403,7 +409,7 @@ export async function startImpersonatedSession(ctx: RequestContext, target: Adap
 		const { value } = await encodeSessionToken(ctx, token, await issueTimeAfterRevocations(ctx, token));
 		writeSessionCookie(ctx, value, expires);
 		await recordJwtSession(ctx, token, target.id, expires);
-		return true;
+		return { token };
 	}
 	const adapter = config.adapter!;
 	const sessionToken = impersonationSessionToken(admin.id, expires);
@@ -415,7 +421,7 @@ export async function startImpersonatedSession(ctx: RequestContext, target: Adap
 		throw new CallbackRouteError('Storing the impersonation session failed; none was started.', { cause: { err: error } });
 	}
 	writeSessionCookie(ctx, sessionToken, expires);
-	return true;
+	return { sessionToken };
 }
 
 /**
