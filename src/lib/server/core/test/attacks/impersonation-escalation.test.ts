@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { deleteUser, revokeSessions } from '../../session/revocation.js';
 import Credentials from '../../../providers/credentials.js';
 import type { Adapter, AdapterUser, AuthConfig, Session } from '../../types.js';
-import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
+import { Browser, INTEGRATIONS, type AppServer, type BrowserRequest } from '../integrations.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 import { sinkProvider } from '../email-fixtures.js';
 import { address, attackConfig, attackWorld, sessionOf, STRATEGIES } from './flows.js';
@@ -185,7 +185,8 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				const csrfToken = await browser.csrfToken(app().origin);
 				// the other site knows no token: none, or a wrong one, with its Origin or none
 				const evil = 'https://evil.example';
-				for (const init of [{ form: { callbackUrl: '/' }, origin: evil }, { form: { csrfToken: `${csrfToken}x`, callbackUrl: '/' }, origin: evil }, { form: { callbackUrl: '/' }, origin: null }]) {
+				const forgeries: BrowserRequest[] = [{ form: { callbackUrl: '/' }, origin: evil }, { form: { csrfToken: `${csrfToken}x`, callbackUrl: '/' }, origin: evil }, { form: { callbackUrl: '/' }, origin: null }];
+				for (const init of forgeries) {
 					const forged = await browser.request(`${app().origin}/auth/admin/stop-impersonating`, init);
 					expect(forged.status).toBeGreaterThanOrEqual(300);
 					expect(forged.headers.get('location') ?? '').not.toMatch(/admin=impersonation-stopped/);
