@@ -28,7 +28,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			let adapter: Required<Adapter>;
 			const admins: string[] = [];
 			/** The config in use, and a variant with the database session cache on. */
-			const configs = {} as { plain: AuthConfig; cached: AuthConfig };
+			const configs = {} as { plain: AuthConfig; cached: AuthConfig; shortSessions: AuthConfig };
 			beforeAll(() => {
 				adapter = makeAdapter();
 				const base = attackConfig(adapter, strategy, {
@@ -58,6 +58,8 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				};
 				configs.plain = base;
 				configs.cached = { ...base, session: { strategy, ...(strategy === 'database' ? { cache: { maxAge: 60 } } : {}) } };
+				// the admin's own session ends (10 minutes) well before impersonationMaxAge (an hour)
+				configs.shortSessions = { ...base, session: { strategy, maxAge: 600, updateAge: 0 } };
 				app().use(configs.plain);
 			});
 
@@ -229,6 +231,19 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				await deleteUser(deleted.admin.id, configs.plain);
 				clock.now += 1000;
 				expect(await appSession(deleted.browser)).toBeNull();
+			});
+
+			test('the impersonation never outlives the admin’s own session, read or not in between', async () => {
+				app().use(configs.shortSessions);
+				try {
+					const { browser } = await impersonating();
+					const session = await appSession(browser);
+					expect(new Date(session!.impersonation!.expires).getTime()).toBeLessThanOrEqual(clock.now + 600_000);
+					clock.now += 601_000;
+					expect(await appSession(browser)).toBeNull();
+				} finally {
+					app().use(configs.plain);
+				}
 			});
 
 			test('a database token forged in the impersonation format, or tampered, is no session', async () => {
