@@ -30,7 +30,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/{rate-limit-flood,hostile-cookies,csrf-and-open-redirects,pre-account-takeover}.test.ts',
 	'src/lib/server/core/test/attacks/{email-and-oidc-first-sign-in-race,redirect-proxy-confused-deputy,sveltekit-actions-beside-a-session-hook}.test.ts',
 	'src/lib/server/core/test/attacks/two-factor-integrations.test.ts',
-	'src/lib/server/core/test/attacks/{banned-users,impersonation-integrations}.test.ts',
+	'src/lib/server/core/test/attacks/{banned-users,impersonation-integrations,ban-during-sign-in,impersonation-escalation,banned-user-copies}.test.ts',
 	'src/lib/server/core/test/attacks/{unknown-provider,unverified-identities}.test.ts',
 	'src/lib/server/core/test/attacks/{sveltekit-action-csrf,sveltekit-sign-in-action-fields,sveltekit-action-outcomes}.test.ts',
 	'src/lib/server/core/test/attacks/{failure-answers,session-readers}.test.ts',

@@ -9,6 +9,9 @@ import { readStoredSession, type StoredSession } from '../session/session.js';
 import type { AuthConfig } from '../types.js';
 import { hasAdminSessionCookie } from './impersonation-cookie.js';
 
+/** Longest request path an audit row keeps: a hostile path (up to the server's header limit) cannot bloat every row. */
+const MAX_AUDITED_PATH_LENGTH = 512;
+
 /** One admin action to record: who, whom, what, details (no secrets). */
 export interface ImpersonationAuditRow {
 	actorId: string;
@@ -78,7 +81,7 @@ export async function auditImpersonatedRequest(request: (Request | SessionReques
 			actorId: stored.impersonation.admin.id,
 			subjectId: subjectOf(stored),
 			action: 'impersonated:request',
-			detail: { method, path: ctx.url.pathname }
+			detail: { method, path: ctx.url.pathname.slice(0, MAX_AUDITED_PATH_LENGTH) }
 		});
 	} catch (error) {
 		ctx.config.logger.error(new AdapterError('Could not audit an impersonated request.', { cause: { err: error } }));

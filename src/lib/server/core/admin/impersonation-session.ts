@@ -8,6 +8,7 @@ import { base64url, fromBase64url, utf8Bytes } from '../crypto/bytes.js';
 import type { RequestContext } from '../request/context.js';
 import { revocationState } from '../session/revocation.js';
 import { decodeKitgateSessionToken } from '../session/session-decode.js';
+import { foundForToken } from '../session/found-for-token.js';
 import { userOfSessionToken } from '../flows/session-user.js';
 import type { AdapterUser, JWT, SessionImpersonation } from '../types.js';
 import { readAdminSessionCookie } from './impersonation-cookie.js';
@@ -96,7 +97,7 @@ export async function keptAdminSession(ctx: RequestContext): Promise<{ user: Ada
 		return user && expires > ctx.now ? { user, expires } : null;
 	}
 	if (isImpersonationToken(raw)) return null;
-	const found = await adapter.getSessionAndUser(raw);
+	const found = foundForToken(await adapter.getSessionAndUser(raw), raw);
 	const expires = found ? new Date(found.session.expires).getTime() : 0;
 	return found && expires > ctx.now ? { user: found.user, expires } : null;
 }

@@ -3,14 +3,15 @@
 // session of the user for at most `admin.impersonationMaxAge` and never beyond the admin's own;
 // stopping ends it and gives the admin their session back. Called by the admin routes.
 
-import { AccessDenied, ImpersonationForbidden, SessionRequired } from '../errors.js';
+import { AccessDenied, ImpersonationForbidden, SessionRequired, UserBanned } from '../errors.js';
 import type { RequestBody } from '../request/body.js';
 import type { RequestContext } from '../request/context.js';
 import { assertCsrf } from '../request/request-checks.js';
 import { requestedCallbackUrl, resolveCallbackUrl } from '../response/callback-url.js';
 import type { Outcome } from '../response/outcome.js';
 import { signOutJwtSession } from '../session/jwt-session-list.js';
-import { clearSessionCookie, decodeSessionCookie, readStoredSession, restoreSessionCookie, sessionCookieValue, startImpersonatedSession } from '../session/session.js';
+import { clearSessionCookie, decodeSessionCookie, endImpersonation, readStoredSession, restoreSessionCookie, sessionCookieValue, startImpersonatedSession } from '../session/session.js';
+import { isUserBanned } from './ban.js';
 import type { AdapterUser } from '../types.js';
 import { clearAdminSessionCookie, readAdminSessionCookie, writeAdminSessionCookie } from './impersonation-cookie.js';
 import { recordImpersonationAudit } from './impersonation-audit.js';
@@ -39,8 +40,13 @@ export async function startImpersonation(ctx: RequestContext, admin: AdapterUser
 	const maxAge = ctx.config.admin?.impersonationMaxAge ?? DEFAULT_IMPERSONATION_MAX_AGE;
 	const expires = Math.min(ctx.now + maxAge * 1000, stored.expires);
 	writeAdminSessionCookie(ctx, kept, stored.expires);
-	if (!(await startImpersonatedSession(ctx, target, admin, expires))) {
-		throw new AccessDenied('The jwt callback returned null: no impersonation was started.');
+	const started = await startImpersonatedSession(ctx, target, admin, expires);
+	if (!started) throw new AccessDenied('The jwt callback returned null: no impersonation was started.');
+	// a ban that landed after the target was checked (and ended the sessions there were then) ends this one
+	if (await isUserBanned(ctx, target.id)) {
+		await endImpersonation(ctx, started);
+		restoreSessionCookie(ctx, kept, stored.expires);
+		throw new UserBanned(`User ${target.id} was banned while the impersonation started; it was ended.`);
 	}
 	return { type: 'redirect', url: callbackUrl ?? `${ctx.baseUrl}/` };
 }

@@ -7,6 +7,7 @@ import type { RequestContext } from '../request/context.js';
 import { AccessDenied, AuthError, CallbackRouteError, OAuthAccountNotLinked } from '../errors.js';
 import { emitEvent } from '../config/events.js';
 import { pageUrl, type Outcome } from '../response/outcome.js';
+import { foundForToken } from '../session/found-for-token.js';
 import { decodeSessionCookie, establishSession, sessionCookieValue, sessionMethods } from '../session/session.js';
 import { revocationState } from '../session/revocation.js';
 import { signedInSessionOfToken, type SignedInSession } from './session-user.js';
@@ -440,7 +441,7 @@ async function signedInSession(ctx: RequestContext, adapter: GuardedAdapter): Pr
 	// an impersonated session connects nothing to its user (a sign-in over it replaces it)
 	if (await isImpersonatedRequest(ctx)) return null;
 	if (ctx.config.session.strategy === 'database') {
-		const found = await adapter.getSessionAndUser(raw);
+		const found = foundForToken(await adapter.getSessionAndUser(raw), raw);
 		return found && new Date(found.session.expires).getTime() > ctx.now ? { user: found.user } : null;
 	}
 	const token = await decodeSessionCookie(ctx);

@@ -4,11 +4,12 @@
 import type { RequestContext } from '../request/context.js';
 import { isThenable } from '../util/awaitable.js';
 import { decodeKitgateSessionToken } from './session-decode.js';
+import { foundForToken } from './found-for-token.js';
 import { keepToken } from '../config/default-callbacks.js';
 import { authjsSessionCookieValue, clearAuthjsSessionCookie, decodeAuthjsSessionToken } from './authjs-sessions.js';
 import { CHUNK_SIZE, MAX_CHUNKS, clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../request/cookies.js';
 import { hasAdapterMethod, type AdapterMethod } from '../store/adapter-guard.js';
-import { AdapterError, AuthError, CallbackRouteError, JWTSessionError } from '../errors.js';
+import { AdapterError, AuthError, CallbackRouteError, JWTSessionError, UserBanned } from '../errors.js';
 import { emitEvent } from '../config/events.js';
 import { refreshUpstreamTokens, upstreamSessionError, upstreamTokenError, withUpstreamTokens } from '../flows/oauth/token-refresh.js';
 import { isJwtSessionRow, newSessionId, OWNER_CLAIM, ownerOf, recordJwtSession, SESSION_ID_CLAIM, signOutJwtSession, touchJwtSession } from './jwt-session-list.js';
@@ -282,7 +283,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 	}
 
 	const adapter = config.adapter!;
-	const found = await adapter.getSessionAndUser(raw);
+	const found = foundForToken(await adapter.getSessionAndUser(raw), raw);
 	if (!found) {
 		clearSessionCookie(ctx);
 		return null;
@@ -342,17 +343,23 @@ export async function endImpersonation(ctx: RequestContext, session: { token: JW
 /**
  * Starts a session of `target` marked as an impersonation by `admin` until `expires` (ms), in
  * place of the request's session cookie (the caller has kept the admin's aside). It never counts
- * as a recent sign-in. Returns false when the `jwt` callback refused.
+ * as a recent sign-in. Returns the session written (to end it with `endImpersonation`), or null
+ * when the `jwt` callback refused.
  *
  * @example
- * await startImpersonatedSession(ctx, target, admin, expires);
+ * const started = await startImpersonatedSession(ctx, target, admin, expires);
  */
-export async function startImpersonatedSession(ctx: RequestContext, target: AdapterUser, admin: AdapterUser, expires: number): Promise<boolean> {
+export async function startImpersonatedSession(
+	ctx: RequestContext,
+	target: AdapterUser,
+	admin: AdapterUser,
+	expires: number
+): Promise<{ token: JWT } | { sessionToken: string } | null> {
 	const { config } = ctx;
 	if (config.session.strategy === 'jwt') {
 		const initial: JWT = { name: target.name, email: target.email, picture: target.image, sub: target.id };
 		const returned = await config.callbacks.jwt({ token: initial, user: target, account: null, trigger: 'signIn' });
-		if (!returned) return false;
+		if (!returned) return null;
 		const token = withSubject({ ...returned }, 'user');
 		token.sub = target.id;
 		// never a recent sign-in: sensitive changes ask for one (and are refused while impersonating anyway)
@@ -364,7 +371,7 @@ export async function startImpersonatedSession(ctx: RequestContext, target: Adap
 		const { value } = await encodeSessionToken(ctx, token, await issueTimeAfterRevocations(ctx, token));
 		writeSessionCookie(ctx, value, expires);
 		await recordJwtSession(ctx, token, target.id, expires);
-		return true;
+		return { token };
 	}
 	const adapter = config.adapter!;
 	const sessionToken = impersonationSessionToken(admin.id, expires);
@@ -376,7 +383,7 @@ export async function startImpersonatedSession(ctx: RequestContext, target: Adap
 		throw new CallbackRouteError('Storing the impersonation session failed; none was started.', { cause: { err: error } });
 	}
 	writeSessionCookie(ctx, sessionToken, expires);
-	return true;
+	return { sessionToken };
 }
 
 /**
@@ -417,8 +424,8 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 		if (upstreamError) base.error = upstreamError;
 		const shaping = callbacks.session(update ? { session: base, token, trigger: 'update', newSession: update.data } : { session: base, token });
 		const shaped = isThenable(shaping) ? await shaping : shaping;
-		// the mark is kitgate's: shown whatever the session callback returned
-		const session = stored.impersonation ? { ...shaped, impersonation: stored.impersonation } : shaped;
+		// the mark is kitgate's: shown, or absent, whatever the session callback returned
+		const session = withImpersonationOf(stored, shaped);
 		const emitted = emitEvent(ctx, 'session', { session, token });
 		if (emitted) await emitted;
 		return session;
@@ -429,9 +436,17 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	const upstreamError = await upstreamSessionError(ctx, stored);
 	if (upstreamError) base.error = upstreamError;
 	const shaped = await callbacks.session(update ? { session: base, user, trigger: 'update', newSession: update.data } : { session: base, user });
-	const session = stored.impersonation ? { ...shaped, impersonation: stored.impersonation } : shaped;
+	const session = withImpersonationOf(stored, shaped);
 	await emitEvent(ctx, 'session', { session, user });
 	return session;
+}
+
+/** `shaped` with the stored session's impersonation mark, or without any (one a callback copied from client data). */
+function withImpersonationOf(stored: StoredSession, shaped: Session): Session {
+	if (stored.impersonation) return { ...shaped, impersonation: stored.impersonation };
+	if (!shaped || typeof shaped !== 'object' || !('impersonation' in shaped)) return shaped;
+	const { impersonation: _forged, ...rest } = shaped;
+	return rest as Session;
 }
 
 /**
@@ -506,7 +521,10 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		// the stored user the session is listed under: a credentials sign-in names it, any other is it
 		const storedUserId = signedIn.storedUserId ?? (subject === 'user' ? (user.id as string) : undefined);
 		await recordJwtSession(ctx, token, storedUserId, expires);
-		if (storedUserId !== undefined) await recordSignIn(ctx, storedUserId);
+		if (storedUserId !== undefined) {
+			await refuseBanThatOvertookSignIn(ctx, storedUserId, () => signOutJwtSession(ctx, token));
+			await recordSignIn(ctx, storedUserId);
+		}
 		return true;
 	}
 	const adapter = config.adapter!;
@@ -521,8 +539,21 @@ export async function establishSession(ctx: RequestContext, signedIn: SignedInUs
 		throw new CallbackRouteError('Storing the new session failed; no session was started.', { cause: { err: error } });
 	}
 	writeSessionCookie(ctx, sessionToken, expires);
+	await refuseBanThatOvertookSignIn(ctx, user.id as string, () => adapter.deleteSession(sessionToken));
 	await recordSignIn(ctx, user.id as string);
 	return true;
+}
+
+/**
+ * Asked once the new session is written: a ban that landed after the sign-in's own check (and
+ * ended the sessions there were then) would miss this one, so it ends here and `UserBanned` is thrown.
+ */
+async function refuseBanThatOvertookSignIn(ctx: RequestContext, userId: string, endSession: () => unknown): Promise<void> {
+	if (!(await isUserBanned(ctx, userId))) return;
+	// a failure to end it is thrown: never a live session of a banned user behind a refusal
+	await endSession();
+	clearSessionCookie(ctx);
+	throw new UserBanned(`User ${userId} was banned while signing in; the new session was ended.`);
 }
 
 /**
