@@ -6,11 +6,11 @@
 
 import { beforeAll, describe, expect, test } from 'vitest';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
-import Credentials from '../../../providers/credentials.js';
 import { revokeSessions } from '../../session/revocation.js';
 import type { Adapter, AdapterUser, AuthConfig } from '../../types.js';
 import { Browser, INTEGRATIONS } from '../integrations.js';
 import { address, attackConfig, attackWorld, errorOf, sessionOf, signInWithIdp, STRATEGIES } from './flows.js';
+import { passwordOfStoredUsers, storeUser } from './banned-user-fixture.js';
 
 const world = attackWorld({ idp: ['idp'] });
 const adapters = memoryAndSqliteAdapters('ban-during-sign-in');
@@ -43,22 +43,13 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 					admin: { admins },
 					providers: [
 						world.idp.provider('idp', { allowDangerousEmailAccountLinking: true }),
-						Credentials({
-							credentials: { email: {}, password: { type: 'password' } },
-							authorize: async ({ email, password }) => {
-								if (password !== 'right') return null;
-								const user = await adapter.getUserByEmail(String(email));
-								return user && { id: user.id, email: user.email, name: user.name };
-							}
-						})
+						passwordOfStoredUsers(() => adapter)
 					]
 				});
 				app().use(config);
 			});
 
-			async function storedUser(name: string): Promise<AdapterUser> {
-				return adapter.createUser({ id: crypto.randomUUID(), email: address(name), emailVerified: new Date(clock.now), name });
-			}
+			const storedUser = (name: string): Promise<AdapterUser> => storeUser(adapter, name, clock.now);
 
 			/** The banned user has no session in `browser`, now and a second later. */
 			async function expectNoSession(browser: Browser): Promise<void> {

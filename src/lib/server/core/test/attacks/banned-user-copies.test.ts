@@ -6,11 +6,10 @@
 
 import { beforeAll, describe, expect, test } from 'vitest';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
-import Credentials from '../../../providers/credentials.js';
-import { revokeSessions } from '../../session/revocation.js';
 import type { Adapter, AdapterUser, AuthConfig } from '../../types.js';
 import { Browser, INTEGRATIONS } from '../integrations.js';
-import { address, attackConfig, attackWorld, errorOf, sessionOf, STRATEGIES } from './flows.js';
+import { attackConfig, attackWorld, errorOf, sessionOf, STRATEGIES } from './flows.js';
+import { banAsAdminsDo, passwordOfStoredUsers, storeUser } from './banned-user-fixture.js';
 
 const world = attackWorld();
 const adapters = memoryAndSqliteAdapters('banned-user-copies');
@@ -31,28 +30,15 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 					// copies of database sessions in an encrypted cookie, used for a minute
 					session: { strategy, ...(strategy === 'database' ? { cache: { maxAge: 60 } } : {}) },
 					providers: [
-						Credentials({
-							credentials: { email: {}, password: { type: 'password' } },
-							authorize: async ({ email, password }) => {
-								if (password !== 'right') return null;
-								const user = await adapter.getUserByEmail(String(email));
-								return user && { id: user.id, email: user.email, name: user.name };
-							}
-						})
+						passwordOfStoredUsers(() => adapter)
 					]
 				});
 				app().use(config);
 			});
 
-			async function ban(userId: string): Promise<void> {
-				await adapter.setUserAdmin({ userId, bannedAt: new Date(clock.now), banReason: 'spam', banExpires: null });
-				await revokeSessions(userId, config);
-				clock.now += 1000;
-			}
+			const ban = (userId: string, banExpires: Date | null = null): Promise<void> => banAsAdminsDo(adapter, config, clock, userId, banExpires);
 
-			async function storedUser(name: string): Promise<AdapterUser> {
-				return adapter.createUser({ id: crypto.randomUUID(), email: address(name), emailVerified: new Date(clock.now), name });
-			}
+			const storedUser = (name: string): Promise<AdapterUser> => storeUser(adapter, name, clock.now);
 
 			async function signIn(browser: Browser, email: string): Promise<Response> {
 				const csrfToken = await browser.csrfToken(app().origin);

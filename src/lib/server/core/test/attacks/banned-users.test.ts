@@ -7,12 +7,11 @@
 
 import { beforeAll, describe, expect, test } from 'vitest';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
-import Credentials from '../../../providers/credentials.js';
-import { revokeSessions } from '../../session/revocation.js';
 import type { Adapter, AdapterUser, AuthConfig } from '../../types.js';
 import { sinkProvider } from '../email-fixtures.js';
 import { Browser, INTEGRATIONS } from '../integrations.js';
 import { address, attackConfig, attackWorld, confirmLink, errorOf, linkFor, requestLink, sessionOf, signInByEmail, signInWithIdp, STRATEGIES } from './flows.js';
+import { banAsAdminsDo, passwordOfStoredUsers, storeUser } from './banned-user-fixture.js';
 
 const world = attackWorld({ sink: true, idp: ['idp'] });
 const adapters = memoryAndSqliteAdapters('banned-users');
@@ -33,29 +32,15 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 					providers: [
 						sinkProvider(world.sink),
 						world.idp.provider('idp', { allowDangerousEmailAccountLinking: true }),
-						Credentials({
-							credentials: { email: {}, password: { type: 'password' } },
-							authorize: async ({ email, password }) => {
-								if (password !== 'right') return null;
-								const user = await adapter.getUserByEmail(String(email));
-								return user && { id: user.id, email: user.email, name: user.name };
-							}
-						})
+						passwordOfStoredUsers(() => adapter)
 					]
 				});
 				app().use(config);
 			});
 
-			/** What the admin routes do to ban: the record, then every session ends. */
-			async function ban(userId: string, banExpires: Date | null = null): Promise<void> {
-				await adapter.setUserAdmin({ userId, bannedAt: new Date(clock.now), banReason: 'spam', banExpires });
-				await revokeSessions(userId, config);
-				clock.now += 1000;
-			}
+			const ban = (userId: string, banExpires: Date | null = null): Promise<void> => banAsAdminsDo(adapter, config, clock, userId, banExpires);
 
-			async function storedUser(name: string): Promise<AdapterUser> {
-				return adapter.createUser({ id: crypto.randomUUID(), email: address(name), emailVerified: new Date(clock.now), name });
-			}
+			const storedUser = (name: string): Promise<AdapterUser> => storeUser(adapter, name, clock.now);
 
 			async function signInWithPassword(browser: Browser, email: string): Promise<Response> {
 				const csrfToken = await browser.csrfToken(app().origin);
