@@ -63,8 +63,8 @@ export async function accountOverview(ctx: RequestContext, session: AccountSessi
 			image: user.image ?? null
 		},
 		sessionStrategy: config.session.strategy,
-		signedInAt: iso(session.signedInAt),
-		freshUntil: fresh && session.signedInAt !== null ? iso(session.signedInAt + config.account.freshSignInMaxAge * 1000) : null,
+		signedInAt: isoTime(session.signedInAt),
+		freshUntil: fresh && session.signedInAt !== null ? isoTime(session.signedInAt + config.account.freshSignInMaxAge * 1000) : null,
 		accounts: connectedAccounts(ctx, holdings),
 		linkable: config.providers
 			.filter((provider) => provider.type === 'oauth' || provider.type === 'oidc')
@@ -84,7 +84,7 @@ async function twoFactorStatus(ctx: RequestContext, session: AccountSession): Pr
 	if (!hasAdapterMethod(ctx.config.adapter!, 'getTwoFactor')) return null;
 	const record = await twoFactorOf(ctx, session.user.id);
 	if (!record) return { enabled: false, enabledAt: null, recoveryCodesLeft: 0 };
-	return { enabled: true, enabledAt: iso(record.createdAt), recoveryCodesLeft: record.recoveryCodes.length };
+	return { enabled: true, enabledAt: isoTime(record.createdAt), recoveryCodesLeft: record.recoveryCodes.length };
 }
 
 function connectedAccounts(ctx: RequestContext, holdings: UserHoldings): ConnectedAccount[] {
@@ -108,8 +108,8 @@ function passkeyInfos(holdings: UserHoldings): PasskeyInfo[] {
 		credentialID: passkey.credentialID,
 		name: passkey.name ?? null,
 		authenticatorName: authenticatorName(passkey.aaguid),
-		createdAt: iso(passkey.createdAt),
-		lastUsedAt: iso(passkey.lastUsedAt),
+		createdAt: isoTime(passkey.createdAt),
+		lastUsedAt: isoTime(passkey.lastUsedAt),
 		credentialDeviceType: passkey.credentialDeviceType,
 		credentialBackedUp: passkey.credentialBackedUp,
 		transports: splitTransports(passkey.transports) ?? [],
@@ -126,7 +126,7 @@ async function sessionInfos(ctx: RequestContext, adapter: GuardedAdapter, sessio
 		// this browser from its own token (a session from before ids, or one whose row failed to write, is listed too)
 		const device = describeUserAgent(ctx.headers.get('user-agent'));
 		const id = own !== undefined && ctx.config.account.listJwtSessions ? publicSessionId(ctx, own) : 'current';
-		const current: SessionInfo = { id, current: true, createdAt: iso(session.signedInAt), lastSeenAt: iso(ctx.now), expires: iso(stored.expires) as string, ...device };
+		const current: SessionInfo = { id, current: true, createdAt: isoTime(session.signedInAt), lastSeenAt: isoTime(ctx.now), expires: isoTime(stored.expires) as string, ...device };
 		return [current, ...others.sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? ''))];
 	}
 	const rows: AdapterSession[] = hasAdapterMethod(adapter, 'listSessionsByUserId') ? await adapter.listSessionsByUserId(session.user.id) : [];
@@ -141,21 +141,22 @@ async function sessionInfos(ctx: RequestContext, adapter: GuardedAdapter, sessio
 }
 
 /** One session row as listed: created, last seen (its last extension: expires − `maxAge` seconds), device. */
-function sessionInfo(ctx: RequestContext, row: AdapterSession, current: boolean, maxAge: number): SessionInfo {
+export function sessionInfo(ctx: RequestContext, row: AdapterSession, current: boolean, maxAge: number): SessionInfo {
 	const expires = new Date(row.expires).getTime();
 	const lastWrite = expires - maxAge * 1000;
 	const createdAt = row.createdAt ? new Date(row.createdAt).getTime() : null;
 	return {
 		id: publicSessionId(ctx, row.sessionToken),
 		current,
-		createdAt: iso(createdAt),
-		lastSeenAt: iso(current ? ctx.now : createdAt !== null ? Math.max(lastWrite, createdAt) : lastWrite),
-		expires: iso(expires) as string,
+		createdAt: isoTime(createdAt),
+		lastSeenAt: isoTime(current ? ctx.now : createdAt !== null ? Math.max(lastWrite, createdAt) : lastWrite),
+		expires: isoTime(expires) as string,
 		...describeUserAgent(row.userAgent)
 	};
 }
 
-function iso(value: number | Date | string | null | undefined): string | null {
+/** An ISO time of a Date, a parseable string or epoch milliseconds; null when absent or invalid. */
+export function isoTime(value: number | Date | string | null | undefined): string | null {
 	if (value === null || value === undefined) return null;
 	const time = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
 	return Number.isFinite(time) ? new Date(time).toISOString() : null;

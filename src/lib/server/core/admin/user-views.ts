@@ -5,14 +5,14 @@ import { hasAdapterMethod } from '../store/adapter-guard.js';
 import { isJwtSessionRow, listJwtSessions } from '../session/jwt-session-list.js';
 import type { RequestContext } from '../request/context.js';
 import { splitTransports } from '../flows/passkey/webauthn-register.js';
-import { publicSessionId } from '../account/account-session.js';
-import type { PasskeyInfo, SessionInfo } from '../account/account-types.js';
-import { authenticatorName, describeUserAgent } from '../account/describe-device.js';
+import type { PasskeyInfo } from '../account/account-types.js';
+import { authenticatorName } from '../account/describe-device.js';
 import type { AdapterAuthenticator, AdapterSession, AdapterUser, AdapterUserAdmin } from '../types.js';
 import { isAdminUser, mayActOn } from './admin-authorization.js';
 import { isBanned } from './ban.js';
 import { auditTrailOf } from './admin-audit.js';
 import type { AdminUserDetail, AdminUserSummary } from './admin-types.js';
+import { isoTime, sessionInfo } from '../account/overview.js';
 
 /** Who is looking: the admin, or null for a server script. */
 export type Viewer = AdapterUser | null;
@@ -37,7 +37,7 @@ export async function userSummary(ctx: RequestContext, user: AdapterUser, record
 		role: stored?.role ?? null,
 		isAdmin: admin,
 		status: banned ? 'banned' : 'active',
-		banExpires: banned ? iso(stored?.banExpires) : null,
+		banExpires: banned ? isoTime(stored?.banExpires) : null,
 		twoFactor
 	};
 }
@@ -71,10 +71,10 @@ export async function userDetail(ctx: RequestContext, user: AdapterUser, viewer:
 	return {
 		user: {
 			...summary,
-			emailVerified: iso(user.emailVerified),
-			createdAt: iso(record?.createdAt),
-			lastSignInAt: iso(record?.lastSignInAt),
-			bannedAt: banned ? iso(record?.bannedAt) : null,
+			emailVerified: isoTime(user.emailVerified),
+			createdAt: isoTime(record?.createdAt),
+			lastSignInAt: isoTime(record?.lastSignInAt),
+			bannedAt: banned ? isoTime(record?.bannedAt) : null,
 			banReason: banned ? (record?.banReason ?? null) : null
 		},
 		accounts: accounts
@@ -86,8 +86,8 @@ export async function userDetail(ctx: RequestContext, user: AdapterUser, viewer:
 				providerAccountId: account.providerAccountId
 			})),
 		passkeys: passkeys.map(passkeyInfo),
-		twoFactor: twoFactor === undefined ? null : twoFactor ? { enabled: true, enabledAt: iso(twoFactor.createdAt) } : { enabled: false, enabledAt: null },
-		sessions: sessions.map((row) => sessionInfo(ctx, row)).sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '')),
+		twoFactor: twoFactor === undefined ? null : twoFactor ? { enabled: true, enabledAt: isoTime(twoFactor.createdAt) } : { enabled: false, enabledAt: null },
+		sessions: sessions.map((row) => sessionInfo(ctx, row, false, sessionMaxAge(ctx))).sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '')),
 		audit,
 		canAct,
 		// a script has no session to keep aside: only an admin impersonates
@@ -114,8 +114,8 @@ function passkeyInfo(passkey: AdapterAuthenticator): PasskeyInfo {
 		credentialID: passkey.credentialID,
 		name: passkey.name ?? null,
 		authenticatorName: authenticatorName(passkey.aaguid),
-		createdAt: iso(passkey.createdAt),
-		lastUsedAt: iso(passkey.lastUsedAt),
+		createdAt: isoTime(passkey.createdAt),
+		lastUsedAt: isoTime(passkey.lastUsedAt),
 		credentialDeviceType: passkey.credentialDeviceType,
 		credentialBackedUp: passkey.credentialBackedUp,
 		transports: splitTransports(passkey.transports) ?? [],
@@ -124,24 +124,7 @@ function passkeyInfo(passkey: AdapterAuthenticator): PasskeyInfo {
 	};
 }
 
-/** One session row as listed: created, last seen (its last extension: expires − max age), device. */
-function sessionInfo(ctx: RequestContext, row: AdapterSession): SessionInfo {
-	const maxAge = ctx.config.session.strategy === 'jwt' ? ctx.config.jwt.maxAge : ctx.config.session.maxAge;
-	const expires = new Date(row.expires).getTime();
-	const createdAt = row.createdAt ? new Date(row.createdAt).getTime() : null;
-	const lastWrite = expires - maxAge * 1000;
-	return {
-		id: publicSessionId(ctx, row.sessionToken),
-		current: false,
-		createdAt: iso(createdAt),
-		lastSeenAt: iso(createdAt !== null ? Math.max(lastWrite, createdAt) : lastWrite),
-		expires: iso(expires) as string,
-		...describeUserAgent(row.userAgent)
-	};
-}
-
-function iso(value: number | Date | string | null | undefined): string | null {
-	if (value === null || value === undefined) return null;
-	const time = value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : value;
-	return Number.isFinite(time) ? new Date(time).toISOString() : null;
+/** How long a session lives unless used (the strategy's own max age), for a session's last extension. */
+function sessionMaxAge(ctx: RequestContext): number {
+	return ctx.config.session.strategy === 'jwt' ? ctx.config.jwt.maxAge : ctx.config.session.maxAge;
 }
