@@ -104,7 +104,12 @@ function connectedAccounts(ctx: RequestContext, holdings: UserHoldings): Connect
 
 function passkeyInfos(holdings: UserHoldings): PasskeyInfo[] {
 	const several = holdings.passkeys.length > 1;
-	return holdings.passkeys.map((passkey) => ({
+	return holdings.passkeys.map((passkey) => passkeyInfo(passkey, several && canRemove(holdings.ways, { kind: 'passkey', credentialID: passkey.credentialID })));
+}
+
+/** One passkey as listed: no public key, no counter; `removable` says whether it may be removed now. */
+export function passkeyInfo(passkey: AdapterAuthenticator, removable: boolean): PasskeyInfo {
+	return {
 		credentialID: passkey.credentialID,
 		name: passkey.name ?? null,
 		authenticatorName: authenticatorName(passkey.aaguid),
@@ -113,8 +118,8 @@ function passkeyInfos(holdings: UserHoldings): PasskeyInfo[] {
 		credentialDeviceType: passkey.credentialDeviceType,
 		credentialBackedUp: passkey.credentialBackedUp,
 		transports: splitTransports(passkey.transports) ?? [],
-		canRemove: several && canRemove(holdings.ways, { kind: 'passkey', credentialID: passkey.credentialID })
-	}));
+		canRemove: removable
+	};
 }
 
 async function sessionInfos(ctx: RequestContext, adapter: GuardedAdapter, session: AccountSession): Promise<SessionInfo[]> {

@@ -4,15 +4,12 @@
 import { hasAdapterMethod } from '../store/adapter-guard.js';
 import { isJwtSessionRow, listJwtSessions } from '../session/jwt-session-list.js';
 import type { RequestContext } from '../request/context.js';
-import { splitTransports } from '../flows/passkey/webauthn-register.js';
-import type { PasskeyInfo } from '../account/account-types.js';
-import { authenticatorName } from '../account/describe-device.js';
 import type { AdapterAuthenticator, AdapterSession, AdapterUser, AdapterUserAdmin } from '../types.js';
 import { isAdminUser, mayActOn } from './admin-authorization.js';
 import { isBanned } from './ban.js';
 import { auditTrailOf } from './admin-audit.js';
 import type { AdminUserDetail, AdminUserSummary } from './admin-types.js';
-import { isoTime, sessionInfo } from '../account/overview.js';
+import { isoTime, passkeyInfo, sessionInfo } from '../account/overview.js';
 
 /** Who is looking: the admin, or null for a server script. */
 export type Viewer = AdapterUser | null;
@@ -85,7 +82,8 @@ export async function userDetail(ctx: RequestContext, user: AdapterUser, viewer:
 				type: account.type,
 				providerAccountId: account.providerAccountId
 			})),
-		passkeys: passkeys.map(passkeyInfo),
+		// an admin may remove any of them (docs/admin.md)
+		passkeys: passkeys.map((passkey) => passkeyInfo(passkey, true)),
 		twoFactor: twoFactor === undefined ? null : twoFactor ? { enabled: true, enabledAt: isoTime(twoFactor.createdAt) } : { enabled: false, enabledAt: null },
 		sessions: sessions.map((row) => sessionInfo(ctx, row, false, sessionMaxAge(ctx))).sort((a, b) => (b.createdAt ?? '').localeCompare(a.createdAt ?? '')),
 		audit,
@@ -109,20 +107,6 @@ export async function listedSessionsOf(ctx: RequestContext, userId: string): Pro
 	return rows.filter((row) => !isJwtSessionRow(row.sessionToken) && new Date(row.expires).getTime() > ctx.now);
 }
 
-function passkeyInfo(passkey: AdapterAuthenticator): PasskeyInfo {
-	return {
-		credentialID: passkey.credentialID,
-		name: passkey.name ?? null,
-		authenticatorName: authenticatorName(passkey.aaguid),
-		createdAt: isoTime(passkey.createdAt),
-		lastUsedAt: isoTime(passkey.lastUsedAt),
-		credentialDeviceType: passkey.credentialDeviceType,
-		credentialBackedUp: passkey.credentialBackedUp,
-		transports: splitTransports(passkey.transports) ?? [],
-		// an admin may remove any of them (docs/admin.md)
-		canRemove: true
-	};
-}
 
 /** How long a session lives unless used (the strategy's own max age), for a session's last extension. */
 function sessionMaxAge(ctx: RequestContext): number {
