@@ -128,6 +128,31 @@ export const failures = {
 		defaultMessage: 'Invalid second factor',
 		meaning: 'The authenticator code or recovery code is wrong, malformed, or was already used (a code is accepted once). Counted by `rateLimit.secondFactor`.'
 	},
+	InvitationExpired: {
+		status: 410, page: 'error', message: 'InvitationExpired', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'Invitation expired',
+		meaning: 'The invitation is older than `organizations.invitationMaxAge`: ask for a new one.'
+	},
+	InvitationInvalid: {
+		status: 404, page: 'error', message: 'InvitationInvalid', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Invitation invalid',
+		meaning: 'The invitation link is unknown, malformed or forged: no invitation has this token.'
+	},
+	InvitationRevoked: {
+		status: 410, page: 'error', message: 'InvitationRevoked', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'Invitation revoked',
+		meaning: 'The organization withdrew the invitation.'
+	},
+	InvitationUsed: {
+		status: 410, page: 'error', message: 'InvitationUsed', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'Invitation used',
+		meaning: 'The invitation was already accepted (each one is accepted once).'
+	},
+	InvitationWrongAddress: {
+		status: 403, page: 'error', message: 'InvitationWrongAddress', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Invitation for another address',
+		meaning: 'The signed-in user\'s address is not the one the invitation was sent to: sign in with that address to accept it.'
+	},
 	JWTSessionError: {
 		status: 400, page: 'signIn', message: 'JWTSessionError', retry: true, log: 'error', startup: false,
 		defaultMessage: 'Invalid session token',
@@ -177,6 +202,36 @@ export const failures = {
 		status: 400, page: 'signIn', message: 'OAuthSignin', retry: true, log: 'error', startup: false,
 		defaultMessage: 'OAuth sign-in failed',
 		meaning: 'Starting an OAuth sign-in failed (discovery, request token, or the authorization URL).'
+	},
+	OrganizationAlreadyMember: {
+		status: 409, page: 'error', message: 'OrganizationAlreadyMember', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'Already a member',
+		meaning: 'The invited address already belongs to a member, or the user accepting an invitation is already a member.'
+	},
+	OrganizationForbidden: {
+		status: 403, page: 'error', message: 'OrganizationForbidden', retry: false, log: 'warn', startup: false,
+		defaultMessage: 'Not allowed in this organization',
+		meaning: 'The caller is a member but their role does not allow this (a permission the role lacks, a role above their own, a member ranked above them), or may not create organizations.'
+	},
+	OrganizationLastOwner: {
+		status: 409, page: 'error', message: 'OrganizationLastOwner', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'Last owner',
+		meaning: 'The change would leave the organization without an owner: the last owner can neither leave, be removed nor be demoted. Make another member owner first, or delete the organization.'
+	},
+	OrganizationMemberNotFound: {
+		status: 404, page: 'error', message: 'OrganizationMemberNotFound', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'Member not found',
+		meaning: 'The member or team named is not in this organization.'
+	},
+	OrganizationNotFound: {
+		status: 404, page: 'error', message: 'OrganizationNotFound', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'Organization not found',
+		meaning: 'No organization has this id, or the caller is not one of its members: the same answer either way, so ids cannot be probed.'
+	},
+	OrganizationSlugTaken: {
+		status: 409, page: 'error', message: 'OrganizationSlugTaken', retry: false, log: 'debug', startup: false,
+		defaultMessage: 'Organization slug taken',
+		meaning: 'Another organization already has this slug (slugs are unique).'
 	},
 	PayloadTooLarge: {
 		status: 413, page: 'error', message: 'InvalidRequest', retry: true, log: 'warn', startup: false,

@@ -15,6 +15,7 @@ import type {
 } from '../core/types.js';
 import { boundAuditLimit, boundUserListQuery } from '../core/store/admin-query-bounds.js';
 import { UniqueViolationError } from './errors.js';
+import { memoryOrganizations } from './memory-organizations.js';
 
 /**
  * Creates an adapter whose data lives in this process and is lost on exit. Nothing to close.
@@ -35,6 +36,7 @@ export function MemoryAdapter(): Required<Adapter> {
 	const twoFactors = new Map<string, AdapterTwoFactor>();
 	const userAdmins = new Map<string, AdapterUserAdmin>();
 	const auditTrail: AdapterAuditEntry[] = [];
+	const { forgetUser: forgetMemberships, ...organizationMethods } = memoryOrganizations(users, sessions);
 
 	function requireUser(userId: string, operation: string): void {
 		if (!users.has(userId)) throw new AdapterError(`${operation}: no user with id ${userId}`);
@@ -51,6 +53,7 @@ export function MemoryAdapter(): Required<Adapter> {
 
 	// Methods are async but never await before writing, so check-then-insert cannot interleave.
 	return {
+		...organizationMethods,
 		async createUser(user) {
 			const stored = normalizeUser({ ...user, id: user.id || randomUuid() });
 			if (users.has(stored.id)) throw new UniqueViolationError('users_pkey', 'A user with this id already exists');
@@ -97,6 +100,7 @@ export function MemoryAdapter(): Required<Adapter> {
 			deleteWhere(authenticators, (authenticator) => authenticator.userId === userId);
 			twoFactors.delete(userId);
 			userAdmins.delete(userId);
+			forgetMemberships(userId);
 			return copy(user);
 		},
 
@@ -166,7 +170,8 @@ export function MemoryAdapter(): Required<Adapter> {
 				...current,
 				sessionToken: current.sessionToken,
 				userId: changes.userId ?? current.userId,
-				expires: changes.expires !== undefined ? new Date(changes.expires) : current.expires
+				expires: changes.expires !== undefined ? new Date(changes.expires) : current.expires,
+				...(changes.activeOrganizationId !== undefined ? { activeOrganizationId: changes.activeOrganizationId } : {})
 			};
 			sessions.set(next.sessionToken, next);
 			return copy(next);
@@ -387,6 +392,7 @@ function sessionDetails(session: AdapterSession): Partial<AdapterSession> {
 	const details: Partial<AdapterSession> = {};
 	if (session.createdAt) details.createdAt = new Date(session.createdAt);
 	if (session.userAgent) details.userAgent = session.userAgent;
+	if (session.activeOrganizationId) details.activeOrganizationId = session.activeOrganizationId;
 	return details;
 }
 

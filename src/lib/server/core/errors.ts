@@ -114,6 +114,28 @@ export class UserExists extends errorClass('UserExists') {}
 export class UserBanned extends errorClass('UserBanned') {}
 /** An impersonated session tried a change it may not make (credentials, account, admin routes). */
 export class ImpersonationForbidden extends errorClass('ImpersonationForbidden') {}
+/** No organization has the id named, or the caller is not its member (one answer for both). */
+export class OrganizationNotFound extends errorClass('OrganizationNotFound') {}
+/** The caller's role in the organization does not allow the change. */
+export class OrganizationForbidden extends errorClass('OrganizationForbidden') {}
+/** Another organization has the slug. */
+export class OrganizationSlugTaken extends errorClass('OrganizationSlugTaken') {}
+/** The change would leave the organization without an owner. */
+export class OrganizationLastOwner extends errorClass('OrganizationLastOwner') {}
+/** The member or team named is not in the organization. */
+export class OrganizationMemberNotFound extends errorClass('OrganizationMemberNotFound') {}
+/** The address or user already belongs to the organization. */
+export class OrganizationAlreadyMember extends errorClass('OrganizationAlreadyMember') {}
+/** No invitation has the token (unknown, malformed or forged). */
+export class InvitationInvalid extends errorClass('InvitationInvalid') {}
+/** The invitation expired. */
+export class InvitationExpired extends errorClass('InvitationExpired') {}
+/** The invitation was revoked. */
+export class InvitationRevoked extends errorClass('InvitationRevoked') {}
+/** The invitation was already accepted. */
+export class InvitationUsed extends errorClass('InvitationUsed') {}
+/** The signed-in user's address is not the invited one. */
+export class InvitationWrongAddress extends errorClass('InvitationWrongAddress') {}
 
 /**
  * Thrown from a credentials provider's `authorize()` to refuse a sign-in.
@@ -169,6 +191,11 @@ export const errorClasses = {
 	InvalidProvider,
 	InvalidRequest,
 	InvalidSecondFactor,
+	InvitationExpired,
+	InvitationInvalid,
+	InvitationRevoked,
+	InvitationUsed,
+	InvitationWrongAddress,
 	JWTSessionError,
 	LastSignInMethod,
 	MethodNotAllowed,
@@ -179,6 +206,12 @@ export const errorClasses = {
 	OAuthAccountNotLinked,
 	OAuthCallbackError,
 	OAuthSignin,
+	OrganizationAlreadyMember,
+	OrganizationForbidden,
+	OrganizationLastOwner,
+	OrganizationMemberNotFound,
+	OrganizationNotFound,
+	OrganizationSlugTaken,
 	PayloadTooLarge,
 	RateLimited,
 	SecondFactorExpired,

@@ -36,7 +36,23 @@ export interface Session extends DefaultSession {
 	 * reach the admin routes.
 	 */
 	impersonation?: SessionImpersonation;
+	/**
+	 * The active organization and the user's role in it (docs/organizations.md), present only when
+	 * `organizations` is configured, one is active, and the user is still its member: membership is
+	 * checked on every read, so a removed member loses it at once.
+	 */
+	organization?: SessionOrganization;
 	[key: string]: unknown;
+}
+
+/** The active organization of a session, with the signed-in user's role in it. */
+export interface SessionOrganization {
+	id: string;
+	name: string;
+	slug: string;
+	logo: string | null;
+	/** The user's role in it (`owner`, `admin`, `member` or a role of `organizations.roles`). */
+	role: string;
 }
 
 /** Who is behind an impersonated session, and until when. */
@@ -155,6 +171,87 @@ export interface AdapterSession {
 	createdAt?: Date | null;
 	/** Optional (kitgate addition): the `User-Agent` of the browser that signed in (at most 512 characters), for the list of sessions. */
 	userAgent?: string | null;
+	/**
+	 * Optional (kitgate addition, docs/organizations.md): the session's active organization, set by
+	 * `updateSession`, returned by `getSessionAndUser`; null or absent for none.
+	 */
+	activeOrganizationId?: string | null;
+}
+
+/** An organization (kitgate addition, docs/organizations.md). */
+export interface AdapterOrganization {
+	/** Random id. */
+	id: string;
+	/** Display name (1–100 characters). */
+	name: string;
+	/** Unique short name: lowercase `a-z`, `0-9` and inner `-`, 2–48 characters. */
+	slug: string;
+	/** URL of a logo (`https:` or a same-site path), null for none. */
+	logo: string | null;
+	/** JSON text of the app's own data about the organization (at most 4096 characters), null for none. */
+	metadata: string | null;
+	createdAt: Date;
+}
+
+/** A user's membership of an organization, with their role there. One per organization and user. */
+export interface AdapterMember {
+	/** Random id. */
+	id: string;
+	organizationId: string;
+	userId: string;
+	/** `owner`, `admin`, `member` or a role of `organizations.roles`. */
+	role: string;
+	createdAt: Date;
+}
+
+/** A member as a list shows it: the membership and the user it belongs to. */
+export interface AdapterMemberWithUser extends AdapterMember {
+	user: AdapterUser;
+}
+
+/** An organization and the user's membership of it. */
+export interface AdapterMembership {
+	organization: AdapterOrganization;
+	member: AdapterMember;
+}
+
+/**
+ * An invitation to join an organization, sent by email. The link's secret is never stored: only
+ * its keyed hash. Expiry is not a status: a `pending` invitation past `expires` is expired.
+ */
+export interface AdapterInvitation {
+	/** Random id (the public half of the link's token). */
+	id: string;
+	organizationId: string;
+	/** The invited address, normalized as the email provider normalizes sign-in addresses. */
+	email: string;
+	/** The role the invitee gets on accepting. */
+	role: string;
+	/** The member who invited, null when a server script did. */
+	inviterId: string | null;
+	/** Keyed hash of the link's secret. */
+	tokenHash: string;
+	/** The team the invitee joins on accepting, null for none. */
+	teamId: string | null;
+	status: 'pending' | 'accepted' | 'revoked';
+	expires: Date;
+	createdAt: Date;
+}
+
+/** A team inside an organization (optional grouping of members). */
+export interface AdapterTeam {
+	id: string;
+	organizationId: string;
+	/** 1–100 characters, unique inside the organization. */
+	name: string;
+	createdAt: Date;
+}
+
+/** A user in a team. The user is a member of the team's organization; removing the member removes them from its teams. */
+export interface AdapterTeamMember {
+	teamId: string;
+	userId: string;
+	createdAt: Date;
 }
 
 /**
@@ -451,6 +548,191 @@ export interface Adapter {
 	 * const trail = await adapter.listAuditEntries("user-1", { limit: 50 });
 	 */
 	listAuditEntries?(userId: string, options: { limit: number }): Awaitable<AdapterAuditEntry[]>;
+	/**
+	 * Optional (kitgate addition, docs/organizations.md): stores a new organization and returns it.
+	 * A slug another organization has throws a unique violation (`UniqueViolationError` on the
+	 * shipped adapters).
+	 *
+	 * @example
+	 * await adapter.createOrganization({ id, name: "Acme", slug: "acme", logo: null, metadata: null, createdAt: new Date() });
+	 */
+	createOrganization?(organization: AdapterOrganization): Awaitable<AdapterOrganization>;
+	/**
+	 * Optional (kitgate addition): the organization with this id, null for none.
+	 *
+	 * @example
+	 * const organization = await adapter.getOrganization("org-1");
+	 */
+	getOrganization?(id: string): Awaitable<AdapterOrganization | null>;
+	/**
+	 * Optional (kitgate addition): the organization with this slug (exact match), null for none.
+	 *
+	 * @example
+	 * const organization = await adapter.getOrganizationBySlug("acme");
+	 */
+	getOrganizationBySlug?(slug: string): Awaitable<AdapterOrganization | null>;
+	/**
+	 * Optional (kitgate addition): writes the given fields (not `id`, not `createdAt`) and returns the
+	 * organization, null when none has the id. A taken slug throws a unique violation.
+	 *
+	 * @example
+	 * await adapter.updateOrganization({ id: "org-1", name: "Acme Inc." });
+	 */
+	updateOrganization?(
+		changes: Partial<Pick<AdapterOrganization, 'name' | 'slug' | 'logo' | 'metadata'>> & Pick<AdapterOrganization, 'id'>
+	): Awaitable<AdapterOrganization | null>;
+	/**
+	 * Optional (kitgate addition): deletes the organization with its members, invitations, teams and
+	 * team members, and clears it as the active organization of every stored session. Nothing for an
+	 * unknown id.
+	 *
+	 * @example
+	 * await adapter.deleteOrganization("org-1");
+	 */
+	deleteOrganization?(id: string): Awaitable<void>;
+	/**
+	 * Optional (kitgate addition): stores a membership. A second membership of one user in one
+	 * organization throws a unique violation; an unknown organization or user throws.
+	 *
+	 * @example
+	 * await adapter.createMember({ id, organizationId: "org-1", userId: "user-1", role: "owner", createdAt: new Date() });
+	 */
+	createMember?(member: AdapterMember): Awaitable<AdapterMember>;
+	/**
+	 * Optional (kitgate addition): the organization and the user's membership of it, in one read;
+	 * null when the user is not its member (or either is unknown). Called on every session read with
+	 * an active organization: keep it one indexed query.
+	 *
+	 * @example
+	 * const membership = await adapter.getMembership("org-1", "user-1"); // { organization, member } | null
+	 */
+	getMembership?(organizationId: string, userId: string): Awaitable<AdapterMembership | null>;
+	/**
+	 * Optional (kitgate addition): the members of an organization with their users, ordered by the
+	 * membership's creation time then id.
+	 *
+	 * @example
+	 * const members = await adapter.listMembers("org-1");
+	 */
+	listMembers?(organizationId: string): Awaitable<AdapterMemberWithUser[]>;
+	/**
+	 * Optional (kitgate addition): every organization the user is a member of, with the membership,
+	 * ordered by organization name then id.
+	 *
+	 * @example
+	 * const memberships = await adapter.listMemberships("user-1");
+	 */
+	listMemberships?(userId: string): Awaitable<AdapterMembership[]>;
+	/**
+	 * Optional (kitgate addition): sets a member's role, keeping one member of `keepOne` (the owner
+	 * role) in the organization: when the member has that role, the new role is another and no
+	 * other member has it, nothing changes and the answer is `"last"`. Atomic: of two concurrent
+	 * calls that would each remove one of the last two owners, one answers `"last"`. Null for an
+	 * unknown member.
+	 *
+	 * @example
+	 * const result = await adapter.updateMemberRole("member-1", "admin", { keepOne: "owner" });
+	 */
+	updateMemberRole?(memberId: string, role: string, options: { keepOne: string }): Awaitable<AdapterMember | 'last' | null>;
+	/**
+	 * Optional (kitgate addition): deletes a membership (and the user's team memberships in that
+	 * organization), keeping one member of `keepOne` as `updateMemberRole` does (`"last"`: nothing
+	 * deleted). Atomic in the same way. `"deleted"`, or null for an unknown member.
+	 *
+	 * @example
+	 * const result = await adapter.deleteMember("member-1", { keepOne: "owner" });
+	 */
+	deleteMember?(memberId: string, options: { keepOne: string }): Awaitable<'deleted' | 'last' | null>;
+	/**
+	 * Optional (kitgate addition): stores an invitation (the organization must exist).
+	 *
+	 * @example
+	 * await adapter.createInvitation({ id, organizationId: "org-1", email: "bo@example.com", role: "member", inviterId: "user-1", tokenHash, teamId: null, status: "pending", expires, createdAt: new Date() });
+	 */
+	createInvitation?(invitation: AdapterInvitation): Awaitable<AdapterInvitation>;
+	/**
+	 * Optional (kitgate addition): the invitation with this id, null for none.
+	 *
+	 * @example
+	 * const invitation = await adapter.getInvitation("inv-1");
+	 */
+	getInvitation?(id: string): Awaitable<AdapterInvitation | null>;
+	/**
+	 * Optional (kitgate addition): the invitations of an organization, every status, newest first.
+	 *
+	 * @example
+	 * const invitations = await adapter.listInvitations("org-1");
+	 */
+	listInvitations?(organizationId: string): Awaitable<AdapterInvitation[]>;
+	/**
+	 * Optional (kitgate addition): the invitations to this (normalized) address, every status,
+	 * newest first.
+	 *
+	 * @example
+	 * const invitations = await adapter.listInvitationsByEmail("bo@example.com");
+	 */
+	listInvitationsByEmail?(email: string): Awaitable<AdapterInvitation[]>;
+	/**
+	 * Optional (kitgate addition): revokes a `pending` invitation; true when it was pending (and is
+	 * now `revoked`), false otherwise. Atomic against `acceptInvitation`.
+	 *
+	 * @example
+	 * if (!(await adapter.revokeInvitation("inv-1"))) throw new Error("not pending");
+	 */
+	revokeInvitation?(id: string): Awaitable<boolean>;
+	/**
+	 * Optional (kitgate addition): in one transaction, marks the invitation `accepted` if it is
+	 * `pending` and `expires` is after `now`, stores `member`, and adds the user to the invitation's
+	 * team when it has one. Null (nothing written) when the invitation was not pending, had expired,
+	 * or the user is already a member. Of two concurrent calls, one succeeds.
+	 *
+	 * @example
+	 * const member = await adapter.acceptInvitation("inv-1", { id, organizationId: "org-1", userId: "user-2", role: "member", createdAt: now }, now);
+	 */
+	acceptInvitation?(invitationId: string, member: AdapterMember, now: Date): Awaitable<AdapterMember | null>;
+	/**
+	 * Optional (kitgate addition): stores a team. A name another team of the organization has throws
+	 * a unique violation.
+	 *
+	 * @example
+	 * await adapter.createTeam({ id, organizationId: "org-1", name: "Design", createdAt: new Date() });
+	 */
+	createTeam?(team: AdapterTeam): Awaitable<AdapterTeam>;
+	/**
+	 * Optional (kitgate addition): the teams of an organization, ordered by name then id.
+	 *
+	 * @example
+	 * const teams = await adapter.listTeams("org-1");
+	 */
+	listTeams?(organizationId: string): Awaitable<AdapterTeam[]>;
+	/**
+	 * Optional (kitgate addition): deletes a team and its memberships. Nothing for an unknown id.
+	 *
+	 * @example
+	 * await adapter.deleteTeam("team-1");
+	 */
+	deleteTeam?(teamId: string): Awaitable<void>;
+	/**
+	 * Optional (kitgate addition): puts a user in a team; a second time throws a unique violation.
+	 *
+	 * @example
+	 * await adapter.addTeamMember({ teamId: "team-1", userId: "user-2", createdAt: new Date() });
+	 */
+	addTeamMember?(teamMember: AdapterTeamMember): Awaitable<AdapterTeamMember>;
+	/**
+	 * Optional (kitgate addition): takes a user out of a team; true when they were in it.
+	 *
+	 * @example
+	 * await adapter.removeTeamMember("team-1", "user-2");
+	 */
+	removeTeamMember?(teamId: string, userId: string): Awaitable<boolean>;
+	/**
+	 * Optional (kitgate addition): the users in a team, ordered by when they joined, then user id.
+	 *
+	 * @example
+	 * const people = await adapter.listTeamMembers("team-1");
+	 */
+	listTeamMembers?(teamId: string): Awaitable<AdapterTeamMember[]>;
 }
 
 /** Fields every provider has. */
@@ -605,8 +887,10 @@ export interface SendVerificationRequestParams {
  *   to the request never tells whether an address has an account;
  * - `security-notice`: to the user's address after a credential change (`change` says which), with
  *   a link to the site only.
+ * - `organization-invitation`: to an invited address, with the invitation link (`url`, its one
+ *   secret), the organization's name and who invited (`invitation`; docs/organizations.md).
  */
-export type AccountEmailKind = 'confirm-email-change' | 'email-change-notice' | 'email-in-use' | 'security-notice';
+export type AccountEmailKind = 'confirm-email-change' | 'email-change-notice' | 'email-in-use' | 'security-notice' | 'organization-invitation';
 
 /**
  * A change to how a user proves who they are, told by a `security-notice` mail: a passkey added or
@@ -644,6 +928,8 @@ export interface AccountEmailParams {
 	locale?: string;
 	/** Page and mail texts in that language, with the config's `messages` overrides. */
 	messages?: Record<string, string>;
+	/** `organization-invitation`: the organization, the role offered and who invited (null: a server script). */
+	invitation?: { organizationName: string; role: string; inviterName: string | null };
 }
 
 /** A provider that signs users in with a one-time link sent by email. */
@@ -1198,6 +1484,22 @@ export interface EventCallbacks {
 		detail: Record<string, unknown> | null;
 		impersonated: boolean;
 	}) => Awaitable<void>;
+	/**
+	 * Kitgate addition: after a change to an organization succeeded (`action`: `create`, `update`,
+	 * `delete`, `invite`, `revoke-invitation`, `accept-invitation`, `set-role`, `remove-member`,
+	 * `leave`, `create-team`, `delete-team`, `add-team-member`, `remove-team-member`). `actorId` is
+	 * null for a server script; `detail` never holds a secret.
+	 *
+	 * @example
+	 * const events: Partial<EventCallbacks> = { organizationChange: ({ action, organizationId }) => console.info(action, organizationId) };
+	 */
+	organizationChange: (message: {
+		action: string;
+		actorId: string | null;
+		organizationId: string;
+		subjectUserId: string | null;
+		detail: Record<string, unknown> | null;
+	}) => Awaitable<void>;
 	/** `token` under JWT sessions, `user` under database sessions. */
 	session: (
 		message: { session: Session; token: JWT; user?: undefined } | { session: Session; user: AdapterUser; token?: undefined }
@@ -1277,6 +1579,41 @@ export interface AdminOptions {
 	pageSize?: number;
 }
 
+/**
+ * What a role may do: resource → actions (docs/organizations.md, "Roles and permissions").
+ *
+ * @example
+ * const billing: RoleStatements = { invoice: ['read', 'pay'], project: ['read'] };
+ */
+export type RoleStatements = Readonly<Record<string, readonly string[]>>;
+
+/**
+ * Organizations: who may create them, the roles members can have, invitations (docs/organizations.md).
+ *
+ * @example
+ * const organizations: OrganizationOptions = {
+ *   roles: { member: { project: ['create'] }, billing: { invoice: ['read', 'pay'] } },
+ *   invitationMaxAge: 3 * 24 * 60 * 60
+ * };
+ */
+export interface OrganizationOptions {
+	/**
+	 * Roles and what each may do. `owner`, `admin` and `member` are built in: an entry under one of
+	 * these names adds to its built-in statements; any other name declares a custom role. `owner`
+	 * may do everything. Resources and actions are the app's own words besides the built-in
+	 * `organization`, `member`, `invitation` and `team`.
+	 */
+	roles?: Readonly<Record<string, RoleStatements>>;
+	/** Who may create an organization: every signed-in user (default `true`), nobody but server scripts (`false`), or a function of the user. */
+	allowCreate?: boolean | ((params: { user: AdapterUser }) => Awaitable<boolean>);
+	/** Seconds an invitation can be accepted (default 7 days, at most 30 days). */
+	invitationMaxAge?: number;
+	/** At most this many organizations a user may create (default 20). */
+	maxOrganizationsPerUser?: number;
+	/** The email provider that sends invitations, by id (default: the only email provider with `sendAccountEmail`). */
+	emailProvider?: string;
+}
+
 /** Marker that turns off the CSRF check; for integrations whose framework already checks the origin. */
 // registered (Symbol.for): a second copy of kitgate (bundled twice) recognises the same marker
 export const skipCSRFCheck: unique symbol = Symbol.for('kitgate.skipCSRFCheck');
@@ -1342,6 +1679,14 @@ export interface AuthConfig {
 	 * const config: AuthConfig = { providers: [], adapter, admin: { admins: ['user-1'] } };
 	 */
 	admin?: AdminOptions;
+	/**
+	 * Organizations under `basePath` (`/organizations`: create, switch the active one, members and
+	 * roles, invitations by email, teams; docs/organizations.md). Off by default; needs an adapter.
+	 *
+	 * @example
+	 * const config: AuthConfig = { providers: [], adapter, organizations: { roles: { member: { project: ['create'] } } } };
+	 */
+	organizations?: OrganizationOptions;
 	/**
 	 * Keeps the users of the app's previous auth library signed in when it switches to kitgate.
 	 * `"authjs"`: a request that carries an Auth.js v5 session cookie (`authjs.session-token`, or

@@ -90,7 +90,8 @@ const ACCOUNT_MAIL_KEYS = {
 	'confirm-email-change': 'account.email.confirm',
 	'email-change-notice': 'account.email.notice',
 	'email-in-use': 'account.email.inUse',
-	'security-notice': 'account.email.security'
+	'security-notice': 'account.email.security',
+	'organization-invitation': 'organization.email.invitation'
 } as const;
 
 /**

@@ -77,7 +77,9 @@ export const sqlCore: unique symbol = Symbol('kitgate.sqlCore');
  * await adapter.migrate();
  * await adapter.close();
  */
-export interface SqlAdapter extends Required<Adapter> {
+// organization methods: the storage branch of issue 33 implements them and removes this Omit
+type OrganizationMethods = 'createOrganization' | 'getOrganization' | 'getOrganizationBySlug' | 'updateOrganization' | 'deleteOrganization' | 'createMember' | 'getMembership' | 'listMembers' | 'listMemberships' | 'updateMemberRole' | 'deleteMember' | 'createInvitation' | 'getInvitation' | 'listInvitations' | 'listInvitationsByEmail' | 'revokeInvitation' | 'acceptInvitation' | 'createTeam' | 'listTeams' | 'deleteTeam' | 'addTeamMember' | 'removeTeamMember' | 'listTeamMembers';
+export interface SqlAdapter extends Omit<Required<Adapter>, OrganizationMethods>, Partial<Pick<Adapter, OrganizationMethods>> {
 	/**
 	 * Applies pending migrations. Runs once per database connection, which every adapter of the same
 	 * database in this process shares (methods call it before their first query unless `autoMigrate`
