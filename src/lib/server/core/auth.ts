@@ -55,6 +55,12 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 		POST: async (ctx, operation, body) => (await adminActions()).changeAdmin(ctx, operation, body),
 		provider: 'optional'
 	},
+	// the organization routes (docs/organizations.md): the segment after `organizations` names the page or the change
+	organizations: {
+		GET: async (ctx, operation, body) => (await organizationActions()).showOrganizations(ctx, operation, body),
+		POST: async (ctx, operation, body) => (await organizationActions()).changeOrganizations(ctx, operation, body),
+		provider: 'optional'
+	},
 	// the second sign-in step of a user with a second factor (two-factor/second-factor.ts); its
 	// segment `passkey` takes a passkey instead of a code (two-factor/passkey-second-factor.ts)
 	'second-factor': {
@@ -69,6 +75,7 @@ const routes: Record<string, { GET?: Handler; POST?: Handler; provider: 'none' |
 // loaded on their first request: an app that never serves them keeps them out of memory.
 const accountActions = loadOnce(() => import('./actions/account.js'));
 const adminActions = loadOnce(() => import('./actions/admin.js'));
+const organizationActions = loadOnce(() => import('./actions/organizations.js'));
 const secondFactorActions = loadOnce(() => import('./actions/second-factor.js'));
 const passkeyStepActions = loadOnce(() => import('./actions/second-factor-passkey.js'));
 

@@ -38,6 +38,7 @@ import { resolveRateLimit, type ResolvedRateLimit } from '../limits/rate-limit-r
 import { resolveAccountOptions, type ResolvedAccountOptions } from '../account/account-options.js';
 import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions } from '../two-factor/two-factor-options.js';
 import { resolveAdminOptions, type ResolvedAdminOptions } from '../admin/admin-options.js';
+import { resolveOrganizationOptions, type ResolvedOrganizationOptions } from '../organizations/organization-options.js';
 import { skipCSRFCheck } from '../types.js';
 import type {
 	Adapter,
@@ -93,6 +94,8 @@ export interface ResolvedConfig {
 	twoFactor: ResolvedTwoFactorOptions;
 	/** The admin routes and `adminApi` (`admin`), defaults filled in; undefined when `admin` is not set. */
 	admin?: ResolvedAdminOptions;
+	/** The organization routes (`organizations`), defaults filled in; undefined when `organizations` is not set. */
+	organizations?: ResolvedOrganizationOptions;
 }
 
 export type { AuthEnv } from './env.js';
@@ -256,7 +259,8 @@ function buildWithVariables(config: AuthConfig, env: AuthEnv, missing: MissingVa
 		migrateSessionsFrom,
 		account: resolveAccountOptions(config.account, { adapter, providers, strategy }),
 		twoFactor: resolveTwoFactorOptions(config.twoFactor, { adapter, jwtMaxAge }),
-		admin: resolveAdminOptions(config.admin, { adapter, strategy })
+		admin: resolveAdminOptions(config.admin, { adapter, strategy }),
+		organizations: resolveOrganizationOptions(config.organizations)
 	};
 }
 
