@@ -260,7 +260,7 @@ function buildWithVariables(config: AuthConfig, env: AuthEnv, missing: MissingVa
 		account: resolveAccountOptions(config.account, { adapter, providers, strategy }),
 		twoFactor: resolveTwoFactorOptions(config.twoFactor, { adapter, jwtMaxAge }),
 		admin: resolveAdminOptions(config.admin, { adapter, strategy }),
-		organizations: resolveOrganizationOptions(config.organizations)
+		organizations: resolveOrganizationOptions(config.organizations, { adapter, providers })
 	};
 }
 

@@ -24,7 +24,11 @@ const ADAPTER_METHODS = new Set<string>([
 	'createAuthenticator', 'getAuthenticator', 'listAuthenticatorsByUserId', 'updateAuthenticatorCounter',
 	'deleteAuthenticator', 'deleteSessionsByUserId', 'listSessionsByUserId', 'deleteSessionOfUser', 'updateAuthenticator',
 	'getTwoFactor', 'setTwoFactor', 'deleteTwoFactor', 'useTotpStep', 'useRecoveryCode',
-	'listUsers', 'getUserAdmin', 'setUserAdmin', 'createAuditEntry', 'listAuditEntries'
+	'listUsers', 'getUserAdmin', 'setUserAdmin', 'createAuditEntry', 'listAuditEntries',
+	'createOrganization', 'getOrganization', 'getOrganizationBySlug', 'updateOrganization', 'deleteOrganization',
+	'createMember', 'getMembership', 'listMembers', 'listMemberships', 'updateMemberRole', 'deleteMember',
+	'createInvitation', 'getInvitation', 'listInvitations', 'listInvitationsByEmail', 'revokeInvitation', 'acceptInvitation',
+	'createTeam', 'listTeams', 'deleteTeam', 'addTeamMember', 'removeTeamMember', 'listTeamMembers'
 ] satisfies AdapterMethod[]);
 
 const rawAdapters = new WeakMap<object, Adapter>();
