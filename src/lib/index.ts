@@ -10,6 +10,8 @@ export { deleteUser, revokeSessions } from './server/core/session/revocation.js'
 export { credentialChanged, type CredentialChangedOptions } from './server/core/account/credential-change.js';
 export { adminApi, type AdminActor, type AdminApi, type AdminUserDetailData, type AdminUserListData } from './server/core/admin/admin-api.js';
 export { isAdmin } from './server/core/admin/admin-authorization.js';
+export { can } from './server/core/organizations/can.js';
+export { organizationApi, type OrganizationActor, type OrganizationApi } from './server/core/organizations/organization-api.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/limits/memory-rate-limit-store.js';
 export { MemorySessionCacheStore, type MemorySessionCacheStoreOptions } from './server/core/session/memory-session-cache-store.js';
 export { hashPassword, passwordHashing, verifyPassword, type PasswordHashing, type PasswordHashingOptions } from './server/core/passwords/password-hashing.js';
@@ -40,3 +42,16 @@ export type {
 	AdminUserList,
 	AdminUserSummary
 } from './server/core/admin/admin-types.js';
+export type {
+	InvitationDetail,
+	OrganizationDetail,
+	OrganizationInvitationView,
+	OrganizationList,
+	OrganizationMemberView,
+	OrganizationOperation,
+	OrganizationPermissions,
+	OrganizationResult,
+	OrganizationSummary,
+	OrganizationTeamView,
+	ReceivedInvitation
+} from './server/core/organizations/organization-types.js';
