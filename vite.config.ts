@@ -38,6 +38,8 @@ const integration = [
 	'src/lib/server/core/test/attacks/account-attacks.test.ts',
 	// the admin routes through both integrations (issue 32)
 	'src/lib/server/core/admin/{admin-route-attacks,admin-routes-refuse-non-admins,admin-input-on-postgres}.test.ts',
+	// the organization routes through both integrations (issue 33)
+	'src/lib/server/core/organizations/organization-route-attacks.test.ts',
 	'src/lib/server/core/test/attacks/email-change-links.test.ts',
 	'src/lib/server/core/test/attacks/userinfo-email-refutation.test.ts',
 	'src/lib/server/adapters/sql-adapters-on-authjs-tables.test.ts',
