@@ -13,6 +13,7 @@ export const MAX_LOGO_LENGTH = 2048;
 /** Longest metadata JSON text. */
 export const MAX_METADATA_LENGTH = 4096;
 
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
