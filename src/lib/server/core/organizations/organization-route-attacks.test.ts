@@ -9,6 +9,7 @@ import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
 import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { address, attackConfig, attackWorld, signInByEmail, STRATEGIES } from '../test/attacks/flows.js';
 import type { OrganizationDetail, OrganizationList } from './organization-types.js';
 
@@ -58,11 +59,13 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			let olga: Person, adam: Person, mia: Person, eve: Person;
 			let org: AdapterOrganization;
 			let eveOrg: AdapterOrganization;
+			let config: ReturnType<typeof attackConfig>;
 			const memberIds: Record<string, string> = {};
 
 			beforeAll(async () => {
 				adapter = makeAdapter();
-				app().use(attackConfig(adapter, strategy, { providers: [sinkProvider(world.sink)], organizations: {} }));
+				config = attackConfig(adapter, strategy, { providers: [sinkProvider(world.sink)], organizations: {} });
+				app().use(config);
 				[olga, adam, mia, eve] = [await signedIn(app(), adapter, 'olga'), await signedIn(app(), adapter, 'adam'), await signedIn(app(), adapter, 'mia'), await signedIn(app(), adapter, 'eve')];
 				const created = await answer(await post(olga, app(), 'create', { name: 'Acme' }));
 				expect(created).toMatchObject({ status: 200, body: { result: 'created', slug: 'acme' } });
@@ -227,6 +230,20 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				const page = await stranger.request(`${base}/auth/organizations/settings?id=${org.id}`, { headers: { accept: 'text/html' } });
 				expect(page.status).toBe(302);
 				expect(new URL(page.headers.get('location')!).pathname).toBe('/auth/signin');
+				await expectUntouched();
+			});
+
+			// last: it changes the app's rate limit
+			test('changes are rate limited per user (rateLimit.account), not per address: a colleague behind the same address is not', async () => {
+				app().use({ ...config, rateLimit: { store: MemoryRateLimitStore(), account: { perIdentifier: 2, perAddress: 1 } } });
+				for (let attempt = 0; attempt < 2; attempt++) {
+					expect(await answer(await post(mia, app(), 'leave', { organizationId: 'no-such' }))).toEqual({ status: 404, body: { error: 'OrganizationNotFound' } });
+				}
+				const limited = await answer(await post(mia, app(), 'leave', { organizationId: org.id }));
+				expect(limited).toMatchObject({ status: 429, body: { error: 'RateLimited' } });
+				const form = await post(mia, app(), 'leave', { organizationId: org.id }, { json: false });
+				expect(new URL(form.headers.get('location')!).searchParams.get('organizationError')).toBe('RateLimited');
+				expect(await answer(await post(adam, app(), 'leave', { organizationId: 'no-such' }))).toEqual({ status: 404, body: { error: 'OrganizationNotFound' } });
 				await expectUntouched();
 			});
 		});
