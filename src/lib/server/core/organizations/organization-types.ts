@@ -1,7 +1,12 @@
 // What the organization routes answer as JSON and the components and built-in pages render
 // (docs/organizations.md): plain data, dates as ISO strings, no secrets.
 
-/** One organization the user belongs to, with their role in it. */
+/**
+ * One organization the user belongs to, with their role in it.
+ *
+ * @example
+ * const acme: OrganizationSummary = { id: 'org-1', name: 'Acme', slug: 'acme', logo: null, role: 'owner' };
+ */
 export interface OrganizationSummary {
 	id: string;
 	name: string;
@@ -11,7 +16,12 @@ export interface OrganizationSummary {
 	role: string;
 }
 
-/** An invitation as the invited user sees it (their own pending invitations; never the token). */
+/**
+ * An invitation as the invited user sees it (their own pending invitations; never the token).
+ *
+ * @example
+ * const waiting = list.invitations.map((invitation: ReceivedInvitation) => `${invitation.organizationName} (${invitation.role})`);
+ */
 export interface ReceivedInvitation {
 	id: string;
 	organizationName: string;
@@ -21,7 +31,12 @@ export interface ReceivedInvitation {
 	expires: string;
 }
 
-/** `GET {basePath}/organizations`: the user's organizations, the active one, and what they may do. */
+/**
+ * `GET {basePath}/organizations`: the user's organizations, the active one, and what they may do.
+ *
+ * @example
+ * const list = (await (await fetch('/auth/organizations')).json()) as OrganizationList;
+ */
 export interface OrganizationList {
 	organizations: OrganizationSummary[];
 	/** The session's active organization, null for none. */
@@ -33,7 +48,12 @@ export interface OrganizationList {
 	csrfToken: string;
 }
 
-/** A member as the organization's page lists them. */
+/**
+ * A member as the organization's page lists them.
+ *
+ * @example
+ * const removable = detail.members.filter((member: OrganizationMemberView) => member.canRemove && !member.you);
+ */
 export interface OrganizationMemberView {
 	/** The membership's id (what the member routes take). */
 	id: string;
@@ -52,7 +72,12 @@ export interface OrganizationMemberView {
 	canRemove: boolean;
 }
 
-/** An invitation as the organization's page lists it (never the token). */
+/**
+ * An invitation as the organization's page lists it (never the token).
+ *
+ * @example
+ * const pending = detail.invitations.filter((invitation: OrganizationInvitationView) => invitation.status === 'pending');
+ */
 export interface OrganizationInvitationView {
 	id: string;
 	email: string;
@@ -66,14 +91,24 @@ export interface OrganizationInvitationView {
 	createdAt: string;
 }
 
-/** A team and the user ids in it. */
+/**
+ * A team and the user ids in it.
+ *
+ * @example
+ * const sizes = detail.teams.map((team: OrganizationTeamView) => [team.name, team.memberUserIds.length]);
+ */
 export interface OrganizationTeamView {
 	id: string;
 	name: string;
 	memberUserIds: string[];
 }
 
-/** What the signed-in member may do in the organization (from their role, by the one permission check). */
+/**
+ * What the signed-in member may do in the organization (from their role, by the one permission check).
+ *
+ * @example
+ * if (detail.permissions.invite) showInviteForm();
+ */
 export interface OrganizationPermissions {
 	updateOrganization: boolean;
 	deleteOrganization: boolean;
@@ -84,7 +119,12 @@ export interface OrganizationPermissions {
 	manageTeams: boolean;
 }
 
-/** `GET {basePath}/organizations/settings?id=`: one organization as its member sees it. */
+/**
+ * `GET {basePath}/organizations/settings?id=`: one organization as its member sees it.
+ *
+ * @example
+ * const detail = (await (await fetch(`/auth/organizations/settings?id=${id}`)).json()) as OrganizationDetail;
+ */
 export interface OrganizationDetail {
 	organization: {
 		id: string;
@@ -114,6 +154,9 @@ export interface OrganizationDetail {
  * `GET {basePath}/organizations/invitation?token=`: an invitation as its link shows it, before it is
  * accepted. `signedInEmail` is the signed-in user's address (null: signed out), so the page can say
  * "sign in as <email>" or "join".
+ *
+ * @example
+ * const invitation = (await (await fetch(`/auth/organizations/invitation?token=${token}`)).json()) as InvitationDetail;
  */
 export interface InvitationDetail {
 	organization: { name: string; slug: string; logo: string | null };
@@ -127,7 +170,12 @@ export interface InvitationDetail {
 	csrfToken: string;
 }
 
-/** The outcome a change reports back to the page (`?organization=<result>`). */
+/**
+ * The outcome a change reports back to the page (`?organization=<result>`).
+ *
+ * @example
+ * const result = page.url.searchParams.get('organization') as OrganizationResult | null;
+ */
 export type OrganizationResult =
 	| 'created'
 	| 'updated'
@@ -144,7 +192,12 @@ export type OrganizationResult =
 	| 'team-member-added'
 	| 'team-member-removed';
 
-/** The change routes, `POST {basePath}/organizations/<operation>`. */
+/**
+ * The change routes, `POST {basePath}/organizations/<operation>`.
+ *
+ * @example
+ * const operation: OrganizationOperation = 'set-role';
+ */
 export type OrganizationOperation =
 	| 'create'
 	| 'set-active'
