@@ -128,7 +128,8 @@ export async function listOrganizations(call: OrganizationCall, view: { activeOr
 
 async function receivedInvitations(call: OrganizationCall, email: string, joined: ReadonlySet<string>): Promise<ReceivedInvitation[]> {
 	const now = call.ctx.config.now();
-	const pending = (await adapter(call).listInvitationsByEmail(email.toLowerCase())).filter(
+	// invitations are stored under the address as sign-in normalizes it, which is how the user's own is stored
+	const pending = (await adapter(call).listInvitationsByEmail(email)).filter(
 		(invitation) => invitation.status === 'pending' && new Date(invitation.expires).getTime() > now && !joined.has(invitation.organizationId)
 	);
 	const names = new Map<string, string | null>();
