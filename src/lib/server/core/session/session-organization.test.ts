@@ -22,7 +22,7 @@ describe('the id of the active organization (pure)', () => {
 	});
 
 	test('the view of a membership shows the organization and the role, a missing logo as null', () => {
-		const organization = { id: 'org-1', name: 'Acme', slug: 'acme', logo: undefined as unknown as null, metadata: { plan: 'pro' }, createdAt: new Date(NOW) };
+		const organization = { id: 'org-1', name: 'Acme', slug: 'acme', logo: undefined as unknown as null, metadata: null, createdAt: new Date(NOW) };
 		const member = { id: 'm-1', organizationId: 'org-1', userId: 'user-1', role: 'admin', createdAt: new Date(NOW) };
 		expect(sessionOrganizationView({ organization, member })).toEqual({ id: 'org-1', name: 'Acme', slug: 'acme', logo: null, role: 'admin' });
 	});
