@@ -7,6 +7,13 @@
 
 import { beforeAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
+import { startImpersonation } from '../../admin/impersonation.js';
+import { resolveConfig } from '../../config/resolve-config.js';
+import { createContext } from '../../request/context.js';
+import { decodeJwt } from '../../crypto/jwt.js';
+import { SESSION_ID_CLAIM } from '../../session/jwt-session-list.js';
+import { SIGN_IN_TIME_CLAIM } from '../../session/session.js';
+import { TEST_SECRET } from '../client.js';
 import type { Adapter, AdapterMember, AdapterOrganization, AdapterUser, AuthConfig, Session } from '../../types.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
 import { attackConfig, attackWorld, STRATEGIES, type Strategy } from './flows.js';
@@ -99,6 +106,12 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				return page?.organization;
 			}
 
+			/** The decoded JWT session cookie of `browser` (JWT sessions). */
+			async function sessionToken(browser: Browser) {
+				const value = browser.cookie(app().origin, 'kitgate.session-token');
+				return value ? decodeJwt({ token: value, secret: TEST_SECRET, salt: 'kitgate.session-token', now: clock.now }) : null;
+			}
+
 			async function setActive(browser: Browser, organizationId: string, json = false): Promise<Response> {
 				const csrfToken = await browser.csrfToken(app().origin);
 				const url = `${app().origin}/auth/organizations/set-active`;
@@ -127,7 +140,9 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				await join(acme.id, user, 'owner');
 				await join(globex.id, user, 'member');
 				expect(await organizationOf(browser)).toBeUndefined();
+				const tokenBefore = await sessionToken(browser);
 
+				clock.now += 5000;
 				const switched = await setActive(browser, acme.id);
 				expect(switched.status).toBe(302);
 				const location = new URL(switched.headers.get('location')!);
@@ -135,6 +150,13 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				expect(location.searchParams.get('id')).toBe(acme.id);
 				expect(location.searchParams.get('organization')).toBe('switched');
 				expect(await organizationOf(browser)).toEqual({ id: acme.id, name: 'Acme', slug: acme.slug, logo: null, role: 'owner' });
+				if (strategy === 'jwt') {
+					// re-issued as every re-issue: the same user, session id and sign-in time, issued now
+					const tokenAfter = await sessionToken(browser);
+					expect(tokenAfter?.activeOrganizationId).toBe(acme.id);
+					for (const claim of ['sub', SESSION_ID_CLAIM, SIGN_IN_TIME_CLAIM]) expect(tokenAfter?.[claim], claim).toEqual(tokenBefore?.[claim]);
+					expect(tokenAfter?.iat).toBe(Math.floor(clock.now / 1000));
+				}
 
 				const script = await setActive(browser, globex.id, true);
 				expect(script.status).toBe(200);
@@ -275,6 +297,38 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 					const page = (await pageSession(browser)) as AppSession & { seen?: string };
 					expect(page?.seen).toBe('admin');
 					expect(page?.organization?.id).toBe(acme.id);
+				} finally {
+					app().use(config);
+				}
+			});
+
+			test('an impersonated session may switch: the organization shows beside the impersonation mark', async () => {
+				const { user: admin, browser } = await signedIn('admin');
+				const user = await storeUser(raw, 'helen', clock.now);
+				const acme = await organization('Acme');
+				await join(acme.id, user, 'member');
+				const withAdmins = configWith({ admin: { admins: [admin.id] } });
+				try {
+					app().use(withAdmins);
+					// started as the admin route starts it, in the admin's browser
+					const host = new URL(app().origin).host;
+					const jar = browser.jar.get(host)!;
+					const cookie = [...jar].map(([name, value]) => `${name}=${value}`).join('; ');
+					clock.now += 1000;
+					const ctx = createContext(new Request(`${app().origin}/auth/admin/impersonate`, { method: 'POST', headers: { cookie } }), resolveConfig(withAdmins));
+					expect((await startImpersonation(ctx, admin, user)).type).toBe('redirect');
+					for (const set of ctx.setCookies) {
+						if (set.value === '' || set.options.maxAge === 0) jar.delete(set.name);
+						else jar.set(set.name, set.value);
+					}
+					expect((await pageSession(browser))?.impersonation?.admin.id).toBe(admin.id);
+
+					const switched = await setActive(browser, acme.id, true);
+					expect(switched.status).toBe(200);
+					const page = await pageSession(browser);
+					expect(page?.user?.email).toBe(user.email);
+					expect(page?.impersonation?.admin.id).toBe(admin.id);
+					expect(page?.organization).toEqual({ id: acme.id, name: 'Acme', slug: acme.slug, logo: null, role: 'member' });
 				} finally {
 					app().use(config);
 				}
