@@ -469,18 +469,16 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
  * from client data or from the token).
  */
 function withKitgateMarks(stored: StoredSession, shaped: Session, organization: SessionOrganization | undefined, organizationsOn: boolean): Session {
-	if (!shaped || typeof shaped !== 'object') return shaped;
+	const object = shaped !== null && typeof shaped === 'object';
 	// without organizations in the config, an `organization` the app's callback sets is the app's own
-	const ownsOrganization = organizationsOn && 'organization' in shaped;
+	const carriesOrganization = object && organizationsOn && 'organization' in shaped;
 	// the common case (nothing to show, nothing forged) keeps the callback's object as it is
-	if (!stored.impersonation && !organization && !('impersonation' in shaped) && !ownsOrganization) return shaped;
+	if (!stored.impersonation && !organization && !(object && 'impersonation' in shaped) && !carriesOrganization) return shaped;
+	const marks = { ...(stored.impersonation && { impersonation: stored.impersonation }), ...(organization && { organization }) };
+	if (!object) return marks as Session;
 	const { impersonation: _impersonation, ...rest } = shaped;
 	if (organizationsOn) delete rest.organization;
-	return {
-		...rest,
-		...(stored.impersonation && { impersonation: stored.impersonation }),
-		...(organization && { organization })
-	} as Session;
+	return { ...rest, ...marks } as Session;
 }
 
 /**
