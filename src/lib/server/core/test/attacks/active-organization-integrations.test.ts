@@ -285,6 +285,13 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				} finally {
 					app().use(config);
 				}
+				if (strategy === 'database') {
+					// a foreign id written into the session row itself (a database someone else can write to) shows nothing either
+					const sessionToken = browser.cookie(app().origin, 'kitgate.session-token')!;
+					await raw.updateSession({ sessionToken, activeOrganizationId: foreign.id });
+					clock.now += 2000;
+					expect(await organizationOf(browser)).toBeUndefined();
+				}
 			});
 
 			test('the session callback sees session.organization', async () => {
