@@ -36,6 +36,8 @@ const integration = [
 	'src/lib/server/core/test/attacks/{failure-answers,session-readers}.test.ts',
 	'src/lib/server/core/test/attacks/oauth1-sign-in.test.ts',
 	'src/lib/server/core/test/attacks/account-attacks.test.ts',
+	// the active organization through both integrations (issue 33)
+	'src/lib/server/core/test/attacks/active-organization-integrations.test.ts',
 	// the admin routes through both integrations (issue 32)
 	'src/lib/server/core/admin/{admin-route-attacks,admin-routes-refuse-non-admins,admin-input-on-postgres}.test.ts',
 	// the organization routes through both integrations (issue 33)

@@ -12,11 +12,15 @@ import { isInProcessStore } from '../limits/memory-rate-limit-store.js';
 import { decodeJwtAtOnce, encodeJwt } from '../crypto/jwt.js';
 import type { AdapterUser, Awaitable, JWT, SessionCacheStore } from '../types.js';
 
-/** What a copy holds: the session's user, when it expires and when its user signed in (ms). */
+/**
+ * What a copy holds: the session's user, when it expires, when its user signed in (ms), and the id
+ * of its active organization (never the membership: that is asked on every read).
+ */
 export interface CachedSession {
 	user: AdapterUser;
 	expires: number;
 	createdAt?: number;
+	activeOrganizationId?: string;
 }
 
 /** A read of the cache: the copy, or a miss (with the store's time of it, when a copy may be kept after it). */
@@ -183,7 +187,12 @@ function parseCopy(copy: string): CachedSession | null {
 			return value;
 		}) as Partial<CachedSession> | null;
 		if (!parsed || typeof parsed !== 'object' || typeof parsed.expires !== 'number' || typeof parsed.user?.id !== 'string') return null;
-		return { user: parsed.user, expires: parsed.expires, ...(typeof parsed.createdAt === 'number' ? { createdAt: parsed.createdAt } : {}) };
+		return {
+			user: parsed.user,
+			expires: parsed.expires,
+			...(typeof parsed.createdAt === 'number' ? { createdAt: parsed.createdAt } : {}),
+			...(typeof parsed.activeOrganizationId === 'string' ? { activeOrganizationId: parsed.activeOrganizationId } : {})
+		};
 	} catch {
 		return null;
 	}

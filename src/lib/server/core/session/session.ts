@@ -20,7 +20,8 @@ import { isUserBanned } from '../admin/ban.js';
 import { recordSignIn } from '../flows/sign-in-bookkeeping.js';
 import { checkImpersonation, IMPERSONATION_CLAIM, impersonationOfSessionToken, impersonationOfToken, impersonationSessionToken } from '../admin/impersonation-session.js';
 import { clearAdminSessionCookie, hasAdminSessionCookie } from '../admin/impersonation-cookie.js';
-import type { Account, AdapterUser, JWT, Profile, Session, SessionImpersonation, User } from '../types.js';
+import { sessionOrganizationOf } from './session-organization.js';
+import type { Account, AdapterUser, JWT, Profile, Session, SessionImpersonation, SessionOrganization, User } from '../types.js';
 
 
 /**
@@ -29,7 +30,16 @@ import type { Account, AdapterUser, JWT, Profile, Session, SessionImpersonation,
  */
 export type StoredSession =
 	| { strategy: 'jwt'; token: JWT; expires: number; impersonation?: SessionImpersonation }
-	| { strategy: 'database'; user: AdapterUser; sessionToken: string; expires: number; createdAt?: number; impersonation?: SessionImpersonation };
+	| {
+			strategy: 'database';
+			user: AdapterUser;
+			sessionToken: string;
+			expires: number;
+			createdAt?: number;
+			/** The row's active organization (docs/organizations.md), when it has one. */
+			activeOrganizationId?: string;
+			impersonation?: SessionImpersonation;
+	  };
 
 /**
  * The claim of a JWT session that holds when its user signed in (seconds), as OpenID Connect's
@@ -320,7 +330,13 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		writeSessionCookie(ctx, raw, expires);
 	}
 	const createdAt = session.createdAt ? new Date(session.createdAt).getTime() : undefined;
-	const read = { user, expires, ...(createdAt !== undefined && Number.isFinite(createdAt) ? { createdAt } : {}) };
+	const read = {
+		user,
+		expires,
+		...(createdAt !== undefined && Number.isFinite(createdAt) ? { createdAt } : {}),
+		// only the id is copied: whether the user is still a member is asked on every read (getSession)
+		...(typeof session.activeOrganizationId === 'string' && session.activeOrganizationId !== '' ? { activeOrganizationId: session.activeOrganizationId } : {})
+	};
 	// ctx.now: when the request began, before the database was asked
 	if (cache) await writeCachedSession(ctx, cache, raw, read, missedAt, ctx.now);
 	return { strategy: 'database', sessionToken: raw, ...read, ...(impersonation && { impersonation }) };
@@ -422,10 +438,13 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 		const base: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires };
 		const upstreamError = upstreamTokenError(token);
 		if (upstreamError) base.error = upstreamError;
+		// only with organizations on: without them the JWT read gains no await
+		const organization = ctx.config.organizations ? await sessionOrganizationOf(ctx, stored) : undefined;
+		if (organization) base.organization = organization;
 		const shaping = callbacks.session(update ? { session: base, token, trigger: 'update', newSession: update.data } : { session: base, token });
 		const shaped = isThenable(shaping) ? await shaping : shaping;
-		// the mark is kitgate's: shown, or absent, whatever the session callback returned
-		const session = withImpersonationOf(stored, shaped);
+		// the marks are kitgate's: shown, or absent, whatever the session callback returned
+		const session = withKitgateMarks(stored, shaped, organization, ctx.config.organizations !== undefined);
 		const emitted = emitEvent(ctx, 'session', { session, token });
 		if (emitted) await emitted;
 		return session;
@@ -435,18 +454,31 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	const base: Session = { user: { ...user }, expires };
 	const upstreamError = await upstreamSessionError(ctx, stored);
 	if (upstreamError) base.error = upstreamError;
+	// asked after any copy of the session: a removed member loses the organization on their next read
+	const organization = ctx.config.organizations ? await sessionOrganizationOf(ctx, stored) : undefined;
+	if (organization) base.organization = organization;
 	const shaped = await callbacks.session(update ? { session: base, user, trigger: 'update', newSession: update.data } : { session: base, user });
-	const session = withImpersonationOf(stored, shaped);
+	const session = withKitgateMarks(stored, shaped, organization, ctx.config.organizations !== undefined);
 	await emitEvent(ctx, 'session', { session, user });
 	return session;
 }
 
-/** `shaped` with the stored session's impersonation mark, or without any (one a callback copied from client data). */
-function withImpersonationOf(stored: StoredSession, shaped: Session): Session {
-	if (stored.impersonation) return { ...shaped, impersonation: stored.impersonation };
-	if (!shaped || typeof shaped !== 'object' || !('impersonation' in shaped)) return shaped;
-	const { impersonation: _forged, ...rest } = shaped;
-	return rest as Session;
+/**
+ * `shaped` with what kitgate decides of a session: the stored session's impersonation mark and the
+ * active organization whose membership was just checked, or without them (ones a callback copied
+ * from client data or from the token).
+ */
+function withKitgateMarks(stored: StoredSession, shaped: Session, organization: SessionOrganization | undefined, organizationsOn: boolean): Session {
+	const object = shaped !== null && typeof shaped === 'object';
+	// without organizations in the config, an `organization` the app's callback sets is the app's own
+	const carriesOrganization = object && organizationsOn && 'organization' in shaped;
+	// the common case (nothing to show, nothing forged) keeps the callback's object as it is
+	if (!stored.impersonation && !organization && !(object && 'impersonation' in shaped) && !carriesOrganization) return shaped;
+	const marks = { ...(stored.impersonation && { impersonation: stored.impersonation }), ...(organization && { organization }) };
+	if (!object) return marks as Session;
+	const { impersonation: _impersonation, ...rest } = shaped;
+	if (organizationsOn) delete rest.organization;
+	return { ...rest, ...marks } as Session;
 }
 
 /**
