@@ -10,7 +10,7 @@ import { InvalidRequest, UnknownAction } from '../errors.js';
 import type { Outcome } from '../response/outcome.js';
 import { rateLimitedOutcome, takeAttempt } from '../limits/rate-limit.js';
 import { readAccountSession } from '../account/account-session.js';
-import type { StoredSession } from '../session/session.js';
+import { activeOrganizationIdOf, setSessionOrganization } from '../organizations/active-organization.js';
 import { SessionRequired } from '../errors.js';
 import * as operations from '../organizations/organization-operations.js';
 import type { OrganizationCall } from '../organizations/organization-operations.js';
@@ -33,12 +33,6 @@ const RESULTS: Partial<Record<OrganizationOperation, OrganizationResult>> = {
 	'add-team-member': 'team-member-added',
 	'remove-team-member': 'team-member-removed'
 };
-
-/** The session's active organization id as stored (JWT claim or database row), null for none. */
-function activeOrganizationIdOf(stored: StoredSession): string | null {
-	const value = stored.strategy === 'jwt' ? stored.token.activeOrganizationId : (stored as { activeOrganizationId?: unknown }).activeOrganizationId;
-	return typeof value === 'string' && value !== '' ? value : null;
-}
 
 async function signedIn(ctx: RequestContext): Promise<{ call: OrganizationCall; activeOrganizationId: string | null }> {
 	const session = await readAccountSession(ctx);
@@ -113,6 +107,8 @@ async function carryOut(call: OrganizationCall, op: OrganizationOperation, body:
 	switch (op) {
 		case 'create': {
 			const organization = await operations.createOrganization(call, { name: body.name, slug: body.slug, logo: body.logo });
+			// the creator works in it next: it becomes the session's active organization
+			await setSessionOrganization(ctx, organization.id);
 			// the new organization's page, unless the form named where to go
 			const to = requested ? returnTo : settingsUrl(ctx, organization.id);
 			return organizationSuccess(ctx, result, to, { organizationId: organization.id, slug: organization.slug });
