@@ -99,9 +99,9 @@ const MAX_SHOWN_NAME = 100;
 
 /**
  * Renders an account mail (docs/account.md): of an email change, the confirmation link to the new
- * address, the notice to the old one, or the note to an address another account has; or the
- * notice of a credential change. Same look as the sign-in email; only the confirmation carries a
- * secret (its link).
+ * address, the notice to the old one, or the note to an address another account has; the notice
+ * of a credential change; or the invitation to an organization (`invitation`, docs/organizations.md).
+ * Same look as the sign-in email; only the confirmation and the invitation carry a secret (their link).
  *
  * @example
  * sendAccountEmail: async (params) => {

@@ -203,6 +203,22 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			expect(page.status).toBeLessThan(500);
 		});
 
+		test('a forged X-Forwarded-Host does not move the link of the mail off the configured URL', async () => {
+			adapter = MemoryAdapter();
+			app().use(attackConfig(adapter, strategy, { providers: [sinkProvider(world.sink)], organizations: {}, url: app().origin }));
+			const owner = await person('owner');
+			const organization = await organizationWith(adapter, 'Acme', owner.user);
+			const bo = address('bo');
+			world.sink.clear();
+			const csrfToken = await owner.browser.csrfToken(app().origin);
+			const sent = await owner.browser.request(`${app().origin}/auth/organizations/invite`, {
+				json: { csrfToken, organizationId: organization.id, email: bo, role: 'member' },
+				headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }
+			});
+			expect(sent.status).toBe(200);
+			expect(invitationLinkIn(world.sink, bo).origin).toBe(app().origin);
+		});
+
 		test('the invitation page refuses a repeated token parameter', async () => {
 			use();
 			const bo = await person('bo');
