@@ -5,6 +5,7 @@ import type { FailureMessageId } from '../failures.js';
 import { enForms } from './en-forms.js';
 import { enPasskey } from './en-passkey.js';
 import { enAccount } from './en-account.js';
+import { enOrganizationMail } from './en-organization-mail.js';
 import { enAccountUi } from './en-account-ui.js';
 import { enAdmin } from './en-admin.js';
 import { enTwoFactor } from './en-two-factor.js';
@@ -123,7 +124,7 @@ const enPages = {
  * @example en['signin.title'] // 'Sign in'
  */
 // marked pure so bundlers drop the whole table from pages that only use the components' parts
-export const en = /* @__PURE__ */ Object.assign({}, enForms, enUser, enPasskey, enAccount, enTwoFactor, enAccountUi, enAdmin, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
+export const en = /* @__PURE__ */ Object.assign({}, enForms, enUser, enPasskey, enAccount, enOrganizationMail, enTwoFactor, enAccountUi, enAdmin, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
 
 /** The id of every built-in text (`signin.title`, `error.Verification.body`, …). */
 export type MessageId = keyof typeof en;

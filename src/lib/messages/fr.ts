@@ -258,6 +258,16 @@ export const fr: Readonly<Record<MessageId, string>> = {
 	'account.email.security.button': 'Vérifier votre compte',
 	'account.email.security.ignore':
 		'Si c’est vous, il n’y a rien à faire. Sinon, connectez-vous maintenant, vérifiez vos moyens de connexion et déconnectez vos autres appareils.',
+	'organization.email.invitation.subject': '{inviter} vous invite à rejoindre {organization} sur {host}',
+	'organization.email.invitation.subjectAnonymous': 'Vous êtes invité à rejoindre {organization} sur {host}',
+	'organization.email.invitation.title': 'Rejoindre {organization}',
+	'organization.email.invitation.intro':
+		'{inviter} vous invite à rejoindre {organization} sur {host} avec le rôle {role}. Appuyez sur le bouton ci-dessous, puis connectez-vous ou inscrivez-vous avec cette adresse e-mail.',
+	'organization.email.invitation.introAnonymous':
+		'Vous êtes invité à rejoindre {organization} sur {host} avec le rôle {role}. Appuyez sur le bouton ci-dessous, puis connectez-vous ou inscrivez-vous avec cette adresse e-mail.',
+	'organization.email.invitation.button': 'Accepter l’invitation',
+	'organization.email.invitation.expires': 'Cette invitation expire le {date}.',
+	'organization.email.invitation.ignore': 'Si vous n’attendiez pas cette invitation, ignorez cet e-mail : personne ne rejoint l’organisation sans le lien.',
 	'account.dateLocale': 'fr',
 	'account.title': 'Votre compte',
 	'account.signedInAs': 'Connecté en tant que {user}',

@@ -84,7 +84,7 @@ export function renderVerificationEmail(input: VerificationEmailInput): Verifica
  * const input: AccountEmailInput = { kind: 'confirm-email-change', url, newEmail: 'new@example.com', expires, theme: {} };
  */
 export type AccountEmailInput = Pick<AccountEmailParams, 'kind' | 'url' | 'newEmail' | 'theme'> &
-	Partial<Pick<AccountEmailParams, 'expires' | 'provider' | 'locale' | 'messages' | 'change'>>;
+	Partial<Pick<AccountEmailParams, 'expires' | 'provider' | 'locale' | 'messages' | 'change' | 'invitation'>>;
 
 const ACCOUNT_MAIL_KEYS = {
 	'confirm-email-change': 'account.email.confirm',
@@ -94,11 +94,14 @@ const ACCOUNT_MAIL_KEYS = {
 	'organization-invitation': 'organization.email.invitation'
 } as const;
 
+/** Longest name a mail shows (an organization's or inviter's name, a role). */
+const MAX_SHOWN_NAME = 100;
+
 /**
  * Renders an account mail (docs/account.md): of an email change, the confirmation link to the new
- * address, the notice to the old one, or the note to an address another account has; or the
- * notice of a credential change. Same look as the sign-in email; only the confirmation carries a
- * secret (its link).
+ * address, the notice to the old one, or the note to an address another account has; the notice
+ * of a credential change; or the invitation to an organization (`invitation`, docs/organizations.md).
+ * Same look as the sign-in email; only the confirmation and the invitation carry a secret (their link).
  *
  * @example
  * sendAccountEmail: async (params) => {
@@ -107,6 +110,7 @@ const ACCOUNT_MAIL_KEYS = {
  * }
  */
 export function renderAccountEmail(input: AccountEmailInput): VerificationEmail {
+	if (input.kind === 'organization-invitation') return renderInvitationEmail(input);
 	const table = input.messages ?? resolveMessages(input.locale);
 	const host = new URL(input.url).host;
 	const key = ACCOUNT_MAIL_KEYS[input.kind];
@@ -131,6 +135,57 @@ export function renderAccountEmail(input: AccountEmailInput): VerificationEmail 
 	const html = emailDocument(props, input.locale);
 	const plain = [props.title, '', props.intro, input.url, '', ...(expires ? [expires, ''] : []), props.ignore, ''].join('\n');
 	return { subject: text(table, `${key}.subject`, values), text: plain, html };
+}
+
+/**
+ * The invitation to an organization: who invited, to which organization and role, the link, and
+ * when it stops working (a date, so it reads right whenever the mail is opened). Names come from
+ * users: control characters and line breaks are dropped (no header can be added through the
+ * subject) and the HTML part escapes them as all text.
+ */
+function renderInvitationEmail(input: AccountEmailInput): VerificationEmail {
+	const table = input.messages ?? resolveMessages(input.locale);
+	const key = ACCOUNT_MAIL_KEYS['organization-invitation'];
+	const inviter = shownName(input.invitation?.inviterName);
+	const values = {
+		host: new URL(input.url).host,
+		organization: shownName(input.invitation?.organizationName) || '?',
+		role: shownName(input.invitation?.role) || '?',
+		inviter
+	};
+	const anonymous = inviter ? '' : 'Anonymous';
+	const expires = input.expires ? text(table, `${key}.expires`, { date: describeDate(new Date(input.expires), input.locale) }) : '';
+	const props: EmailMessageProps = {
+		title: text(table, `${key}.title`, values),
+		intro: text(table, `${key}.intro${anonymous}`, values),
+		button: text(table, `${key}.button`, values),
+		linkLabel: text(table, 'email.link'),
+		expires,
+		ignore: text(table, `${key}.ignore`, values),
+		url: input.url,
+		colors: emailColors(input.theme ?? {}),
+		logo: absoluteLogo(input.theme?.logo)
+	};
+	const html = emailDocument(props, input.locale);
+	const plain = [props.title, '', props.intro, input.url, '', ...(expires ? [expires, ''] : []), props.ignore, ''].join('\n');
+	return { subject: text(table, `${key}.subject${anonymous}`, values), text: plain, html };
+}
+
+/** A name as one line of plain text: no control or line-separator characters, bounded. */
+function shownName(value: string | null | undefined): string {
+	if (typeof value !== 'string') return '';
+	return value.replace(/[\p{Cc}\p{Cf}\u2028\u2029]+/gu, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_SHOWN_NAME);
+}
+
+/** A moment as the reader's language writes it, in UTC (the mail cannot know their time zone). */
+function describeDate(date: Date, locale: string | undefined): string {
+	if (Number.isNaN(date.getTime())) return '?';
+	const language = languageOf(locale);
+	try {
+		return `${new Intl.DateTimeFormat(language, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(date)} UTC`;
+	} catch {
+		return date.toISOString();
+	}
 }
 
 /** The whole HTML document of a mail: EmailMessage rendered with `props`, in the language of `locale`. */

@@ -1,0 +1,78 @@
+// Shared parts of the invitation tests over HTTP: an organization stored with its members (the
+// organization routes' own `create` is another module's), the invitation posts as a script makes
+// them, and the invitation link of a mail read from the SMTP sink.
+
+import { expect } from 'vitest';
+import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
+import type { MailSink } from '../test/email-fixtures.js';
+import type { AppServer, Browser } from '../test/integrations.js';
+
+/** A signed-in user of a test: their browser, address and stored user. */
+export interface Person {
+	browser: Browser;
+	email: string;
+	user: AdapterUser;
+}
+
+/**
+ * Stores an organization whose owner is `owner`, with `members` in their roles.
+ *
+ * @example
+ * const organization = await organizationWith(adapter, 'Acme', owner.user, [[bo.user, 'admin']]);
+ */
+export async function organizationWith(
+	adapter: Required<Adapter>,
+	name: string,
+	owner: AdapterUser,
+	members: [AdapterUser, string][] = []
+): Promise<AdapterOrganization> {
+	const organization = await adapter.createOrganization({
+		id: crypto.randomUUID(),
+		name,
+		slug: `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${crypto.randomUUID().slice(0, 8)}`,
+		logo: null,
+		metadata: null,
+		createdAt: new Date()
+	});
+	for (const [user, role] of [[owner, 'owner'] as [AdapterUser, string], ...members]) {
+		await adapter.createMember({ id: crypto.randomUUID(), organizationId: organization.id, userId: user.id, role, createdAt: new Date() });
+	}
+	return organization;
+}
+
+/**
+ * `POST /auth/organizations/<operation>` as a script (JSON body, the browser's CSRF token unless
+ * `fields` brings its own or `csrf: false` leaves it out).
+ *
+ * @example
+ * await post(app, owner, 'revoke-invitation', { organizationId, invitationId });
+ */
+export async function post(app: AppServer, person: Pick<Person, 'browser'>, operation: string, fields: Record<string, unknown>, options: { csrf?: boolean } = {}): Promise<Response> {
+	const csrfToken = options.csrf === false ? undefined : (fields.csrfToken ?? (await person.browser.csrfToken(app.origin)));
+	return person.browser.request(`${app.origin}/auth/organizations/${operation}`, { json: { ...fields, ...(csrfToken === undefined ? {} : { csrfToken }) } });
+}
+
+/** `invite` as a script. */
+export function invite(app: AppServer, person: Pick<Person, 'browser'>, organizationId: string, email: string, role: string): Promise<Response> {
+	return post(app, person, 'invite', { organizationId, email, role });
+}
+
+/** `accept-invitation` as a script. */
+export function accept(app: AppServer, person: Pick<Person, 'browser'>, token: string): Promise<Response> {
+	return post(app, person, 'accept-invitation', { token });
+}
+
+/** Status and body (JSON when it is JSON). */
+export async function answer(response: Response): Promise<{ status: number; body: unknown }> {
+	const text = await response.text();
+	return { status: response.status, body: text.startsWith('{') ? JSON.parse(text) : text };
+}
+
+/** The invitation link of the newest mail to `to` (the same in its text and HTML parts). */
+export function invitationLinkIn(sink: MailSink, to: string): URL {
+	const mail = sink.messages().find((message) => message.envelope.to.includes(to));
+	expect(mail, `a mail to ${to}`).toBeDefined();
+	const links = [...new Set(mail!.links.filter((link) => link.includes('/organizations/invitation')))];
+	expect(links, `one invitation link in the mail to ${to}`).toHaveLength(1);
+	return new URL(links[0]);
+}
