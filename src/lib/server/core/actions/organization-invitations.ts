@@ -12,6 +12,7 @@ import { failureAnswer } from '../response/failure-answer.js';
 import { rateLimitedOutcome, takeAttempt } from '../limits/rate-limit.js';
 import { readAccountSession } from '../account/account-session.js';
 import { prefersAccountPage } from '../account/account-page.js';
+import { setSessionOrganization } from '../organizations/active-organization.js';
 import { acceptInvitation, invitationDetail, invitationMailer, inviteMember, revokeInvitation } from '../organizations/invitations.js';
 import type { InvitationDetail, OrganizationOperation } from '../organizations/organization-types.js';
 import type { AdapterUser } from '../types.js';
@@ -91,7 +92,7 @@ export async function changeInvitation(ctx: RequestContext, operation: Organizat
 		}
 		assertOrganizationCsrf(ctx, body);
 		const user = await requireOrganizationUser(ctx);
-		const attempt = await takeAttempt(ctx, 'account', `organizations\u0000${user.id}`, { byAddress: false });
+		const attempt = await takeAttempt(ctx, 'account', `organization\u0000${user.id}`, { byAddress: false });
 		if (attempt.limited) return rateLimitedOutcome(ctx, attempt, returnTo, { json: isScriptCaller(ctx.request) });
 		return await carryOut(ctx, operation, user, body, returnTo);
 	} catch (error) {
@@ -125,6 +126,8 @@ async function carryOut(
 		}
 		case 'accept-invitation': {
 			const { organizationId } = await acceptInvitation(ctx, actor, { token: body.token });
+			// the new member lands in the organization: it becomes the session's active one
+			await setSessionOrganization(ctx, organizationId);
 			return organizationSuccess(ctx, 'joined', returnTo ?? settingsUrl(ctx, organizationId), { organizationId });
 		}
 	}

@@ -10,6 +10,7 @@ import type { AdapterMember, AdapterOrganization, AdapterTeam, AuthConfig } from
 import * as operations from './organization-operations.js';
 import type { OrganizationCall, OrganizationInput } from './organization-operations.js';
 import type { OrganizationDetail, OrganizationList } from './organization-types.js';
+import { acceptInvitation, inviteMember, revokeInvitation, type InviteInput, type SentInvitation } from './invitations.js';
 
 /**
  * Who calls `organizationApi`: a user by id (acting as that member, with the same checks as the
@@ -54,6 +55,15 @@ export interface OrganizationApi {
 	addTeamMember(organizationId: string, teamId: string, userId: string): Promise<void>;
 	/** Takes a user out of a team. */
 	removeTeamMember(organizationId: string, teamId: string, userId: string): Promise<void>;
+	/**
+	 * Invites an address and mails it the link (built from the configured `url`/AUTH_URL, which the
+	 * server API needs for this). Never returns the link's secret.
+	 */
+	invite(input: InviteInput): Promise<SentInvitation>;
+	/** Revokes a pending invitation. */
+	revokeInvitation(organizationId: string, invitationId: string): Promise<void>;
+	/** Accepts an invitation by its token as the actor (a user actor whose address is the invited one). */
+	acceptInvitation(token: string): Promise<{ organizationId: string; member: AdapterMember }>;
 }
 
 /**
@@ -94,6 +104,21 @@ export function organizationApi(config: AuthConfig, actor: OrganizationActor): O
 		createTeam: async (organizationId, name) => operations.createTeam(await begin(), organizationId, name),
 		deleteTeam: async (organizationId, teamId) => operations.deleteTeam(await begin(), organizationId, teamId),
 		addTeamMember: async (organizationId, teamId, userId) => operations.addTeamMember(await begin(), organizationId, teamId, userId),
-		removeTeamMember: async (organizationId, teamId, userId) => operations.removeTeamMember(await begin(), organizationId, teamId, userId)
+		removeTeamMember: async (organizationId, teamId, userId) => operations.removeTeamMember(await begin(), organizationId, teamId, userId),
+		invite: async (input) => {
+			const call = await begin();
+			// a mailed link must point at the app, never at a placeholder host
+			if (!call.ctx.config.authUrl) throw new InvalidConfiguration('organizationApi(...).invite needs the app\'s public URL: set `url` in the config or AUTH_URL.');
+			return inviteMember(call.ctx, call.actor ? { userId: call.actor.id, user: call.actor } : { system: true }, input);
+		},
+		revokeInvitation: async (organizationId, invitationId) => {
+			const call = await begin();
+			return revokeInvitation(call.ctx, call.actor ? { userId: call.actor.id, user: call.actor } : { system: true }, { organizationId, invitationId });
+		},
+		acceptInvitation: async (token) => {
+			const call = await begin();
+			if (!call.actor) throw new InvalidRequest('organizationApi: accepting an invitation needs a user actor ({ userId }).');
+			return acceptInvitation(call.ctx, { userId: call.actor.id, user: call.actor }, { token });
+		}
 	};
 }
