@@ -58,7 +58,7 @@ describe('D1 databases migrated by `wrangler d1 migrations apply` with the shipp
 	test("migrations/d1/kitgate-tables: kitgate's runner finds everything applied, and the adapter works", async () => {
 		const d1 = await mf!.getD1Database('OWN');
 		const { results } = await d1.prepare('select name from d1_migrations order by name').all<{ name: string }>();
-		expect(results.map((row) => row.name)).toEqual(['0001_initial.sql', '0002_rate_limits.sql', '0005_account_details.sql', '0006_two_factor.sql', '0007_admin_audit.sql', '0008_user_admin.sql']);
+		expect(results.map((row) => row.name)).toEqual(['0001_initial.sql', '0002_rate_limits.sql', '0005_account_details.sql', '0006_two_factor.sql', '0007_admin_audit.sql', '0008_user_admin.sql', '0010_organizations.sql']);
 		const adapter = SQLiteAdapter({ d1 });
 		expect(await adapter.migrate()).toEqual([]);
 		const user = await adapter.createUser({ id: crypto.randomUUID(), email: 'wrangler@example.com', emailVerified: null });

@@ -136,9 +136,9 @@ describe('PostgresAdapter', () => {
 		const adapters = pools.map((pool) => PostgresAdapter({ pool, schema: freshSchema }));
 		try {
 			const results = await Promise.all(adapters.map((adapter) => adapter.migrate()));
-			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 			const recorded = await admin.query(`select name from "${freshSchema}".kitgate_migrations`);
-			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }, { name: '0006_two_factor' }, { name: '0007_admin_audit' }, { name: '0008_user_admin' }]);
+			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }, { name: '0006_two_factor' }, { name: '0007_admin_audit' }, { name: '0008_user_admin' }, { name: '0010_organizations' }]);
 			const user = await adapters[0]!.createUser({ id: 'u', email: 'u@example.com', emailVerified: null });
 			expect(await adapters[5]!.getUser('u')).toEqual(user);
 		} finally {
