@@ -192,10 +192,15 @@ describe('PostgresAdapter', () => {
 			'accounts',
 			'authenticators',
 			'kitgate_audit',
+			'kitgate_invitations',
+			'kitgate_members',
 			'kitgate_migrations',
+			'kitgate_organizations',
 			'kitgate_passkey_details',
 			'kitgate_recovery_codes',
 			'kitgate_session_details',
+			'kitgate_team_members',
+			'kitgate_teams',
 			'kitgate_two_factor',
 			'kitgate_user_admin',
 			'rate_limits',
@@ -216,6 +221,8 @@ describe('PostgresAdapter', () => {
 		expect(columns.rows).toEqual([
 			{ table_name: 'authenticators', column_name: 'counter', data_type: 'bigint' },
 			{ table_name: 'authenticators', column_name: 'credential_backed_up', data_type: 'boolean' },
+			// kitgate's own tables keep times as epoch milliseconds
+			{ table_name: 'kitgate_invitations', column_name: 'expires', data_type: 'bigint' },
 			{ table_name: 'sessions', column_name: 'expires', data_type: 'timestamp with time zone' },
 			{ table_name: 'users', column_name: 'email_verified', data_type: 'timestamp with time zone' },
 			{ table_name: 'verification_tokens', column_name: 'expires', data_type: 'timestamp with time zone' }

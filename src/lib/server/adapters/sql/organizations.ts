@@ -127,7 +127,7 @@ export function sqlOrganizations(parts: OrganizationStoreParts): OrganizationMet
 	/** Not the last member of `keepOne` in its organization (the members row `alias`): the condition of a change that would leave none. */
 	function keepsOne(alias: string, keepOne: string) {
 		const ref = (column: string) => sql.ref(`${alias}.${column}`);
-		return sql<boolean>`not (${ref('role')} = ${keepOne} and not exists (select 1 from kitgate_members as other where other.organization_id = ${ref('organization_id')} and other.id <> ${ref('id')} and other.role = ${keepOne}))`;
+		return sql<boolean>`not (${ref('role')} = ${keepOne} and not exists (select 1 from ${sql.table('kitgate_members')} as other where other.organization_id = ${ref('organization_id')} and other.id <> ${ref('id')} and other.role = ${keepOne}))`;
 	}
 
 	/**
