@@ -111,7 +111,8 @@ export function sqlOrganizations(parts: OrganizationStoreParts): OrganizationMet
 	function userMatches(textId: RawBuilder<unknown>, alias?: string) {
 		const column = sql.ref(users.column('id', alias));
 		if (parts.userIds === 'text') return sql<boolean>`${column} = ${textId}`;
-		return sql<boolean>`${column} = cast(${textId} as ${sql.raw(postgres ? 'integer' : 'integer')})`;
+		// numbered users (`SERIAL`): kitgate stored the number as text
+		return sql<boolean>`${column} = cast(${textId} as integer)`;
 	}
 
 	/** A query that finds the user (held as a foreign key would on PostgreSQL, against a concurrent deleteUser). */
