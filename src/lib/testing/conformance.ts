@@ -11,6 +11,7 @@ import type {
 // the engine's own check: a raw driver error would pass a broader one and still not be understood
 import { isUniqueViolation } from '../server/core/store/unique-violation.js';
 import { registerAdminTests } from './conformance-admin.js';
+import { registerOrganizationTests } from './conformance-organizations.js';
 
 /**
  * Options of {@link runAdapterTests}.
@@ -631,6 +632,9 @@ export function runAdapterTests(options: AdapterTestOptions): void {
 
 		// kitgate additions for the admin routes (docs/admin.md): checked when the adapter has them
 		registerAdminTests({ vitest: { describe, expect, test }, adapter: () => raw, createUser });
+
+		// kitgate additions for organizations (docs/organizations.md): checked when the adapter has them
+		registerOrganizationTests({ vitest: { describe, expect, test }, adapter: () => raw, createUser });
 
 		test('dates round-trip to the millisecond, whatever the time zone of the writer and the reader', async () => {
 			const previousTimeZone = process.env.TZ;

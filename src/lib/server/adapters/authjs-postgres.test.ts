@@ -94,7 +94,7 @@ describe('PostgresAdapter on authjsPgAdapterTables (@auth/pg-adapter)', () => {
 	test("migrations create kitgate's own tables only, and use leaves the user's tables exactly as they were", async () => {
 		const { adapter, raw } = await authjsDatabase('pg-adapter', authjsPgAdapterTables);
 		const before = await catalogOf(raw, userTables);
-		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping']);
+		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping', '0011_organizations_beside_mapping']);
 		const user = await adapter.createUser({ id: 'ignored', email: 'ada@example.com', emailVerified: new Date() });
 		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'x', providerAccountId: '1', extra_field: true });
 		await adapter.createSession({ sessionToken: 's', userId: user.id, expires: new Date() });
@@ -105,10 +105,16 @@ describe('PostgresAdapter on authjsPgAdapterTables (@auth/pg-adapter)', () => {
 			'accounts',
 			'kitgate_account_fields',
 			'kitgate_audit',
+			'kitgate_invitations',
+			'kitgate_members',
 			'kitgate_migrations',
+			'kitgate_organizations',
 			'kitgate_passkey_details',
 			'kitgate_recovery_codes',
 			'kitgate_session_details',
+			'kitgate_session_organizations',
+			'kitgate_team_members',
+			'kitgate_teams',
 			'kitgate_two_factor',
 			'kitgate_user_admin',
 			'rate_limits',
@@ -283,7 +289,7 @@ describe('PostgresAdapter on authjsDrizzlePostgresTables (@auth/drizzle-adapter)
 	test("migrations create kitgate's own tables only, and use leaves the user's tables exactly as they were", async () => {
 		const { adapter, raw } = await authjsDatabase('drizzle-postgres', authjsDrizzlePostgresTables);
 		const before = await catalogOf(raw, userTables);
-		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping']);
+		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping', '0011_organizations_beside_mapping']);
 		const user = await adapter.createUser({ id: 'u', email: 'ada@example.com', emailVerified: new Date() });
 		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'x', providerAccountId: '1', extra_field: true });
 		await adapter.deleteUser(user.id);

@@ -38,7 +38,7 @@ describe('SQLiteAdapter on authjsDrizzleSqliteTables', () => {
 	test("migrations create kitgate's own tables only, and leave Drizzle's exactly as they were", async () => {
 		const { filename, adapter } = drizzleDatabase();
 		const before = schemaOf(new Database(filename, { readonly: true }));
-		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping']);
+		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping', '0011_organizations_beside_mapping']);
 		const user = await adapter.createUser({ id: randomUUID(), email: 'ada@example.com', emailVerified: new Date() });
 		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'github', providerAccountId: '1', oauth_token: 't', extra_field: 1 });
 		await SqlRateLimitStore(adapter).increment('k', 60, Date.now());
@@ -50,12 +50,23 @@ describe('SQLiteAdapter on authjsDrizzleSqliteTables', () => {
 			'kitgate_audit',
 			'kitgate_audit_actor_id_idx',
 			'kitgate_audit_subject_id_idx',
+			'kitgate_invitations',
+			'kitgate_invitations_email_idx',
+			'kitgate_invitations_organization_id_idx',
+			'kitgate_members',
+			'kitgate_members_user_id_idx',
 			'kitgate_migrations',
+			'kitgate_organizations',
 			'kitgate_passkey_details',
 			'kitgate_passkey_details_user_id_idx',
 			'kitgate_recovery_codes',
 			'kitgate_session_details',
 			'kitgate_session_details_user_id_idx',
+			'kitgate_session_organizations',
+			'kitgate_session_organizations_organization_id_idx',
+			'kitgate_team_members',
+			'kitgate_team_members_user_id_idx',
+			'kitgate_teams',
 			'kitgate_two_factor',
 			'kitgate_user_admin',
 			'rate_limits',

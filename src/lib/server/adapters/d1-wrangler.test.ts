@@ -58,7 +58,7 @@ describe('D1 databases migrated by `wrangler d1 migrations apply` with the shipp
 	test("migrations/d1/kitgate-tables: kitgate's runner finds everything applied, and the adapter works", async () => {
 		const d1 = await mf!.getD1Database('OWN');
 		const { results } = await d1.prepare('select name from d1_migrations order by name').all<{ name: string }>();
-		expect(results.map((row) => row.name)).toEqual(['0001_initial.sql', '0002_rate_limits.sql', '0005_account_details.sql', '0006_two_factor.sql', '0007_admin_audit.sql', '0008_user_admin.sql']);
+		expect(results.map((row) => row.name)).toEqual(['0001_initial.sql', '0002_rate_limits.sql', '0005_account_details.sql', '0006_two_factor.sql', '0007_admin_audit.sql', '0008_user_admin.sql', '0010_organizations.sql']);
 		const adapter = SQLiteAdapter({ d1 });
 		expect(await adapter.migrate()).toEqual([]);
 		const user = await adapter.createUser({ id: crypto.randomUUID(), email: 'wrangler@example.com', emailVerified: null });
@@ -67,6 +67,7 @@ describe('D1 databases migrated by `wrangler d1 migrations apply` with the shipp
 		expect((await adapter.setUserAdmin({ userId: user.id, role: 'admin' })).role).toBe('admin');
 		const entry = { id: crypto.randomUUID(), at: new Date(), actorId: null, subjectId: user.id, action: 'set-role', detail: null };
 		await adapter.createAuditEntry(entry);
+		await organizationRoundTrip(adapter, user.id);
 		expect(await adapter.deleteUser(user.id)).toEqual(user);
 		expect(await adapter.getUserAdmin(user.id)).toBeNull();
 		expect(await adapter.listAuditEntries(user.id, { limit: 10 })).toEqual([entry]);
@@ -83,5 +84,23 @@ describe('D1 databases migrated by `wrangler d1 migrations apply` with the shipp
 		expect(await adapter.getAccount(user.id, 'twitter')).toEqual(account);
 		expect(await adapter.setUserAdmin({ userId: user.id, banReason: 'spam' })).toMatchObject({ banReason: 'spam', role: null });
 		expect((await adapter.listUsers({ search: 'drizzle@', limit: 10, offset: 0 })).users).toEqual([user]);
+		await organizationRoundTrip(adapter, user.id);
 	});
 });
+
+/** The organization tables and the session's active organization, as each folder's migration 0010 or 0011 made them. */
+async function organizationRoundTrip(adapter: ReturnType<typeof SQLiteAdapter>, userId: string) {
+	const organization = { id: crypto.randomUUID(), name: 'Acme', slug: `acme-${userId.slice(0, 8)}`, logo: null, metadata: null, createdAt: new Date() };
+	await adapter.createOrganization(organization);
+	const owner = await adapter.createMember({ id: crypto.randomUUID(), organizationId: organization.id, userId, role: 'owner', createdAt: new Date() });
+	expect(await adapter.updateMemberRole(owner.id, 'admin', { keepOne: 'owner' })).toBe('last');
+	const team = await adapter.createTeam({ id: crypto.randomUUID(), organizationId: organization.id, name: 'Design', createdAt: new Date() });
+	await adapter.addTeamMember({ teamId: team.id, userId, createdAt: new Date() });
+	const session = { sessionToken: crypto.randomUUID(), userId, expires: new Date(Date.now() + 60_000) };
+	await adapter.createSession(session);
+	expect((await adapter.updateSession({ sessionToken: session.sessionToken, activeOrganizationId: organization.id }))?.activeOrganizationId).toBe(organization.id);
+	expect((await adapter.getMembership(organization.id, userId))?.member.role).toBe('owner');
+	await adapter.deleteOrganization(organization.id);
+	expect((await adapter.getSessionAndUser(session.sessionToken))?.session.activeOrganizationId).toBeUndefined();
+	expect(await adapter.listTeamMembers(team.id)).toEqual([]);
+}

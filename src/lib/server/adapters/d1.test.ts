@@ -71,9 +71,9 @@ describe('migrations on D1 (no BEGIN: each migration one batch)', () => {
 		// two binding objects of one database: two connections, as two Worker isolates have
 		const [first, second] = [SQLiteAdapter({ d1: database }), SQLiteAdapter({ d1: gated(database, batchGate()) })];
 		const [a, b] = await Promise.all([first.migrate(), second.migrate()]);
-		expect([...a, ...b].sort()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect([...a, ...b].sort()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		const { results } = await database.prepare('select name from kitgate_migrations order by name').all<{ name: string }>();
-		expect(results.map((row) => row.name)).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect(results.map((row) => row.name)).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		expect(await SQLiteAdapter({ d1: gated(database, batchGate()) }).migrate()).toEqual([]);
 	});
 });

@@ -145,7 +145,8 @@ describe('migrations on libSQL', () => {
 			'0005_account_details',
 			'0006_two_factor',
 			'0007_admin_audit',
-			'0008_user_admin'
+			'0008_user_admin',
+			'0010_organizations'
 		]);
 		expect(await SQLiteAdapter({ dialect: dialectOf(client) }).migrate()).toEqual([]);
 	});
@@ -153,7 +154,7 @@ describe('migrations on libSQL', () => {
 	test('the runner without a batch uses a Kysely transaction (one connection of the client), not a raw BEGIN on any', async () => {
 		const client = fileClient('migrations-in-a-transaction');
 		const db = new Kysely({ dialect: dialectOf(client) });
-		expect(await runMigrations(db, { dialect: 'sqlite' })).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect(await runMigrations(db, { dialect: 'sqlite' })).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		expect(await runMigrations(db, { dialect: 'sqlite' })).toEqual([]);
 		const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' order by name`.execute(db);
 		expect(tables.rows.map((row) => row.name)).toContain('kitgate_two_factor');

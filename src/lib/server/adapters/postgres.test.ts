@@ -136,9 +136,9 @@ describe('PostgresAdapter', () => {
 		const adapters = pools.map((pool) => PostgresAdapter({ pool, schema: freshSchema }));
 		try {
 			const results = await Promise.all(adapters.map((adapter) => adapter.migrate()));
-			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+			expect(results.flat()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 			const recorded = await admin.query(`select name from "${freshSchema}".kitgate_migrations`);
-			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }, { name: '0006_two_factor' }, { name: '0007_admin_audit' }, { name: '0008_user_admin' }]);
+			expect(recorded.rows).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }, { name: '0006_two_factor' }, { name: '0007_admin_audit' }, { name: '0008_user_admin' }, { name: '0010_organizations' }]);
 			const user = await adapters[0]!.createUser({ id: 'u', email: 'u@example.com', emailVerified: null });
 			expect(await adapters[5]!.getUser('u')).toEqual(user);
 		} finally {
@@ -192,10 +192,15 @@ describe('PostgresAdapter', () => {
 			'accounts',
 			'authenticators',
 			'kitgate_audit',
+			'kitgate_invitations',
+			'kitgate_members',
 			'kitgate_migrations',
+			'kitgate_organizations',
 			'kitgate_passkey_details',
 			'kitgate_recovery_codes',
 			'kitgate_session_details',
+			'kitgate_team_members',
+			'kitgate_teams',
 			'kitgate_two_factor',
 			'kitgate_user_admin',
 			'rate_limits',
@@ -216,6 +221,8 @@ describe('PostgresAdapter', () => {
 		expect(columns.rows).toEqual([
 			{ table_name: 'authenticators', column_name: 'counter', data_type: 'bigint' },
 			{ table_name: 'authenticators', column_name: 'credential_backed_up', data_type: 'boolean' },
+			// kitgate's own tables keep times as epoch milliseconds
+			{ table_name: 'kitgate_invitations', column_name: 'expires', data_type: 'bigint' },
 			{ table_name: 'sessions', column_name: 'expires', data_type: 'timestamp with time zone' },
 			{ table_name: 'users', column_name: 'email_verified', data_type: 'timestamp with time zone' },
 			{ table_name: 'verification_tokens', column_name: 'expires', data_type: 'timestamp with time zone' }

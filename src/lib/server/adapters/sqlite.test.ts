@@ -38,9 +38,9 @@ describe('SQLiteAdapter', () => {
 		const first = SQLiteAdapter({ filename });
 		// the same file named another way is the same database
 		const second = SQLiteAdapter({ filename: join(directory, 'shared', '..', 'shared', 'auth.sqlite') });
-		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		expect(second.database).toBe(first.database);
-		expect(await second.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']); // the shared run, not a second one
+		expect(await second.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']); // the shared run, not a second one
 		const user = await first.createUser({ id: 'u1', email: 'shared@example.com', emailVerified: null });
 		expect(await second.getUser('u1')).toEqual(user);
 		expect(SQLiteAdapter({ filename: join(directory, 'other.sqlite') }).database).not.toBe(first.database);
@@ -108,7 +108,7 @@ describe('SQLiteAdapter', () => {
 	test('reopening an existing file migrates nothing twice and keeps the data', async () => {
 		const filename = join(directory, 'reopen.sqlite');
 		const first = SQLiteAdapter({ filename });
-		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		const user = await first.createUser({ id: 'u1', email: 'ada@example.com', emailVerified: null });
 		await first.close();
 
@@ -116,14 +116,14 @@ describe('SQLiteAdapter', () => {
 		expect(await second.migrate()).toEqual([]);
 		expect(await second.getUser(user.id)).toEqual(user);
 		const recorded = second.database.prepare('select name from kitgate_migrations').all();
-		expect(recorded).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }, { name: '0006_two_factor' }, { name: '0007_admin_audit' }, { name: '0008_user_admin' }]);
+		expect(recorded).toEqual([{ name: '0001_initial' }, { name: '0002_rate_limits' }, { name: '0005_account_details' }, { name: '0006_two_factor' }, { name: '0007_admin_audit' }, { name: '0008_user_admin' }, { name: '0010_organizations' }]);
 		await second.close();
 	});
 
 	test('migrate() runs once per connection, however often it is called', async () => {
 		const adapter = SQLiteAdapter({ filename: ':memory:' });
 		const results = await Promise.all([adapter.migrate(), adapter.getUser('x'), adapter.migrate()]);
-		expect(results).toEqual([['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin'], null, ['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']]);
+		expect(results).toEqual([['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations'], null, ['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']]);
 		await adapter.close();
 	});
 
@@ -165,10 +165,10 @@ describe('SQLiteAdapter', () => {
 
 	test('adapters of one database passed in migrate it once', async () => {
 		const database = new Database(':memory:');
-		expect(await SQLiteAdapter({ database }).migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect(await SQLiteAdapter({ database }).migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		const again = SQLiteAdapter({ database });
-		expect(await again.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']); // the same run
-		expect(database.prepare('select count(*) as n from kitgate_migrations').get()).toEqual({ n: 6 });
+		expect(await again.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']); // the same run
+		expect(database.prepare('select count(*) as n from kitgate_migrations').get()).toEqual({ n: 7 });
 		await again.close();
 		expect(database.open).toBe(true);
 		database.close();

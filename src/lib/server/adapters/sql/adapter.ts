@@ -4,7 +4,7 @@ import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import { randomUuid } from '../../core/crypto/random.js';
 import { AdapterError, MissingAdapterMethod } from '../../core/errors.js';
 import { withUniqueViolations } from '../errors.js';
-import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterUser } from '../../core/types.js';
+import type { Adapter, AdapterAccount, AdapterAuthenticator, AdapterSession, AdapterUser } from '../../core/types.js';
 import {
 	accountFieldsAfterChange,
 	accountFieldsSelection,
@@ -33,6 +33,17 @@ import { lockUniqueKey, refuseDuplicate, requireUser } from './kitgate-constrain
 import { recordTotpStep, spendRecoveryCode, twoFactorDeletes, twoFactorFromRows, twoFactorReads, twoFactorWrites } from './two-factor.js';
 import { auditEntriesOf, auditEntryFromRow, auditInsert, userAdminDelete, userAdminFromRow, userAdminRead, userAdminUpsert } from './user-admin.js';
 import { userListQueries } from './user-list.js';
+import {
+	activeOrganizationSelection,
+	activeOrganizationWrites,
+	joinActiveOrganization,
+	sessionOrganizationDelete,
+	sessionOrganizationOfGoneSessionDelete,
+	sessionOrganizationsOfUserDelete,
+	withActiveOrganization,
+	type ActiveOrganizationPlace
+} from './active-organization.js';
+import { membershipsOfUserDeletes, sqlOrganizations } from './organizations.js';
 import { boundAuditLimit, boundUserListQuery } from '../../core/store/admin-query-bounds.js';
 import { mappedTable, type AuthTablesDb, type MappedTable } from './mapped-tables.js';
 import { reusableQuery } from './reusable-query.js';
@@ -77,9 +88,7 @@ export const sqlCore: unique symbol = Symbol('kitgate.sqlCore');
  * await adapter.migrate();
  * await adapter.close();
  */
-// organization methods: the storage branch of issue 33 implements them and removes this Omit
-type OrganizationMethods = 'createOrganization' | 'getOrganization' | 'getOrganizationBySlug' | 'updateOrganization' | 'deleteOrganization' | 'createMember' | 'getMembership' | 'listMembers' | 'listMemberships' | 'updateMemberRole' | 'deleteMember' | 'createInvitation' | 'getInvitation' | 'listInvitations' | 'listInvitationsByEmail' | 'revokeInvitation' | 'acceptInvitation' | 'createTeam' | 'listTeams' | 'deleteTeam' | 'addTeamMember' | 'removeTeamMember' | 'listTeamMembers';
-export interface SqlAdapter extends Omit<Required<Adapter>, OrganizationMethods>, Partial<Pick<Adapter, OrganizationMethods>> {
+export interface SqlAdapter extends Required<Adapter> {
 	/**
 	 * Applies pending migrations. Runs once per database connection, which every adapter of the same
 	 * database in this process shares (methods call it before their first query unless `autoMigrate`
@@ -189,6 +198,8 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 	const checked = mapping.constraints === 'kitgate';
 	// PostgreSQL runs writes of one user side by side: row locks order a user's delete and its side rows' writes
 	const postgres = mapping.dialect === 'postgres';
+	// the session's active organization: a column of kitgate's sessions table, or a side table beside another library's
+	const activePlace: ActiveOrganizationPlace = mapping.isOwnSchema ? 'column' : 'side';
 	const migrate = () => parts.connection().migrate();
 	// the session check of every request: one query, its SQL built once
 	const sessionAndUser = reusableQuery((db: Db, sessionToken: string) =>
@@ -302,12 +313,21 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 		return accountFromRow(row as AccountRow, values, ownedAccountFields(row as AccountRow));
 	}
 
-	/** Sessions (alias `s`) with their details row (alias `sd`). */
+	/** Sessions (alias `s`) with their details row (alias `sd`) and their active organization (`ao_id`). */
 	function selectSessions(db: Db) {
-		return auth(db)
+		const query = auth(db)
 			.selectFrom(`${sessions.name} as s`)
-			.leftJoin('kitgate_session_details as sd', 'sd.session_token', sessions.column('sessionToken', 's'))
-			.select([...sessions.selection('s'), ...sessionDetailsSelection]);
+			.leftJoin('kitgate_session_details as sd', 'sd.session_token', sessions.column('sessionToken', 's'));
+		return (activePlace === 'side' ? query.leftJoin(...joinActiveOrganization(sessions)) : query).select([
+			...sessions.selection('s'),
+			...sessionDetailsSelection,
+			activeOrganizationSelection(activePlace)
+		]);
+	}
+
+	/** A session as a sessions query (`selectSessions`) read it, with its details and active organization. */
+	function readSession(row: unknown): AdapterSession {
+		return withActiveOrganization(withSessionDetails(sessionFromRow(row as SessionRow), row), row);
 	}
 
 	/** Passkeys (alias `p`) with their details row (alias `pd`). */
@@ -502,6 +522,8 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 					...detailsOfUserDeletes(db, userId, { sessions: true, passkeys: true }),
 					...twoFactorDeletes(db, userId),
 					userAdminDelete(db, userId),
+					...membershipsOfUserDeletes(db, userId),
+					...(activePlace === 'side' ? [sessionOrganizationsOfUserDelete(db, sessions, userId)] : []),
 					auth_.deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId),
 					auth_.deleteFrom(accounts.name).where(accounts.column('userId'), '=', userId),
 					...(passkeys ? [auth_.deleteFrom(passkeys.name).where(passkeys.column('userId'), '=', userId)] : []),
@@ -600,7 +622,8 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 						.executeTakeFirstOrThrow()) as unknown as SessionRow
 				);
 			const details = hasSessionDetails(session);
-			if (!checked && !details) return insert(await ready());
+			const active = typeof session.activeOrganizationId === 'string' && session.activeOrganizationId ? session.activeOrganizationId : null;
+			if (!checked && !details && !active) return insert(await ready());
 			const results = await atomically(async (db) => {
 				if (checked) await requireUser(auth(db), users, row[sessions.column('userId')], 'createSession');
 				// the details are stamped with the user id as given: the one the insert stores
@@ -609,10 +632,11 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 						.insertInto(sessions.name)
 						.values({ ...row, ...newRowId() })
 						.returning(sessions.selection()),
-					...sessionDetailsWrites(db, { ...session, userId: String(row[sessions.column('userId')]) })
+					...(details ? sessionDetailsWrites(db, { ...session, userId: String(row[sessions.column('userId')]) }) : []),
+					...(active ? activeOrganizationWrites(db, sessions, activePlace, session.sessionToken, active) : [])
 				] as Statement[];
 			});
-			const created = sessionFromRow(results![0]!.rows[0] as unknown as SessionRow);
+			const created = withActiveOrganization(sessionFromRow(results![0]!.rows[0] as unknown as SessionRow), { ao_id: active });
 			if (!details) return created;
 			return withSessionDetails(created, { sd_owner: created.userId, sd_created_at: session.createdAt ? new Date(session.createdAt).getTime() : null, sd_user_agent: session.userAgent ?? null });
 		},
@@ -623,34 +647,31 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 			const query = sessionAndUser(connection.db, sessionToken);
 			const [row] = (connection.prepared ? await connection.prepared(query) : await auth(connection.db).executeQuery(query)).rows;
 			if (!row) return null;
-			return { session: withSessionDetails(sessionFromRow(row as unknown as SessionRow), row), user: userFromRow(row as unknown as UserRow) };
+			return { session: readSession(row), user: userFromRow(row as unknown as UserRow) };
 		},
 
 		async updateSession(session) {
 			const changes: Record<string, unknown> = {};
 			if (session.expires !== undefined) changes.expires = values.date(toDate(session.expires, 'expires'));
 			if (session.userId !== undefined) changes.userId = storedUserId(session.userId, 'updateSession');
-			const db = auth(await ready());
-			const row =
-				Object.keys(changes).length === 0
-					? await db
-							.selectFrom(sessions.name)
-							.select(sessions.selection())
-							.where(sessions.column('sessionToken'), '=', session.sessionToken)
-							.executeTakeFirst()
-					: await db
-							.updateTable(sessions.name)
-							.set(sessions.values(changes))
-							.where(sessions.column('sessionToken'), '=', session.sessionToken)
-							.returning(sessions.selection())
-							.executeTakeFirst();
-			return row ? sessionFromRow(row as unknown as SessionRow) : null;
+			const active = session.activeOrganizationId;
+			// the writes, then the session as they left it (with its active organization, wherever that is kept)
+			const results = await together((db) => [
+				...(Object.keys(changes).length > 0
+					? [auth(db).updateTable(sessions.name).set(sessions.values(changes)).where(sessions.column('sessionToken'), '=', session.sessionToken)]
+					: []),
+				...(active !== undefined ? activeOrganizationWrites(db, sessions, activePlace, session.sessionToken, active || null) : []),
+				selectSessions(db).where(sessions.column('sessionToken', 's'), '=', session.sessionToken)
+			] as Statement[]);
+			const row = results.at(-1)!.rows[0];
+			return row ? withActiveOrganization(sessionFromRow(row as unknown as SessionRow), row) : null;
 		},
 
 		async deleteSession(sessionToken) {
 			const [deleted] = await together((db) => [
 				auth(db).deleteFrom(sessions.name).where(sessions.column('sessionToken'), '=', sessionToken).returning(sessions.selection()),
-				sessionDetailsDelete(db, sessionToken)
+				sessionDetailsDelete(db, sessionToken),
+				...(activePlace === 'side' ? [sessionOrganizationDelete(db, sessionToken)] : [])
 			]);
 			const row = deleted!.rows[0];
 			return row ? sessionFromRow(row as unknown as SessionRow) : null;
@@ -663,7 +684,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 				.where(sessions.column('userId', 's'), '=', userId)
 				.orderBy(sessions.column('sessionToken', 's'))
 				.execute();
-			return rows.map((row) => withSessionDetails(sessionFromRow(row as unknown as SessionRow), row));
+			return rows.map(readSession);
 		},
 
 		async deleteSessionOfUser(id, sessionToken) {
@@ -676,7 +697,8 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 					.where(sessions.column('sessionToken'), '=', sessionToken)
 					.where(sessions.column('userId'), '=', userId)
 					.returning(sessions.selection()),
-				sessionDetailsOfGoneSessionDelete(db, sessions, sessionToken)
+				sessionDetailsOfGoneSessionDelete(db, sessions, sessionToken),
+				...(activePlace === 'side' ? [sessionOrganizationOfGoneSessionDelete(db, sessions, sessionToken)] : [])
 			]);
 			const row = deleted!.rows[0];
 			return row ? sessionFromRow(row as unknown as SessionRow) : null;
@@ -686,6 +708,7 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 			const userId = values.userId(id);
 			if (userId === null) return;
 			await together((db) => [
+				...(activePlace === 'side' ? [sessionOrganizationsOfUserDelete(db, sessions, userId)] : []),
 				auth(db).deleteFrom(sessions.name).where(sessions.column('userId'), '=', userId),
 				...detailsOfUserDeletes(db, userId, { sessions: true, passkeys: false })
 			]);
@@ -857,6 +880,17 @@ export function createSqlAdapter(parts: SqlAdapterParts): SqlAdapter {
 			if (typeof userId !== 'string' || bounded === 0) return [];
 			const rows = await auditEntriesOf(await ready(), userId, bounded).execute();
 			return rows.map(auditEntryFromRow);
-		}
+		},
+
+		...sqlOrganizations({
+			users,
+			sessions,
+			dialect: mapping.dialect,
+			userIds: mapping.types.userId,
+			activePlace,
+			userId: (id) => values.userId(id),
+			ready,
+			atomically
+		})
 	});
 }

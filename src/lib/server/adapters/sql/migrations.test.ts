@@ -59,7 +59,7 @@ describe('SQLite migrations', () => {
 		database.exec(sqliteMigrations[0]!.sql);
 		database.prepare("insert into users (id, email) values ('u1', 'a@example.com')").run();
 		const adapter = SQLiteAdapter({ database });
-		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		expect((await adapter.getUser('u1'))?.email).toBe('a@example.com');
 		database.close();
 	});
@@ -118,7 +118,7 @@ describe('PostgreSQL migrations', () => {
 			client.release();
 		}
 		const adapter = PostgresAdapter({ connectionString, schema });
-		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		expect((await adapter.getUser('u1'))?.email).toBe('a@example.com');
 		await adapter.close();
 	});
@@ -126,7 +126,7 @@ describe('PostgreSQL migrations', () => {
 	test('a second adapter on a migrated schema applies nothing', async () => {
 		const schema = freshSchema();
 		const first = PostgresAdapter({ connectionString, schema });
-		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect(await first.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		await first.close();
 		const second = PostgresAdapter({ connectionString, schema });
 		expect(await second.migrate()).toEqual([]);
@@ -143,7 +143,7 @@ describe('PostgreSQL migrations', () => {
 		expect(left.rows).toEqual([{ table_name: 'sessions' }]);
 
 		await admin.query(`DROP TABLE ${schema}.sessions`);
-		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin']);
+		expect(await adapter.migrate()).toEqual(['0001_initial', '0002_rate_limits', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0008_user_admin', '0010_organizations']);
 		await adapter.close();
 	});
 });

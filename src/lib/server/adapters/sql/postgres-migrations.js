@@ -195,6 +195,100 @@ CREATE TABLE IF NOT EXISTS kitgate_user_admin (
 `;
 
 /**
+ * The organization tables (docs/organizations.md), kitgate's own in every database: organizations (unique slug),
+ * members (one per organization and user), invitations (the link's secret only as a keyed hash; \`accepted_member_id\`
+ * marks the membership an acceptance made), teams (unique name in their organization) and team members. Deleting an
+ * organization deletes its rows (the foreign keys, and the adapter's own deletes). \`userKey\`: the reference to the
+ * users table (kitgate's), or none beside another library's tables, whose deleteUser the adapter runs itself.
+ *
+ * @param {{ number: string; about: string; userKey: string }} parts
+ */
+const organizationTables = ({ number, about, userKey }) => `-- kitgate schema ${number} (PostgreSQL): organizations, members, invitations and teams, ${about}
+-- User ids are kept as text. Times are epoch milliseconds.
+CREATE TABLE IF NOT EXISTS kitgate_organizations (
+	id text PRIMARY KEY,
+	name text NOT NULL,
+	slug text NOT NULL,
+	logo text,
+	metadata text,
+	created_at bigint NOT NULL,
+	CONSTRAINT kitgate_organizations_slug_key UNIQUE (slug)
+);
+
+CREATE TABLE IF NOT EXISTS kitgate_members (
+	id text PRIMARY KEY,
+	organization_id text NOT NULL REFERENCES kitgate_organizations (id) ON DELETE CASCADE,
+	user_id text NOT NULL${userKey},
+	role text NOT NULL,
+	created_at bigint NOT NULL,
+	CONSTRAINT kitgate_members_organization_user_key UNIQUE (organization_id, user_id)
+);
+
+CREATE INDEX IF NOT EXISTS kitgate_members_user_id_idx ON kitgate_members (user_id);
+
+CREATE TABLE IF NOT EXISTS kitgate_invitations (
+	id text PRIMARY KEY,
+	organization_id text NOT NULL REFERENCES kitgate_organizations (id) ON DELETE CASCADE,
+	email text NOT NULL,
+	role text NOT NULL,
+	inviter_id text,
+	token_hash text NOT NULL,
+	team_id text,
+	status text NOT NULL,
+	expires bigint NOT NULL,
+	created_at bigint NOT NULL,
+	accepted_member_id text
+);
+
+CREATE INDEX IF NOT EXISTS kitgate_invitations_organization_id_idx ON kitgate_invitations (organization_id, created_at);
+
+CREATE INDEX IF NOT EXISTS kitgate_invitations_email_idx ON kitgate_invitations (email, created_at);
+
+CREATE TABLE IF NOT EXISTS kitgate_teams (
+	id text PRIMARY KEY,
+	organization_id text NOT NULL REFERENCES kitgate_organizations (id) ON DELETE CASCADE,
+	name text NOT NULL,
+	created_at bigint NOT NULL,
+	CONSTRAINT kitgate_teams_organization_name_key UNIQUE (organization_id, name)
+);
+
+CREATE TABLE IF NOT EXISTS kitgate_team_members (
+	team_id text NOT NULL REFERENCES kitgate_teams (id) ON DELETE CASCADE,
+	user_id text NOT NULL${userKey},
+	created_at bigint NOT NULL,
+	CONSTRAINT kitgate_team_members_pkey PRIMARY KEY (team_id, user_id)
+);
+
+CREATE INDEX IF NOT EXISTS kitgate_team_members_user_id_idx ON kitgate_team_members (user_id);
+`;
+
+const organizations = `${organizationTables({
+	number: '0010',
+	about: 'kitgate\'s own auth tables only:\n-- memberships and team places go with their user (the foreign keys, and the adapter\'s deleteUser).',
+	userKey: ' REFERENCES users (id) ON DELETE CASCADE'
+})}
+-- The session's active organization; the adapter's deleteOrganization clears it.
+ALTER TABLE sessions ADD COLUMN active_organization_id text;
+
+CREATE INDEX IF NOT EXISTS sessions_active_organization_id_idx ON sessions (active_organization_id);
+`;
+
+const organizationsBesideMapping = `${organizationTables({
+	number: '0011',
+	about: 'applied only with a table mapping,\n-- beside tables another library created: no foreign key to its users table; the adapter\'s deleteUser deletes the rows.',
+	userKey: ''
+})}
+-- The active organization of a database session, keyed by its token (kitgate never alters the sessions table); the
+-- adapter deletes the row with the session, and with the organization.
+CREATE TABLE IF NOT EXISTS kitgate_session_organizations (
+	session_token text PRIMARY KEY,
+	organization_id text NOT NULL
+);
+
+CREATE INDEX IF NOT EXISTS kitgate_session_organizations_organization_id_idx ON kitgate_session_organizations (organization_id);
+`;
+
+/**
  * PostgreSQL migrations in the order they apply. Names never change once released. `onlyWith` limits a migration to kitgate's own
  * auth tables (`kitgate-tables`) or to a table mapping (`table-mapping`); the others apply to both.
  *
@@ -211,5 +305,7 @@ export const postgresMigrations = [
 	{ name: '0006_two_factor', sql: twoFactor },
 	{ name: '0007_admin_audit', sql: auditTrail },
 	{ name: '0008_user_admin', sql: userAdmin, onlyWith: 'kitgate-tables' },
-	{ name: '0009_user_admin_beside_mapping', sql: userAdminBesideMapping, onlyWith: 'table-mapping' }
+	{ name: '0009_user_admin_beside_mapping', sql: userAdminBesideMapping, onlyWith: 'table-mapping' },
+	{ name: '0010_organizations', sql: organizations, onlyWith: 'kitgate-tables' },
+	{ name: '0011_organizations_beside_mapping', sql: organizationsBesideMapping, onlyWith: 'table-mapping' }
 ];

@@ -236,6 +236,96 @@ export interface AuditTable {
 }
 
 /**
+ * A row of `kitgate_organizations` (migration 0010, or 0011 beside a table mapping).
+ *
+ * @example
+ * type Row = Selectable<OrganizationsTable>;
+ */
+export interface OrganizationsTable {
+	id: string;
+	name: string;
+	slug: string;
+	logo: string | null;
+	/** JSON text. */
+	metadata: string | null;
+	/** Epoch milliseconds, as every time of the organization tables. */
+	created_at: BigIntColumn;
+}
+
+/**
+ * A row of `kitgate_members`: a user's membership of an organization, one per organization and user.
+ *
+ * @example
+ * type Row = Selectable<MembersTable>;
+ */
+export interface MembersTable {
+	id: string;
+	organization_id: string;
+	/** The user id as text. */
+	user_id: string;
+	role: string;
+	created_at: BigIntColumn;
+}
+
+/**
+ * A row of `kitgate_invitations`: the link's secret only as a keyed hash; `accepted_member_id`
+ * names the membership its acceptance made.
+ *
+ * @example
+ * type Row = Selectable<InvitationsTable>;
+ */
+export interface InvitationsTable {
+	id: string;
+	organization_id: string;
+	email: string;
+	role: string;
+	inviter_id: string | null;
+	token_hash: string;
+	team_id: string | null;
+	status: string;
+	expires: BigIntColumn;
+	created_at: BigIntColumn;
+	accepted_member_id: string | null;
+}
+
+/**
+ * A row of `kitgate_teams`: a team, its name unique in its organization.
+ *
+ * @example
+ * type Row = Selectable<TeamsTable>;
+ */
+export interface TeamsTable {
+	id: string;
+	organization_id: string;
+	name: string;
+	created_at: BigIntColumn;
+}
+
+/**
+ * A row of `kitgate_team_members`: a user in a team.
+ *
+ * @example
+ * type Row = Selectable<TeamMembersTable>;
+ */
+export interface TeamMembersTable {
+	team_id: string;
+	user_id: string;
+	created_at: BigIntColumn;
+}
+
+/**
+ * A row of `kitgate_session_organizations` (migration 0011, beside a table mapping only): the
+ * active organization of the database session with this token.
+ *
+ * @example
+ * type Row = Selectable<SessionOrganizationsTable>;
+ */
+export interface SessionOrganizationsTable {
+	session_token: string;
+	organization_id: string;
+}
+
+/**
  * kitgate's own tables, which it creates in every database: through the adapter's Kysely instance.
  *
  * @example
@@ -251,4 +341,10 @@ export interface KitgateTables {
 	kitgate_recovery_codes: RecoveryCodesTable;
 	kitgate_user_admin: UserAdminTable;
 	kitgate_audit: AuditTable;
+	kitgate_organizations: OrganizationsTable;
+	kitgate_members: MembersTable;
+	kitgate_invitations: InvitationsTable;
+	kitgate_teams: TeamsTable;
+	kitgate_team_members: TeamMembersTable;
+	kitgate_session_organizations: SessionOrganizationsTable;
 }
