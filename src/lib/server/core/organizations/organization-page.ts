@@ -18,6 +18,9 @@ function code(value: string | null | undefined): string | undefined {
 	return value && /^[A-Za-z][A-Za-z-]{0,63}$/.test(value) ? value : undefined;
 }
 
+/** Where the forms post: the path of kitgate's routes (`/auth`), as the admin pages' forms do. */
+const routesPath = (ctx: RequestContext) => new URL(ctx.authUrl).pathname.replace(/\/+$/, '');
+
 /** The page answer, never cached by a shared cache under another member's cookie. */
 function varied(outcome: Outcome, more: Record<string, string> = {}): Outcome {
 	return outcome.type === 'html' ? { ...outcome, headers: { ...outcome.headers, vary: 'Accept, Cookie', ...more } } : outcome;
@@ -36,7 +39,7 @@ export function showOrganizationListPage(ctx: RequestContext, list: Organization
 			list,
 			result: code(notice.result),
 			error: code(notice.error),
-			basePath: ctx.authUrl,
+			basePath: routesPath(ctx),
 			callbackUrl: `${ctx.authUrl}/organizations`,
 			homeUrl: ctx.baseUrl
 		})
@@ -56,7 +59,7 @@ export function showOrganizationSettingsPage(ctx: RequestContext, detail: Organi
 			detail,
 			result: code(notice.result),
 			error: code(notice.error),
-			basePath: ctx.authUrl,
+			basePath: routesPath(ctx),
 			callbackUrl: `${list}/settings?${new URLSearchParams({ id: detail.organization.id })}`,
 			listUrl: list,
 			homeUrl: ctx.baseUrl
@@ -81,7 +84,7 @@ export function showInvitationPage(ctx: RequestContext, detail: InvitationDetail
 			token,
 			result: code(notice.result),
 			error: code(notice.error),
-			basePath: ctx.authUrl,
+			basePath: routesPath(ctx),
 			signInUrl: `${ctx.authUrl}/signin?${back}`,
 			signOutUrl: `${ctx.authUrl}/signout?${back}`,
 			homeUrl: ctx.baseUrl
