@@ -68,6 +68,8 @@ interface Boxes {
 	overflow: number;
 	/** The widest compact button against its section's width. */
 	widestCompact: number;
+	/** The widest other button (or button link) against its section's width. */
+	widestButton: number;
 	/** Rows whose badges overlap their name. */
 	badgeOverlaps: number;
 	/** Distinct border radii of the text fields (input, select, textarea). */
@@ -84,6 +86,7 @@ async function measure(page: Page): Promise<Boxes> {
 		const root = document.querySelector('.kg-organization')!;
 		let overflow = 0;
 		let widestCompact = 0;
+		let widestButton = 0;
 		for (const section of root.querySelectorAll('.kg-section')) {
 			const box = section.getBoundingClientRect();
 			for (const control of section.querySelectorAll('input:not([type=hidden]), select, textarea, button, a')) {
@@ -91,6 +94,7 @@ async function measure(page: Page): Promise<Boxes> {
 				overflow = Math.max(overflow, box.left - c.left, c.right - box.right);
 			}
 			for (const button of section.querySelectorAll('.kg-compact')) widestCompact = Math.max(widestCompact, button.getBoundingClientRect().width / box.width);
+			for (const button of section.querySelectorAll('.kg-button:not(.kg-compact)')) widestButton = Math.max(widestButton, button.getBoundingClientRect().width / box.width);
 		}
 		let badgeOverlaps = 0;
 		for (const item of root.querySelectorAll('.kg-list-item')) {
@@ -114,6 +118,7 @@ async function measure(page: Page): Promise<Boxes> {
 			squeezedNames,
 			overflow,
 			widestCompact,
+			widestButton,
 			badgeOverlaps,
 			fieldRadii: [...new Set(fields.map((field) => getComputedStyle(field).borderTopLeftRadius))],
 			font: getComputedStyle(root).fontFamily,
@@ -169,6 +174,7 @@ describe.each(Object.keys(hosts) as Host[])('in the %s host app', (host) => {
 					await page.screenshot({ path: join(SHOTS, `${host}-${name}-${scheme}-${width}.png`), fullPage: true, animations: 'disabled', caret: 'hide' });
 					expect(boxes.overflow, `${width}px: no control sticks out of its section`).toBeLessThanOrEqual(0.5);
 					expect(boxes.widestCompact, `${width}px: compact buttons are not bars`).toBeLessThan(width > 400 ? 0.4 : 0.6);
+					if (width > 400) expect(boxes.widestButton, `${width}px: buttons and button links are not bars`).toBeLessThan(0.8);
 					expect(boxes.badgeOverlaps, `${width}px: badges keep off the names`).toBe(0);
 					// a view without text fields (a member's, an invitation) has no radius to compare
 					expect(boxes.fieldRadii.length, 'inputs, selects and textareas alike').toBeLessThanOrEqual(1);
