@@ -12,6 +12,7 @@ export { adminApi, type AdminActor, type AdminApi, type AdminUserDetailData, typ
 export { isAdmin } from './server/core/admin/admin-authorization.js';
 export { can } from './server/core/organizations/can.js';
 export { organizationApi, type OrganizationActor, type OrganizationApi } from './server/core/organizations/organization-api.js';
+export type { InviteInput, SentInvitation } from './server/core/organizations/invitations.js';
 export { MemoryRateLimitStore, type MemoryRateLimitStoreOptions } from './server/core/limits/memory-rate-limit-store.js';
 export { MemorySessionCacheStore, type MemorySessionCacheStoreOptions } from './server/core/session/memory-session-cache-store.js';
 export { hashPassword, passwordHashing, verifyPassword, type PasswordHashing, type PasswordHashingOptions } from './server/core/passwords/password-hashing.js';

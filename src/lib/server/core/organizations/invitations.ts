@@ -37,7 +37,12 @@ export type InvitationScope = Pick<RequestContext, 'config' | 'now' | 'authUrl' 
 /** Who acts: a member (`user` when already loaded, else read by `userId`), or a server script. */
 export type InvitationActor = { userId: string; user?: AdapterUser } | { system: true };
 
-/** The fields of an invitation. */
+/**
+ * The fields of an invitation (`organizationApi(…).invite`).
+ *
+ * @example
+ * const input: InviteInput = { organizationId: 'org-1', email: 'bo@example.com', role: 'member' };
+ */
 export interface InviteInput {
 	organizationId: string;
 	/** The address to invite, as typed (normalized here). */
@@ -48,7 +53,12 @@ export interface InviteInput {
 	teamId?: string | null;
 }
 
-/** An invitation as its sender may see it: never the secret, never its hash. */
+/**
+ * An invitation as its sender may see it: never the secret, never its hash.
+ *
+ * @example
+ * const sent: SentInvitation = await organizationApi(authConfig, { userId }).invite({ organizationId, email });
+ */
 export type SentInvitation = Omit<AdapterInvitation, 'tokenHash'>;
 
 /** An accepted invitation: the new membership. */
