@@ -91,9 +91,28 @@ export function accountNotice(
 	error: string | null | undefined,
 	table: Readonly<Record<string, string>>
 ): AccountNotice | null {
+	return changeNotice('account', result, error, table);
+}
+
+/** Whose change a notice tells: the account, admin and organization components share one notice. */
+export type NoticeScope = 'account' | 'admin' | 'organization';
+
+/**
+ * The notice of the last change of `scope`: the text of `<scope>.result.<result>` as a status, or of
+ * `<scope>.error.<error>` (the account's passkey errors too; `<scope>.error.Default` for an unknown
+ * code) as an alert; null when there is nothing to say. Only the table's own keys are read.
+ *
+ * @example changeNotice('admin', 'banned', null, t) // { text: 'The user was banned and signed out everywhere.', alert: false }
+ */
+export function changeNotice(
+	scope: NoticeScope,
+	result: string | null | undefined,
+	error: string | null | undefined,
+	table: Readonly<Record<string, string>>
+): AccountNotice | null {
 	const own = (id: string) => (Object.hasOwn(table, id) ? table[id] : undefined);
-	if (error) return { text: own(`account.error.${error}`) ?? own(`passkey.error.${error}`) ?? table['account.error.Default'], alert: true };
-	const text = result ? own(`account.result.${result}`) : undefined;
+	if (error) return { text: own(`${scope}.error.${error}`) ?? (scope === 'account' ? own(`passkey.error.${error}`) : undefined) ?? table[`${scope}.error.Default`], alert: true };
+	const text = result ? own(`${scope}.result.${result}`) : undefined;
 	return text ? { text, alert: false } : null;
 }
 

@@ -5,7 +5,7 @@
 import type { AdminAuditEntry, AdminUserDetail, AdminUserList, AdminUserSummary } from '../../server/core/admin/admin-types.js';
 import { enAdmin } from '../../messages/en-admin.js';
 import { format } from '../../messages/format.js';
-import { accountTexts } from '../account/account-view.js';
+import { accountTexts, changeNotice } from '../account/account-view.js';
 
 /** The texts the admin components ship: theirs, and the account components' (dates, devices, passkey names). */
 export const adminTexts: Readonly<Record<string, string>> = { ...accountTexts, ...enAdmin };
@@ -107,10 +107,7 @@ export interface AdminNotice {
  * @example adminNotice('banned', null, t) // { text: 'The user was banned and signed out everywhere.', alert: false }
  */
 export function adminNotice(result: string | null | undefined, error: string | null | undefined, table: Readonly<Record<string, string>>): AdminNotice | null {
-	const own = (id: string) => (Object.hasOwn(table, id) ? table[id] : undefined);
-	if (error) return { text: own(`admin.error.${error}`) ?? table['admin.error.Default'], alert: true };
-	const text = result ? own(`admin.result.${result}`) : undefined;
-	return text ? { text, alert: false } : null;
+	return changeNotice('admin', result, error, table);
 }
 
 /** Longest text of one detail value: the trail stays readable whatever a row holds. */

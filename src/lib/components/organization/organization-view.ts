@@ -4,7 +4,7 @@
 
 import { enOrganization } from '../../messages/en-organization.js';
 import { format } from '../../messages/format.js';
-import { accountTexts } from '../account/account-view.js';
+import { accountTexts, changeNotice } from '../account/account-view.js';
 import type { OrganizationMemberView } from '../../server/core/organizations/organization-types.js';
 
 /** The texts the organization components ship: theirs, and the account components' (dates). */
@@ -88,10 +88,7 @@ export function organizationNotice(
 	error: string | null | undefined,
 	table: Readonly<Record<string, string>>
 ): OrganizationNoticeText | null {
-	const own = (id: string) => (Object.hasOwn(table, id) ? table[id] : undefined);
-	if (error) return { text: own(`organization.error.${error}`) ?? table['organization.error.Default'], alert: true };
-	const text = result ? own(`organization.result.${result}`) : undefined;
-	return text ? { text, alert: false } : null;
+	return changeNotice('organization', result, error, table);
 }
 
 /**
