@@ -3,6 +3,7 @@
 // Internal to `kitgate/testing`: runAdapterTests() registers them.
 import type * as Vitest from 'vitest';
 import { isUniqueViolation } from '../server/core/store/unique-violation.js';
+import { ORGANIZATION_ADAPTER_METHODS } from '../server/core/store/adapter-guard.js';
 import type { Adapter, AdapterInvitation, AdapterMember, AdapterOrganization, AdapterUser } from '../server/core/types.js';
 
 /**
@@ -19,31 +20,7 @@ export interface OrganizationTestContext {
 	createUser: (overrides?: Partial<AdapterUser>) => Promise<AdapterUser>;
 }
 
-const organizationMethods = [
-	'createOrganization',
-	'getOrganization',
-	'getOrganizationBySlug',
-	'updateOrganization',
-	'deleteOrganization',
-	'createMember',
-	'getMembership',
-	'listMembers',
-	'listMemberships',
-	'updateMemberRole',
-	'deleteMember',
-	'createInvitation',
-	'getInvitation',
-	'listInvitations',
-	'listInvitationsByEmail',
-	'revokeInvitation',
-	'acceptInvitation',
-	'createTeam',
-	'listTeams',
-	'deleteTeam',
-	'addTeamMember',
-	'removeTeamMember',
-	'listTeamMembers'
-] as const satisfies readonly (keyof Adapter)[];
+const organizationMethods = ORGANIZATION_ADAPTER_METHODS;
 
 /**
  * Registers the tests of the organization methods when the adapter has them (all 23, or none: an

@@ -13,12 +13,9 @@ import type {
 	AdapterUser
 } from '../core/types.js';
 import { UniqueViolationError } from './errors.js';
+import type { ORGANIZATION_ADAPTER_METHODS } from '../core/store/adapter-guard.js';
 
-type OrganizationMethods = Required<Pick<Adapter,
-	| 'createOrganization' | 'getOrganization' | 'getOrganizationBySlug' | 'updateOrganization' | 'deleteOrganization'
-	| 'createMember' | 'getMembership' | 'listMembers' | 'listMemberships' | 'updateMemberRole' | 'deleteMember'
-	| 'createInvitation' | 'getInvitation' | 'listInvitations' | 'listInvitationsByEmail' | 'revokeInvitation' | 'acceptInvitation'
-	| 'createTeam' | 'listTeams' | 'deleteTeam' | 'addTeamMember' | 'removeTeamMember' | 'listTeamMembers'>>;
+type OrganizationMethods = Required<Pick<Adapter, (typeof ORGANIZATION_ADAPTER_METHODS)[number]>>;
 
 /**
  * The organization methods over the memory adapter's users and sessions. Methods never await

@@ -2,7 +2,7 @@
 // how long invitations last, which email provider sends them, and the adapter methods the routes
 // need, checked at start-up with messages that say what to change.
 
-import { hasAdapterMethod, type AdapterMethod } from '../store/adapter-guard.js';
+import { hasAdapterMethod, ORGANIZATION_ADAPTER_METHODS, type AdapterMethod } from '../store/adapter-guard.js';
 import { InvalidConfiguration, MissingAdapter, MissingAdapterMethod } from '../errors.js';
 import { describeUnknownKeys, exactKeys, unknownKeys } from '../config/option-keys.js';
 import type { Adapter, AdapterUser, Awaitable, OrganizationOptions } from '../types.js';
@@ -37,33 +37,7 @@ const ORGANIZATION_OPTION_KEYS = exactKeys<OrganizationOptions>()(['roles', 'all
 const NAME = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 
 /** What the organization routes, `organizationApi` and the session's active organization use. */
-export const ORGANIZATION_METHODS: readonly AdapterMethod[] = [
-	'getUser',
-	'getUserByEmail',
-	'createOrganization',
-	'getOrganization',
-	'getOrganizationBySlug',
-	'updateOrganization',
-	'deleteOrganization',
-	'createMember',
-	'getMembership',
-	'listMembers',
-	'listMemberships',
-	'updateMemberRole',
-	'deleteMember',
-	'createInvitation',
-	'getInvitation',
-	'listInvitations',
-	'listInvitationsByEmail',
-	'revokeInvitation',
-	'acceptInvitation',
-	'createTeam',
-	'listTeams',
-	'deleteTeam',
-	'addTeamMember',
-	'removeTeamMember',
-	'listTeamMembers'
-];
+export const ORGANIZATION_METHODS: readonly AdapterMethod[] = ['getUser', 'getUserByEmail', ...ORGANIZATION_ADAPTER_METHODS];
 
 /** What the start-up check knows of the rest of the config. */
 export interface OrganizationFacts {

@@ -14,6 +14,14 @@ export interface AfterWrite {
 /** Names of the adapter's methods. */
 export type AdapterMethod = keyof Adapter;
 
+/** The adapter methods that store organizations, members, invitations and teams (docs/organizations.md). */
+export const ORGANIZATION_ADAPTER_METHODS = [
+	'createOrganization', 'getOrganization', 'getOrganizationBySlug', 'updateOrganization', 'deleteOrganization',
+	'createMember', 'getMembership', 'listMembers', 'listMemberships', 'updateMemberRole', 'deleteMember',
+	'createInvitation', 'getInvitation', 'listInvitations', 'listInvitationsByEmail', 'revokeInvitation', 'acceptInvitation',
+	'createTeam', 'listTeams', 'deleteTeam', 'addTeamMember', 'removeTeamMember', 'listTeamMembers'
+] as const satisfies readonly AdapterMethod[];
+
 /** An adapter whose every method exists (calling one the user did not write throws `MissingAdapterMethod`). */
 export type GuardedAdapter = Required<Adapter>;
 
@@ -25,10 +33,7 @@ const ADAPTER_METHODS = new Set<string>([
 	'deleteAuthenticator', 'deleteSessionsByUserId', 'listSessionsByUserId', 'deleteSessionOfUser', 'updateAuthenticator',
 	'getTwoFactor', 'setTwoFactor', 'deleteTwoFactor', 'useTotpStep', 'useRecoveryCode',
 	'listUsers', 'getUserAdmin', 'setUserAdmin', 'createAuditEntry', 'listAuditEntries',
-	'createOrganization', 'getOrganization', 'getOrganizationBySlug', 'updateOrganization', 'deleteOrganization',
-	'createMember', 'getMembership', 'listMembers', 'listMemberships', 'updateMemberRole', 'deleteMember',
-	'createInvitation', 'getInvitation', 'listInvitations', 'listInvitationsByEmail', 'revokeInvitation', 'acceptInvitation',
-	'createTeam', 'listTeams', 'deleteTeam', 'addTeamMember', 'removeTeamMember', 'listTeamMembers'
+	...ORGANIZATION_ADAPTER_METHODS
 ] satisfies AdapterMethod[]);
 
 const rawAdapters = new WeakMap<object, Adapter>();
