@@ -59,7 +59,9 @@ const integration = [
 	// runs git
 	'bin/init/git-tracked.test.ts',
 	// starts Chromium
-	'src/lib/components/admin/admin-in-chromium.test.ts'
+	'src/lib/components/admin/admin-in-chromium.test.ts',
+	// the organization components in Chromium (issue 33)
+	'src/lib/components/organization/organization-in-chromium.test.ts'
 ];
 
 export default defineConfig({
