@@ -165,6 +165,14 @@ for (const app of strategyApps) {
 				// they have no account: the email link signs them up, and brings them back to the invitation
 				await signInOnThisPage(colleague.page, colleagueAddress);
 				await expect(colleague.page).toHaveURL(invitationLink);
+				// their organizations page lists the invitation waiting for them (joined through the link)
+				await colleague.page.goto(`${app.origin}${listPath(app)}`);
+				const received = colleague.page.getByRole('region', { name: 'Invitations for you' });
+				await expect(received).toContainText(first);
+				await expect(received).toContainText('Open the link in the invitation mail to join.');
+				await shoot(colleague.page, 'list-invited');
+				await expectNoSeriousA11yViolations(colleague.page);
+				await colleague.page.goto(invitationLink);
 				const join = colleague.page.getByRole('button', { name: `Join ${first}` });
 				await expect(join).toBeVisible();
 				await shoot(colleague.page, 'invitation-signed-in');
