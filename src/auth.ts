@@ -35,6 +35,9 @@ export const authConfig: SvelteKitAuthConfig = {
 	twoFactor,
 	// the admin pages (/auth/admin, and the demo's own /admin): users whose stored role is "admin" (the demo's "admin" account)
 	admin: { admins: 'role' },
+	// organizations (the demo's /organizations pages): owner, admin and member built in, plus a custom
+	// "billing" role that may read and pay invoices (an app checks it with can(session, 'invoice', 'pay', authConfig))
+	organizations: { roles: { billing: { invoice: ['read', 'pay'] } } },
 	basePath: `${base}/auth`,
 	providers: [
 		{

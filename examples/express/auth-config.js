@@ -42,7 +42,10 @@ async function emailSignIn() {
 			// KITGATE_TWO_FACTOR_REQUIRED=yes: every user sets up a second factor; KITGATE_TRUST_BROWSER_DAYS=N offers "Trust this browser"
 			twoFactor: { required: process.env.KITGATE_TWO_FACTOR_REQUIRED === 'yes', trustBrowserDays: Number(process.env.KITGATE_TRUST_BROWSER_DAYS ?? 0) },
 			// the built-in admin pages at /auth/admin, for users whose stored role is "admin" (the demo's "admin" account)
-			admin: { admins: 'role' }
+			admin: { admins: 'role' },
+			// organizations with kitgate's built-in pages at /auth/organizations (they need the adapter);
+			// a custom "billing" role beside owner, admin and member
+			organizations: { roles: { billing: { invoice: ['read', 'pay'] } } }
 		}
 	};
 }

@@ -38,8 +38,10 @@ function impersonationBanner(session) {
 /** A page of the demo with its nav; `locals` is `res.locals` (the session, and whether its user is an admin). */
 function page(title, { session, isAdmin: admin }, body) {
 	const user = session?.user;
+	// kitgate's built-in organization pages (organizations are on with the adapter, see auth-config.js)
+	const organizations = authConfig.organizations ? ' <a href="/auth/organizations">Organizations</a>' : '';
 	const nav = user
-		? `<a href="/account">Account</a> <a href="/auth/account">Account settings</a>${admin ? ' <a href="/auth/admin">Admin</a>' : ''} <span data-testid="signed-in-as">Signed in as ${escape(user.name ?? user.email)}</span> <a href="/auth/signout">Sign out</a>`
+		? `<a href="/account">Account</a> <a href="/auth/account">Account settings</a>${organizations}${admin ? ' <a href="/auth/admin">Admin</a>' : ''} <span data-testid="signed-in-as">Signed in as ${escape(user.name ?? user.email)}</span> <a href="/auth/signout">Sign out</a>`
 		: `<a href="/auth/signin">Sign in</a>`;
 	return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)} · kitgate Express demo</title></head>
 <body style="font-family: system-ui, sans-serif; margin: 0"><header style="border-bottom:1px solid #e5e7eb;padding:.75rem 1.5rem"><nav aria-label="Main" style="display:flex;gap:1rem">
@@ -57,12 +59,24 @@ app.get('/', (req, res) => {
 // the account page, where a signed-in user adds and removes passkeys
 passkeyPages(app, { config: authConfig, page });
 
+/** The session's active organization and the user's role in it (checked against the membership on every request), when organizations are on. */
+function activeOrganization(session) {
+	if (!authConfig.organizations) return '';
+	const organization = session.organization;
+	const text = organization ? `Active organization: ${escape(organization.name)} (${escape(organization.role)}).` : 'No active organization.';
+	return `<p data-testid="protected-organization">${text}</p>`;
+}
+
 // route protection: anonymous visitors go to the sign-in page
 app.get('/protected', (req, res) => {
 	const session = res.locals.session;
 	if (!session?.user) return res.redirect(`/auth/signin?callbackUrl=${encodeURIComponent(req.originalUrl)}`);
 	res.send(
-		page('Protected', res.locals, `<h1>Protected page</h1><p data-testid="protected-user">Only signed-in users see this. You are ${escape(session.user.name)} (${escape(session.user.email)}).</p>`)
+		page(
+			'Protected',
+			res.locals,
+			`<h1>Protected page</h1><p data-testid="protected-user">Only signed-in users see this. You are ${escape(session.user.name)} (${escape(session.user.email)}).</p>${activeOrganization(session)}`
+		)
 	);
 });
 

@@ -8,5 +8,6 @@ export const load: PageServerLoad = async (event) => {
 	if (!session?.user) {
 		redirect(303, `${base}/signin?callbackUrl=${encodeURIComponent(event.url.pathname)}`);
 	}
-	return { user: session.user };
+	// the active organization with the user's role: checked against the membership on every request
+	return { user: session.user, organization: session.organization ?? null };
 };

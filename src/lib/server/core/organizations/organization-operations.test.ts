@@ -170,6 +170,18 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 			expect(member.invitations).toEqual([]);
 			expect(member.members.filter((view) => view.canChangeRole || (view.canRemove && !view.you))).toEqual([]);
 		});
+		test('detail: the last owner is offered neither leaving nor a role change (both would be OrganizationLastOwner); with a second owner, both are', async () => {
+			const { as, system, adapter, org } = await acme();
+			const alone = await as('olga').get(org.id);
+			expect(alone.members.find((member) => member.you)).toMatchObject({ role: 'owner', canRemove: false });
+			await expect(as('olga').leave(org.id)).rejects.toMatchObject({ type: 'OrganizationLastOwner' });
+			const bySystem = (await system.get(org.id)).members.find((member) => member.userId === 'olga');
+			expect(bySystem).toMatchObject({ canRemove: false, canChangeRole: false });
+			await adapter.updateMemberRole('m-adam', 'owner', { keepOne: 'owner' });
+			const shared = await as('olga').get(org.id);
+			expect(shared.members.find((member) => member.you)).toMatchObject({ canRemove: true });
+			expect(shared.members.find((member) => member.userId === 'adam')).toMatchObject({ canChangeRole: true, canRemove: true });
+		});
 	});
 
 	describe('update and delete', () => {

@@ -187,8 +187,12 @@ export async function getOrganizationDetail(
 	const { organization, role } = place;
 	const permissions = permissionsOf(roles, role);
 	const names = new Map<string, string | null>();
-	const members: OrganizationMemberView[] = (await adapter(call).listMembers(organization.id)).map((member) => {
+	const stored = await adapter(call).listMembers(organization.id);
+	// the last owner can neither leave, be removed nor be demoted (OrganizationLastOwner): not offered
+	const lastOwner = stored.filter((member) => member.role === 'owner').length === 1;
+	const members: OrganizationMemberView[] = stored.map((member) => {
 		const you = member.userId === call.actor?.id;
+		const keeps = lastOwner && member.role === 'owner';
 		names.set(member.userId, member.user.name ?? member.user.email ?? null);
 		return {
 			id: member.id,
@@ -199,8 +203,8 @@ export async function getOrganizationDetail(
 			role: member.role,
 			joinedAt: iso(member.createdAt),
 			you,
-			canChangeRole: !you && (call.actor === null || mayActOnMember(roles, role, member.role, 'update')),
-			canRemove: you || call.actor === null || mayActOnMember(roles, role, member.role, 'delete')
+			canChangeRole: !keeps && !you && (call.actor === null || mayActOnMember(roles, role, member.role, 'update')),
+			canRemove: !keeps && (you || call.actor === null || mayActOnMember(roles, role, member.role, 'delete'))
 		};
 	});
 	const invitations: OrganizationInvitationView[] = [];
