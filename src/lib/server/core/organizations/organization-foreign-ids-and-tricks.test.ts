@@ -37,6 +37,8 @@ function postgresAdapter(): Required<Adapter> {
 const adapters: [string, () => Required<Adapter>][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('organization-foreign-ids')];
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 const world = attackWorld({ sink: true });
+// `billing` may delete the organization (which an admin may not); `viewer` may do nothing, less than a member
+const CUSTOM_ROLES = { billing: { organization: ['delete'] }, viewer: {}, member: { project: ['read'] }, admin: { project: ['read'] } };
 
 interface Person {
 	browser: Browser;
@@ -62,7 +64,8 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 	describe.each(adapters)('%s adapter', (_adapterName, makeAdapter) => {
 		const app = (): AppServer => world.apps[integration];
 		let store: Required<Adapter>;
-		let olga: Person, eve: Person, ed: Person, mia: Person;
+		let olga: Person, eve: Person, ed: Person, mia: Person, adam: Person;
+		let adamMemberId: string;
 		let acme: AdapterOrganization, eveCorp: AdapterOrganization;
 		let acmeTeam: AdapterTeam, eveTeam: AdapterTeam;
 		let eveInvitation: AdapterInvitation;
@@ -84,8 +87,8 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 		beforeAll(async () => {
 			store = makeAdapter();
 			// rate limits off: this file sends far more changes than a person would (the limits have tests of their own)
-			app().use(attackConfig(store, 'jwt', { providers: [sinkProvider(world.sink)], organizations: {}, url: app().origin, rateLimit: false }));
-			[olga, eve, ed, mia] = [await signedIn('olga'), await signedIn('eve'), await signedIn('ed'), await signedIn('mia')];
+			app().use(attackConfig(store, 'jwt', { providers: [sinkProvider(world.sink)], organizations: { roles: CUSTOM_ROLES }, url: app().origin, rateLimit: false }));
+			[olga, eve, ed, mia, adam] = [await signedIn('olga'), await signedIn('eve'), await signedIn('ed'), await signedIn('mia'), await signedIn('adam')];
 			const slug = `acme-${crypto.randomUUID().slice(0, 6)}`;
 			expect((await post(olga, 'create', { name: 'Acme', slug })).status).toBe(200);
 			expect((await post(eve, 'create', { name: 'Eve Corp', slug: `eve-${slug}` })).status).toBe(200);
@@ -93,6 +96,8 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			eveCorp = (await store.getOrganizationBySlug(`eve-${slug}`))!;
 			miaMemberId = crypto.randomUUID();
 			await store.createMember({ id: miaMemberId, organizationId: acme.id, userId: mia.user.id, role: 'member', createdAt: new Date() });
+			adamMemberId = crypto.randomUUID();
+			await store.createMember({ id: adamMemberId, organizationId: acme.id, userId: adam.user.id, role: 'admin', createdAt: new Date() });
 			edMemberId = crypto.randomUUID();
 			await store.createMember({ id: edMemberId, organizationId: eveCorp.id, userId: ed.user.id, role: 'member', createdAt: new Date() });
 			expect((await post(olga, 'create-team', { organizationId: acme.id, name: 'Design' })).status).toBe(200);
@@ -114,7 +119,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 		async function expectAcmeUntouched() {
 			expect(await store.getOrganization(acme.id)).toMatchObject({ name: 'Acme', slug: acme.slug, logo: null });
-			expect(Object.fromEntries((await store.listMembers(acme.id)).map((member) => [member.userId, member.role]))).toEqual({ [olga.user.id]: 'owner', [mia.user.id]: 'member' });
+			expect(Object.fromEntries((await store.listMembers(acme.id)).map((member) => [member.userId, member.role]))).toEqual({ [olga.user.id]: 'owner', [mia.user.id]: 'member', [adam.user.id]: 'admin' });
 			expect((await store.listTeamMembers(acmeTeam.id)).map((place) => place.userId)).toEqual([]);
 		}
 
@@ -207,6 +212,23 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			expect((derived.body as { slug: string }).slug).toMatch(new RegExp(`^${acme.slug}-[0-9a-f]{8}$`));
 			await expectAcmeUntouched();
 			await expectEveCorpUntouched();
+		});
+
+		test('escalation: an admin granting or offering a custom role with more than theirs, or raising themselves, is 403; an owner may', async () => {
+			const forbidden = { status: 403, body: { error: 'OrganizationForbidden' } };
+			expect(await answer(await post(adam, 'set-role', { organizationId: acme.id, memberId: miaMemberId, role: 'billing' }))).toEqual(forbidden);
+			expect(await answer(await post(adam, 'invite', { organizationId: acme.id, email: address('biller'), role: 'billing' }))).toEqual(forbidden);
+			expect(await answer(await post(adam, 'invite', { organizationId: acme.id, email: address('boss'), role: 'owner' }))).toEqual(forbidden);
+			for (const role of ['owner', 'billing']) {
+				expect(await answer(await post(adam, 'set-role', { organizationId: acme.id, memberId: adamMemberId, role })), `self to ${role}`).toEqual(forbidden);
+			}
+			expect(await answer(await post(mia, 'set-role', { organizationId: acme.id, memberId: miaMemberId, role: 'viewer' }))).toMatchObject({ status: 200 });
+			expect(await answer(await post(mia, 'set-role', { organizationId: acme.id, memberId: miaMemberId, role: 'member' }))).toEqual(forbidden);
+			expect(await answer(await post(olga, 'set-role', { organizationId: acme.id, memberId: miaMemberId, role: 'billing' }))).toMatchObject({ status: 200, body: { result: 'role-changed' } });
+			// a billing member may delete the organization, yet may not make anyone anything (no member:update)
+			expect(await answer(await post(mia, 'set-role', { organizationId: acme.id, memberId: adamMemberId, role: 'member' }))).toEqual(forbidden);
+			expect(await answer(await post(olga, 'set-role', { organizationId: acme.id, memberId: miaMemberId, role: 'member' }))).toMatchObject({ status: 200 });
+			await expectAcmeUntouched();
 		});
 
 		test('inviting an address with an account and one without: the same answer', async () => {
