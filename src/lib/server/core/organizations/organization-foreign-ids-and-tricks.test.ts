@@ -149,7 +149,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			const token = await olga.browser.csrfToken(app().origin);
 			const base = `${app().origin}/auth/organizations`;
 			// an override header or field never turns a post without a token into anything else
-			for (const headers of [{ 'x-http-method-override': 'GET' }, { 'x-method-override': 'PUT' }, { 'x-http-method': 'DELETE' }]) {
+			for (const headers of [{ 'x-http-method-override': 'GET' }, { 'x-method-override': 'PUT' }, { 'x-http-method': 'DELETE' }] as Record<string, string>[]) {
 				const overridden = await olga.browser.request(`${base}/update`, { json: { organizationId: acme.id, name: 'Overridden' }, headers });
 				expect(overridden.status, JSON.stringify(headers)).toBe(403);
 			}

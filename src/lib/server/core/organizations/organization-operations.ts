@@ -20,7 +20,7 @@ import type { GuardedAdapter } from '../store/adapter-guard.js';
 import type { AdapterInvitation, AdapterMember, AdapterOrganization, AdapterTeam, AdapterUser } from '../types.js';
 import { isKnownRole, mayActOnMember, mayGrant, OWNER_ROLE, roleAllows, roleWithin } from './roles.js';
 import type { ResolvedOrganizationOptions } from './organization-options.js';
-import { idField, organizationLogo, organizationMetadata, organizationName, organizationSlug, parsedMetadata, slugFromName } from './organization-input.js';
+import { idField, organizationLogo, organizationMetadata, organizationName, organizationSlug, parsedMetadata, shownLogo, slugFromName } from './organization-input.js';
 import type {
 	OrganizationDetail,
 	OrganizationInvitationView,
@@ -113,7 +113,7 @@ export async function listOrganizations(call: OrganizationCall, view: { activeOr
 		id: organization.id,
 		name: organization.name,
 		slug: organization.slug,
-		logo: organization.logo,
+		logo: shownLogo(organization.logo),
 		role: member.role
 	}));
 	const active = view.activeOrganizationId && organizations.some((organization) => organization.id === view.activeOrganizationId) ? view.activeOrganizationId : null;
@@ -216,7 +216,7 @@ export async function getOrganizationDetail(
 			id: organization.id,
 			name: organization.name,
 			slug: organization.slug,
-			logo: organization.logo,
+			logo: shownLogo(organization.logo),
 			metadata: parsedMetadata(organization.metadata),
 			createdAt: iso(organization.createdAt)
 		},
