@@ -3,7 +3,8 @@
 // owner demoted or removed by an admin. Through both integrations, on memory, SQLite and a real
 // PostgreSQL. The owner's promotion is made (over HTTP) exactly between the admin's read of the
 // member and the write, by an adapter that runs a one-shot hook before the write: the interleaving
-// of two concurrent requests, every time rather than by luck.
+// of two concurrent requests, every time rather than by luck. And the last two owners taking each
+// other away at the same moment over HTTP: one owner always stays.
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -134,6 +135,41 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			};
 			expect(await answer(await post(adam, 'remove-member', { organizationId: org.id, memberId }))).toMatchObject({ status: 200, body: { result: 'member-removed' } });
 			expect(await roleOf(mia.user.id)).toBeNull();
+		});
+
+		test('the last two owners demoting, removing each other or leaving at the same moment: one owner always stays', async () => {
+			// each takes away a different owner: one demotes or removes the other, or steps down or leaves
+			const moves: [string, string, string, string][] = [
+				['set-role', 'other', 'set-role', 'other'],
+				['remove-member', 'other', 'remove-member', 'other'],
+				['leave', 'self', 'leave', 'self'],
+				['set-role', 'self', 'leave', 'self'],
+				['remove-member', 'other', 'set-role', 'other']
+			];
+			for (const [first, firstTarget, second, secondTarget] of moves) {
+				const [ann, ben] = [await signedIn('ann'), await signedIn('ben')];
+				expect((await post(ann, 'create', { name: 'Duo' })).status).toBe(200);
+				const duo = (await store.listMemberships(ann.user.id))[0].organization;
+				const benMember = crypto.randomUUID();
+				await store.createMember({ id: benMember, organizationId: duo.id, userId: ben.user.id, role: 'owner', createdAt: new Date() });
+				const annMember = (await store.getMembership(duo.id, ann.user.id))!.member.id;
+				const fields = (operation: string, memberId: string) => (operation === 'leave' ? { organizationId: duo.id } : operation === 'set-role' ? { organizationId: duo.id, memberId, role: 'member' } : { organizationId: duo.id, memberId });
+				const [a, b] = await Promise.all([
+					post(ann, first, fields(first, firstTarget === 'self' ? annMember : benMember)),
+					post(ben, second, fields(second, secondTarget === 'self' ? benMember : annMember))
+				]);
+				const answers = [await answer(a), await answer(b)];
+				const owners = (await store.listMembers(duo.id)).filter((member) => member.role === 'owner');
+				expect(owners, `${first} / ${second}`).toHaveLength(1);
+				// one is made; the other refused: the last owner stays, or (when it came second) its actor is no owner or no member any more
+				const refused = answers.filter((each) => each.status !== 200);
+				expect(refused, `${first} / ${second}`).toHaveLength(1);
+				expect([
+					{ status: 409, body: { error: 'OrganizationLastOwner' } },
+					{ status: 403, body: { error: 'OrganizationForbidden' } },
+					{ status: 404, body: { error: 'OrganizationNotFound' } }
+				]).toContainEqual(refused[0]);
+			}
 		});
 	});
 });
