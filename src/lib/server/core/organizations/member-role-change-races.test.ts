@@ -153,7 +153,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				const benMember = crypto.randomUUID();
 				await store.createMember({ id: benMember, organizationId: duo.id, userId: ben.user.id, role: 'owner', createdAt: new Date() });
 				const annMember = (await store.getMembership(duo.id, ann.user.id))!.member.id;
-				const fields = (operation: string, memberId: string) => (operation === 'leave' ? { organizationId: duo.id } : operation === 'set-role' ? { organizationId: duo.id, memberId, role: 'member' } : { organizationId: duo.id, memberId });
+				const fields = (operation: string, memberId: string): Record<string, string> => (operation === 'leave' ? { organizationId: duo.id } : operation === 'set-role' ? { organizationId: duo.id, memberId, role: 'member' } : { organizationId: duo.id, memberId });
 				const [a, b] = await Promise.all([
 					post(ann, first, fields(first, firstTarget === 'self' ? annMember : benMember)),
 					post(ben, second, fields(second, secondTarget === 'self' ? benMember : annMember))
