@@ -3,7 +3,8 @@
 // one's own organizationId; another user's CSRF token and method-override tricks; prototype keys
 // as role names and ids; bodies of 100k characters, arrays and `__proto__` in JSON; slug
 // collisions, case and look-alike tricks; and whether an invitation tells an address with an
-// account from one without. Every one a 4xx with a stable code (or the same answer), nothing changed.
+// account from one without; POST /auth/session with data naming another organization, merged by
+// the app's callbacks. Every one a 4xx with a stable code (or the same answer), nothing changed.
 
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -229,6 +230,35 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			expect(await answer(await post(mia, 'set-role', { organizationId: acme.id, memberId: adamMemberId, role: 'member' }))).toEqual(forbidden);
 			expect(await answer(await post(olga, 'set-role', { organizationId: acme.id, memberId: miaMemberId, role: 'member' }))).toMatchObject({ status: 200 });
 			await expectAcmeUntouched();
+		});
+
+		test("POST /auth/session with data naming another organization, merged by the app's jwt and session callbacks, shows nothing of it", async () => {
+			const base = attackConfig(store, 'jwt', { providers: [sinkProvider(world.sink)], organizations: { roles: CUSTOM_ROLES }, url: app().origin, rateLimit: false });
+			const fake = { id: eveCorp.id, name: 'Eve Corp', slug: eveCorp.slug, logo: null, role: 'owner' };
+			try {
+				// an app that merges whatever the client sends into the token and the session
+				app().use({
+					...base,
+					callbacks: {
+						jwt: ({ token, trigger, session }) => (trigger === 'update' && session && typeof session === 'object' ? { ...token, ...(session as object) } : token),
+						session: ({ session, token }) => ({ ...session, ...(token && typeof token.organization === 'object' ? { organization: token.organization } : {}) }) as typeof session
+					}
+				});
+				const csrfToken = await mia.browser.csrfToken(app().origin);
+				const updated = await mia.browser.request(`${app().origin}/auth/session`, { json: { csrfToken, data: { activeOrganizationId: eveCorp.id, organization: fake } } });
+				expect(updated.status).toBeLessThan(500);
+				for (const read of [updated, await mia.browser.request(`${app().origin}/auth/session`)]) {
+					const session = (await read.json()) as { organization?: { id: string } } | null;
+					expect(session?.organization?.id, 'no foreign organization in the session').not.toBe(eveCorp.id);
+				}
+				const page = (await mia.browser.session(app().origin)) as { organization?: { id: string } } | null;
+				expect(page?.organization?.id).not.toBe(eveCorp.id);
+				// nor does it open any of Eve's doors
+				expect(await answer(await post(mia, 'update', { organizationId: eveCorp.id, name: 'Mine' }))).toEqual({ status: 404, body: { error: 'OrganizationNotFound' } });
+			} finally {
+				app().use(base);
+			}
+			await expectEveCorpUntouched();
 		});
 
 		test('inviting an address with an account and one without: the same answer', async () => {
