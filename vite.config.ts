@@ -41,7 +41,7 @@ const integration = [
 	// the admin routes through both integrations (issue 32)
 	'src/lib/server/core/admin/{admin-route-attacks,admin-routes-refuse-non-admins,admin-input-on-postgres}.test.ts',
 	// the organization routes through both integrations (issue 33)
-	'src/lib/server/core/organizations/organization-route-attacks.test.ts',
+	'src/lib/server/core/organizations/{organization-route-attacks,member-role-change-races,organization-foreign-ids-and-tricks,organization-pages-escape-stored-text}.test.ts',
 	'src/lib/server/core/test/attacks/email-change-links.test.ts',
 	// invitations to organizations through both integrations (issue 33)
 	'src/lib/server/core/organizations/{invitation-flows,invitation-attacks,organization-landing}.test.ts',

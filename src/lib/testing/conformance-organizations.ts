@@ -175,6 +175,37 @@ export function registerOrganizationTests({ vitest, adapter: current, createUser
 			expect(await adapter().deleteMember(userMember.id, { keepOne: 'owner' })).toBeNull();
 		});
 
+		test('expectedRole: a member whose role is another is neither changed nor deleted ("stale"); with it, the change is made', async () => {
+			if (!has()) return;
+			const org = await organization();
+			await member(org.id, (await createUser()).id, 'owner');
+			const promoted = await member(org.id, (await createUser()).id, 'owner');
+			expect(await adapter().updateMemberRole(promoted.id, 'member', { keepOne: 'owner', expectedRole: 'admin' })).toBe('stale');
+			expect(await adapter().deleteMember(promoted.id, { keepOne: 'owner', expectedRole: 'admin' })).toBe('stale');
+			expect((await adapter().getMembership(org.id, promoted.userId))!.member.role).toBe('owner');
+			expect(await adapter().updateMemberRole(promoted.id, 'admin', { keepOne: 'owner', expectedRole: 'owner' })).toEqual({ ...promoted, role: 'admin' });
+			expect(await adapter().deleteMember(promoted.id, { keepOne: 'owner', expectedRole: 'admin' })).toBe('deleted');
+			expect(await adapter().updateMemberRole(promoted.id, 'member', { keepOne: 'owner', expectedRole: 'admin' })).toBeNull();
+			expect(await adapter().deleteMember(promoted.id, { keepOne: 'owner', expectedRole: 'admin' })).toBeNull();
+		});
+
+		test('a demotion racing a promotion of the same member, each expecting the role it read: the member is never demoted from the new role', async () => {
+			if (!has()) return;
+			for (let round = 0; round < 5; round++) {
+				const org = await organization();
+				await member(org.id, (await createUser()).id, 'owner');
+				const target = await member(org.id, (await createUser()).id, 'admin');
+				const [promotion, demotion] = await Promise.all([
+					adapter().updateMemberRole(target.id, 'owner', { keepOne: 'owner', expectedRole: 'admin' }),
+					adapter().updateMemberRole(target.id, 'member', { keepOne: 'owner', expectedRole: 'admin' })
+				]);
+				const role = (await adapter().getMembership(org.id, target.userId))!.member.role;
+				// exactly one applies; the other finds the role it expected gone
+				expect([promotion, demotion].filter((answer) => answer === 'stale')).toHaveLength(1);
+				expect(role).toBe(promotion === 'stale' ? 'member' : 'owner');
+			}
+		});
+
 		test('concurrent changes of the last two owners: exactly one answers "last", one owner stays', async () => {
 			if (!has()) return;
 			for (const change of ['demote', 'delete', 'both'] as const) {

@@ -127,17 +127,19 @@ export function memoryOrganizations(users: Map<string, AdapterUser>, sessions: M
 				.map((member) => ({ organization: copyOrganization(organizations.get(member.organizationId)!), member: copyMember(member) }))
 				.sort((a, b) => compareCodeUnits(a.organization.name, b.organization.name) || compareCodeUnits(a.organization.id, b.organization.id));
 		},
-		async updateMemberRole(memberId, role, { keepOne }) {
+		async updateMemberRole(memberId, role, { keepOne, expectedRole }) {
 			const member = members.get(memberId);
 			if (!member) return null;
+			if (expectedRole !== undefined && member.role !== expectedRole) return 'stale';
 			if (role !== keepOne && isLastOf(member, keepOne)) return 'last';
 			const next = { ...member, role };
 			members.set(memberId, next);
 			return copyMember(next);
 		},
-		async deleteMember(memberId, { keepOne }) {
+		async deleteMember(memberId, { keepOne, expectedRole }) {
 			const member = members.get(memberId);
 			if (!member) return null;
+			if (expectedRole !== undefined && member.role !== expectedRole) return 'stale';
 			if (isLastOf(member, keepOne)) return 'last';
 			members.delete(memberId);
 			const teamIds = new Set([...teams.values()].filter((team) => team.organizationId === member.organizationId).map((team) => team.id));

@@ -628,21 +628,24 @@ export interface Adapter {
 	 * role) in the organization: when the member has that role, the new role is another and no
 	 * other member has it, nothing changes and the answer is `"last"`. Atomic: of two concurrent
 	 * calls that would each remove one of the last two owners, one answers `"last"`. Null for an
-	 * unknown member.
+	 * unknown member. With `expectedRole`, the change is made only while the member still has that
+	 * role, in the same atomic step (`"stale"`: the role was another, nothing changed), so a
+	 * decision taken on the role read before cannot apply to a member whose role changed meanwhile.
 	 *
 	 * @example
-	 * const result = await adapter.updateMemberRole("member-1", "admin", { keepOne: "owner" });
+	 * const result = await adapter.updateMemberRole("member-1", "admin", { keepOne: "owner", expectedRole: "member" });
 	 */
-	updateMemberRole?(memberId: string, role: string, options: { keepOne: string }): Awaitable<AdapterMember | 'last' | null>;
+	updateMemberRole?(memberId: string, role: string, options: { keepOne: string; expectedRole?: string }): Awaitable<AdapterMember | 'last' | 'stale' | null>;
 	/**
 	 * Optional (kitgate addition): deletes a membership (and the user's team memberships in that
 	 * organization), keeping one member of `keepOne` as `updateMemberRole` does (`"last"`: nothing
-	 * deleted). Atomic in the same way. `"deleted"`, or null for an unknown member.
+	 * deleted). Atomic in the same way. `"deleted"`, or null for an unknown member. With
+	 * `expectedRole`, deleted only while the member still has that role (`"stale"`: nothing deleted).
 	 *
 	 * @example
-	 * const result = await adapter.deleteMember("member-1", { keepOne: "owner" });
+	 * const result = await adapter.deleteMember("member-1", { keepOne: "owner", expectedRole: "member" });
 	 */
-	deleteMember?(memberId: string, options: { keepOne: string }): Awaitable<'deleted' | 'last' | null>;
+	deleteMember?(memberId: string, options: { keepOne: string; expectedRole?: string }): Awaitable<'deleted' | 'last' | 'stale' | null>;
 	/**
 	 * Optional (kitgate addition): stores an invitation (the organization must exist).
 	 *

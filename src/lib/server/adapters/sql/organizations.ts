@@ -125,6 +125,11 @@ export function sqlOrganizations(parts: OrganizationStoreParts): OrganizationMet
 		return db.selectFrom('kitgate_organizations').select(sql.lit(1).as('found')).where('id', '=', organizationId);
 	}
 
+	/** The change only while the member still has `expectedRole` (when given): a decision made on the role read before holds. */
+	function hasRole<Query extends { where(column: 'role', operator: '=', value: string): Query }>(query: Query, expectedRole: string | undefined): Query {
+		return expectedRole === undefined ? query : query.where('role', '=', expectedRole);
+	}
+
 	/** Not the last member of `keepOne` in its organization (the members row `alias`): the condition of a change that would leave none. */
 	function keepsOne(alias: string, keepOne: string) {
 		const ref = (column: string) => sql.ref(`${alias}.${column}`);
@@ -134,9 +139,10 @@ export function sqlOrganizations(parts: OrganizationStoreParts): OrganizationMet
 	/**
 	 * A change of a member that must keep one member of `keepOne`: on PostgreSQL the organization row
 	 * is locked first (concurrent changes of its members wait), then `statements` run, their condition
-	 * seeing every change committed before. Null: no such member; `'last'`: nothing changed.
+	 * seeing every change committed before. Null: no such member; `'stale'`: its role is not
+	 * `expectedRole` (when given); `'last'`: nothing changed.
 	 */
-	async function changeKeepingOne(memberId: string, statements: (db: Db) => Statement[]): Promise<Record<string, unknown> | 'last' | null> {
+	async function changeKeepingOne(memberId: string, expectedRole: string | undefined, statements: (db: Db) => Statement[]): Promise<Record<string, unknown> | 'last' | 'stale' | null> {
 		if (typeof memberId !== 'string') return null;
 		const results = await atomically(async (db, batched) => {
 			if (postgres && !batched) {
@@ -148,8 +154,9 @@ export function sqlOrganizations(parts: OrganizationStoreParts): OrganizationMet
 		});
 		const changed = results?.at(-1)?.rows[0];
 		if (changed) return changed;
-		const still = await (await ready()).selectFrom('kitgate_members').select('id').where('id', '=', memberId).executeTakeFirst();
-		return still ? 'last' : null;
+		const still = await (await ready()).selectFrom('kitgate_members').select('role').where('id', '=', memberId).executeTakeFirst();
+		if (!still) return null;
+		return expectedRole !== undefined && still.role !== expectedRole ? 'stale' : 'last';
 	}
 
 	async function readInvitation(id: string): Promise<AdapterInvitation | null> {
@@ -252,16 +259,16 @@ export function sqlOrganizations(parts: OrganizationStoreParts): OrganizationMet
 			return rows.map(membershipFromRow);
 		},
 
-		async updateMemberRole(memberId, role, { keepOne }) {
-			const changed = await changeKeepingOne(memberId, (db) => {
-				const update = db.updateTable('kitgate_members').set({ role }).where('id', '=', memberId);
+		async updateMemberRole(memberId, role, { keepOne, expectedRole }) {
+			const changed = await changeKeepingOne(memberId, expectedRole, (db) => {
+				const update = hasRole(db.updateTable('kitgate_members').set({ role }).where('id', '=', memberId), expectedRole);
 				return [(role === keepOne ? update : update.where(keepsOne('kitgate_members', keepOne))).returningAll()];
 			});
-			return changed === null || changed === 'last' ? changed : memberFromRow(changed);
+			return changed === null || changed === 'last' || changed === 'stale' ? changed : memberFromRow(changed);
 		},
 
-		async deleteMember(memberId, { keepOne }) {
-			const changed = await changeKeepingOne(memberId, (db) => [
+		async deleteMember(memberId, { keepOne, expectedRole }) {
+			const changed = await changeKeepingOne(memberId, expectedRole, (db) => [
 				// the member's places in the organization's teams, under the same condition as the member's delete
 				db.deleteFrom('kitgate_team_members').where(({ exists }) =>
 					exists(
@@ -273,11 +280,12 @@ export function sqlOrganizations(parts: OrganizationStoreParts): OrganizationMet
 							.where(sql<boolean>`${sql.ref('t.id')} = ${sql.ref('kitgate_team_members.team_id')}`)
 							.where(sql<boolean>`${sql.ref('m.user_id')} = ${sql.ref('kitgate_team_members.user_id')}`)
 							.where(keepsOne('m', keepOne))
+							.where(expectedRole === undefined ? sql<boolean>`true` : sql<boolean>`${sql.ref('m.role')} = ${expectedRole}`)
 					)
 				),
-				db.deleteFrom('kitgate_members').where('id', '=', memberId).where(keepsOne('kitgate_members', keepOne)).returning('id')
+				hasRole(db.deleteFrom('kitgate_members').where('id', '=', memberId), expectedRole).where(keepsOne('kitgate_members', keepOne)).returning('id')
 			]);
-			return changed === null || changed === 'last' ? changed : 'deleted';
+			return changed === null || changed === 'last' || changed === 'stale' ? changed : 'deleted';
 		},
 
 		async createInvitation(invitation) {

@@ -15,6 +15,7 @@ import { hashInvitationSecret, invitationSecretMatches, invitationToken, newInvi
 import { takeInvitationAttempt } from './invitation-limits.js';
 import type { ResolvedOrganizationOptions } from './organization-options.js';
 import { isKnownRole, mayGrant, roleAllows } from './roles.js';
+import { shownLogo } from './organization-input.js';
 
 /** Longest address taken from a request. */
 const MAX_ADDRESS_LENGTH = 320;
@@ -180,7 +181,7 @@ export async function invitationDetail(scope: InvitationScope, token: unknown): 
 	const inviter = invitation.inviterId ? await adapter.getUser(invitation.inviterId) : null;
 	return {
 		invitation: withoutHash(invitation),
-		organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo },
+		organization: { id: organization.id, name: organization.name, slug: organization.slug, logo: shownLogo(organization.logo) },
 		inviterName: inviter ? displayName(inviter) : null
 	};
 }

@@ -95,6 +95,22 @@ export function organizationLogo(value: unknown): string | null {
 }
 
 /**
+ * A stored logo as views show it: the logo when `organizationLogo` would accept it, else null. A row
+ * written past kitgate's routes (by an app, a script or an old version) never puts a
+ * `javascript:`, `data:` or `//host` URL in a page, a component or `session.organization`.
+ *
+ * @example
+ * shownLogo('javascript:alert(1)'); // null
+ */
+export function shownLogo(stored: string | null | undefined): string | null {
+	try {
+		return organizationLogo(stored);
+	} catch {
+		return null;
+	}
+}
+
+/**
  * The metadata: null for empty, else JSON text of an object (at most 4096 characters), kept as
  * given; else `InvalidRequest`.
  *

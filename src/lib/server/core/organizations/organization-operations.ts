@@ -20,7 +20,7 @@ import type { GuardedAdapter } from '../store/adapter-guard.js';
 import type { AdapterInvitation, AdapterMember, AdapterOrganization, AdapterTeam, AdapterUser } from '../types.js';
 import { isKnownRole, mayActOnMember, mayGrant, OWNER_ROLE, roleAllows, roleWithin } from './roles.js';
 import type { ResolvedOrganizationOptions } from './organization-options.js';
-import { idField, organizationLogo, organizationMetadata, organizationName, organizationSlug, parsedMetadata, slugFromName } from './organization-input.js';
+import { idField, organizationLogo, organizationMetadata, organizationName, organizationSlug, parsedMetadata, shownLogo, slugFromName } from './organization-input.js';
 import type {
 	OrganizationDetail,
 	OrganizationInvitationView,
@@ -113,7 +113,7 @@ export async function listOrganizations(call: OrganizationCall, view: { activeOr
 		id: organization.id,
 		name: organization.name,
 		slug: organization.slug,
-		logo: organization.logo,
+		logo: shownLogo(organization.logo),
 		role: member.role
 	}));
 	const active = view.activeOrganizationId && organizations.some((organization) => organization.id === view.activeOrganizationId) ? view.activeOrganizationId : null;
@@ -220,7 +220,7 @@ export async function getOrganizationDetail(
 			id: organization.id,
 			name: organization.name,
 			slug: organization.slug,
-			logo: organization.logo,
+			logo: shownLogo(organization.logo),
 			metadata: parsedMetadata(organization.metadata),
 			createdAt: iso(organization.createdAt)
 		},
@@ -368,20 +368,32 @@ async function memberOf(call: OrganizationCall, place: Standing, memberId: unkno
  * await setMemberRole({ ctx, actor: user }, 'org-1', 'member-2', 'admin');
  */
 export async function setMemberRole(call: OrganizationCall, organizationId: unknown, memberId: unknown, role: unknown): Promise<AdapterMember> {
-	const place = await standing(call, organizationId);
-	const { roles } = options(call);
-	const target = await memberOf(call, place, memberId);
-	if (typeof role !== 'string' || !isKnownRole(roles, role)) throw new InvalidRequest('`role` must be one of the configured roles.');
-	if (call.actor) {
-		const self = target.userId === call.actor.id;
-		const allowed = self ? roleWithin(roles, role, place.role) : mayActOnMember(roles, place.role, target.role, 'update') && mayGrant(roles, place.role, role);
-		if (!allowed) throw new OrganizationForbidden(self ? 'Nobody raises their own role.' : `Your role "${place.role}" may not give this member the role "${role}".`);
+	for (let attempt = 0; attempt < STALE_ATTEMPTS; attempt++) {
+		const place = await standing(call, organizationId);
+		const { roles } = options(call);
+		const target = await memberOf(call, place, memberId);
+		if (typeof role !== 'string' || !isKnownRole(roles, role)) throw new InvalidRequest('`role` must be one of the configured roles.');
+		if (call.actor) {
+			const self = target.userId === call.actor.id;
+			const allowed = self ? roleWithin(roles, role, place.role) : mayActOnMember(roles, place.role, target.role, 'update') && mayGrant(roles, place.role, role);
+			if (!allowed) throw new OrganizationForbidden(self ? 'Nobody raises their own role.' : `Your role "${place.role}" may not give this member the role "${role}".`);
+		}
+		// the decision holds only for the role read above: another change of this member meanwhile means deciding again
+		const result = await adapter(call).updateMemberRole(target.id, role, { keepOne: OWNER_ROLE, expectedRole: target.role });
+		if (result === 'stale') continue;
+		if (result === 'last') throw new OrganizationLastOwner('The last owner keeps the owner role: make another member owner first.');
+		if (!result) throw new OrganizationMemberNotFound('No such member in this organization.');
+		await changed(call, 'set-role', place.organization.id, target.userId, { from: target.role, to: role });
+		return result;
 	}
-	const result = await adapter(call).updateMemberRole(target.id, role, { keepOne: OWNER_ROLE });
-	if (result === 'last') throw new OrganizationLastOwner('The last owner keeps the owner role: make another member owner first.');
-	if (!result) throw new OrganizationMemberNotFound('No such member in this organization.');
-	await changed(call, 'set-role', place.organization.id, target.userId, { from: target.role, to: role });
-	return result;
+	throw staleMember();
+}
+
+/** How many times a change of a member is decided again when the member's role changed under it. */
+const STALE_ATTEMPTS = 3;
+
+function staleMember(): OrganizationForbidden {
+	return new OrganizationForbidden('This member\'s role keeps changing while you change it: reload and try again.');
 }
 
 /**
@@ -392,13 +404,16 @@ export async function setMemberRole(call: OrganizationCall, organizationId: unkn
  * await removeMember({ ctx, actor: user }, 'org-1', 'member-2');
  */
 export async function removeMember(call: OrganizationCall, organizationId: unknown, memberId: unknown): Promise<void> {
-	const place = await standing(call, organizationId);
-	const target = await memberOf(call, place, memberId);
-	const self = call.actor !== null && target.userId === call.actor.id;
-	if (call.actor && !self && !mayActOnMember(options(call).roles, place.role, target.role, 'delete')) {
-		throw new OrganizationForbidden(`Your role "${place.role}" may not remove this member.`);
+	for (let attempt = 0; attempt < STALE_ATTEMPTS; attempt++) {
+		const place = await standing(call, organizationId);
+		const target = await memberOf(call, place, memberId);
+		const self = call.actor !== null && target.userId === call.actor.id;
+		if (call.actor && !self && !mayActOnMember(options(call).roles, place.role, target.role, 'delete')) {
+			throw new OrganizationForbidden(`Your role "${place.role}" may not remove this member.`);
+		}
+		if (await deleteMembership(call, place, target, self ? 'leave' : 'remove-member')) return;
 	}
-	await deleteMembership(call, place, target, self ? 'leave' : 'remove-member');
+	throw staleMember();
 }
 
 /**
@@ -409,15 +424,21 @@ export async function removeMember(call: OrganizationCall, organizationId: unkno
  */
 export async function leaveOrganization(call: OrganizationCall, organizationId: unknown): Promise<void> {
 	actorOf(call, 'Leaving an organization');
-	const place = await standing(call, organizationId);
-	await deleteMembership(call, place, place.member!, 'leave');
+	for (let attempt = 0; attempt < STALE_ATTEMPTS; attempt++) {
+		const place = await standing(call, organizationId);
+		if (await deleteMembership(call, place, place.member!, 'leave')) return;
+	}
+	throw staleMember();
 }
 
-async function deleteMembership(call: OrganizationCall, place: Standing, target: AdapterMember, action: 'leave' | 'remove-member'): Promise<void> {
-	const result = await adapter(call).deleteMember(target.id, { keepOne: OWNER_ROLE });
+/** Deletes the membership if `target` still has the role read; false when it changed meanwhile (decide again). */
+async function deleteMembership(call: OrganizationCall, place: Standing, target: AdapterMember, action: 'leave' | 'remove-member'): Promise<boolean> {
+	const result = await adapter(call).deleteMember(target.id, { keepOne: OWNER_ROLE, expectedRole: target.role });
+	if (result === 'stale') return false;
 	if (result === 'last') throw new OrganizationLastOwner('The last owner stays: make another member owner first, or delete the organization.');
 	if (!result) throw new OrganizationMemberNotFound('No such member in this organization.');
 	await changed(call, action, place.organization.id, target.userId, { role: target.role });
+	return true;
 }
 
 async function teamOf(call: OrganizationCall, place: Standing, teamId: unknown): Promise<AdapterTeam> {

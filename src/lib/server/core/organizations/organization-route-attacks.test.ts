@@ -2,9 +2,12 @@
 // session strategies: CSRF missing or wrong on every change, method and path tricks, another
 // organization's id, a member promoting themselves or an admin making an owner, the last owner
 // leaving, and hostile input (NUL, lone surrogates, 10k characters, repeated fields, JSON types):
-// always a 4xx with a stable code, never a 500, and nothing changed.
+// always a 4xx with a stable code, never a 500, and nothing changed. On memory, SQLite and PostgreSQL.
 
-import { beforeAll, describe, expect, test } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { PostgresAdapter } from '../../adapters/postgres.js';
 import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
 import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
@@ -14,8 +17,25 @@ import { address, attackConfig, attackWorld, signInByEmail, STRATEGIES } from '.
 import type { OrganizationDetail, OrganizationList } from './organization-types.js';
 
 const world = attackWorld({ sink: true });
-// SQLite joins as soon as its adapter stores organizations (the storage branch of issue 33)
-const adapters = memoryAndSqliteAdapters('organization-route-attacks').filter(([, make]) => typeof (make() as Adapter).createOrganization === 'function');
+const connectionString = inject('databaseUrl');
+const schemas: string[] = [];
+const opened: PostgresAdapter[] = [];
+afterAll(async () => {
+	await Promise.all(opened.map((adapter) => adapter.close()));
+	const pool = new pg.Pool({ connectionString, max: 1 });
+	for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+	await pool.end();
+});
+
+function postgresAdapter(): Required<Adapter> {
+	const schema = `orgatk_${randomBytes(6).toString('hex')}`;
+	schemas.push(schema);
+	const adapter = PostgresAdapter({ connectionString, schema });
+	opened.push(adapter);
+	return adapter as unknown as Required<Adapter>;
+}
+
+const adapters: [string, () => Required<Adapter>][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('organization-route-attacks')];
 
 const JSON_ACCEPT = { accept: 'application/json' };
 const CHANGES = ['create', 'update', 'delete', 'set-role', 'remove-member', 'leave', 'create-team', 'delete-team', 'add-team-member', 'remove-team-member'];

@@ -6,6 +6,7 @@ import type { RequestContext } from '../request/context.js';
 import { ownerOf } from './jwt-session-list.js';
 import type { StoredSession } from './stored-session.js';
 import type { AdapterMembership, SessionOrganization } from '../types.js';
+import { shownLogo } from '../organizations/organization-input.js';
 
 /** The claim of a JWT session that holds the id of its active organization. */
 export const ACTIVE_ORGANIZATION_CLAIM = 'activeOrganizationId';
@@ -45,7 +46,7 @@ function memberUserIdOf(stored: StoredSession): string | null {
 /** What a session shows of a membership. Pure. */
 export function sessionOrganizationView(membership: AdapterMembership): SessionOrganization {
 	const { organization, member } = membership;
-	return { id: organization.id, name: organization.name, slug: organization.slug, logo: organization.logo ?? null, role: member.role };
+	return { id: organization.id, name: organization.name, slug: organization.slug, logo: shownLogo(organization.logo), role: member.role };
 }
 
 /**

@@ -2,11 +2,14 @@
 // SvelteKit `locals.auth()`, and `GET /auth/session`), under both session strategies, database
 // sessions with their copies in the session cache: switching, switching to an organization by a
 // guessed id, a forged organization (from a callback or the token), and a member removed, an
-// organization deleted or a role changed, seen on the very next read. The adapters are a list so
-// that SQL ones join once they store organizations.
+// organization deleted or a role changed, seen on the very next read. On memory, SQLite and a real
+// PostgreSQL.
 
-import { beforeAll, describe, expect, test } from 'vitest';
-import { MemoryAdapter } from '../../../adapters/memory.js';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { PostgresAdapter } from '../../../adapters/postgres.js';
+import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 import { startImpersonation } from '../../admin/impersonation.js';
 import { resolveConfig } from '../../config/resolve-config.js';
 import { createContext } from '../../request/context.js';
@@ -19,8 +22,26 @@ import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
 import { attackConfig, attackWorld, STRATEGIES, type Strategy } from './flows.js';
 import { passwordOfStoredUsers, storeUser } from './banned-user-fixture.js';
 
-/** The adapters organizations are stored by (SQLite and PostgreSQL join when they implement them). */
-const ORGANIZATION_ADAPTERS: [string, () => Required<Adapter>][] = [['memory', () => MemoryAdapter()]];
+const connectionString = inject('databaseUrl');
+const schemas: string[] = [];
+const opened: PostgresAdapter[] = [];
+afterAll(async () => {
+	await Promise.all(opened.map((adapter) => adapter.close()));
+	const pool = new pg.Pool({ connectionString, max: 1 });
+	for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+	await pool.end();
+});
+
+function postgresAdapter(): Required<Adapter> {
+	const schema = `actorg_${randomBytes(6).toString('hex')}`;
+	schemas.push(schema);
+	const adapter = PostgresAdapter({ connectionString, schema });
+	opened.push(adapter);
+	return adapter as unknown as Required<Adapter>;
+}
+
+/** The adapters organizations are stored by. */
+const ORGANIZATION_ADAPTERS: [string, () => Required<Adapter>][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('active-organization-integrations')];
 
 const world = attackWorld();
 const clock = { now: Date.now() };
