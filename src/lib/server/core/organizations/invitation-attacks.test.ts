@@ -5,7 +5,8 @@
 // membership behind.
 
 import { describe, expect, test } from 'vitest';
-import type { Adapter, AdapterUser } from '../types.js';
+import Credentials from '../../providers/credentials.js';
+import type { Adapter, AdapterUser, OrganizationOptions, Provider } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { address, attackConfig, attackWorld, signInByEmail, STRATEGIES, type Strategy } from '../test/attacks/flows.js';
@@ -14,6 +15,15 @@ import { accept, answer, invitationAdapters, invitationLinkIn, invite, organizat
 const world = attackWorld({ sink: true });
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** A sign-up form that stores whatever address is typed, unproven (as many apps' credentials sign-ups do). */
+function addressClaimingCredentials() {
+	return Credentials({
+		minFailureMs: 0,
+		credentials: { email: {}, password: { type: 'password' } },
+		authorize: ({ email }) => ({ id: `signup-${String(email)}`, email: String(email), name: 'Eve' })
+	});
+}
 
 /** A query value as a URL carries it; a lone surrogate as the invalid UTF-8 bytes a hostile client sends instead. */
 function queryValue(value: string): string {
@@ -33,10 +43,10 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			let adapter: Required<Adapter>;
 			const clock = { now: Date.now() };
 
-			function use() {
+			function use(providers: Provider[] = [], organizations: OrganizationOptions = {}) {
 				adapter = makeAdapter();
 				clock.now = Date.now();
-				app().use(attackConfig(adapter, strategy, { providers: [sinkProvider(world.sink)], organizations: {}, now: () => clock.now }));
+				app().use(attackConfig(adapter, strategy, { providers: [sinkProvider(world.sink), ...providers], organizations, now: () => clock.now }));
 			}
 
 			async function person(name: string): Promise<Person> {
@@ -220,6 +230,110 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				});
 				expect(sent.status).toBe(200);
 				expect(invitationLinkIn(world.sink, bo).origin).toBe(app().origin);
+			});
+
+			test('someone with a forwarded link who signs up by credentials with the invited address cannot join; the address owner still can', async () => {
+				use([addressClaimingCredentials()]);
+				const bo = address('bo');
+				const { organization, owner, token } = await invitedWorld(bo);
+				const eve = { browser: new Browser() };
+				const csrfToken = await eve.browser.csrfToken(app().origin);
+				await eve.browser.request(`${app().origin}/auth/callback/credentials`, { form: { csrfToken, email: bo, password: 'any', callbackUrl: '/' } });
+				const refused = await accept(app(), eve, token);
+				expect(refused.status).toBeGreaterThanOrEqual(401);
+				expect(refused.status).toBeLessThan(500);
+				expect(await membersOf(organization.id)).toEqual([owner.user.id]);
+				// the owner of the mailbox proves it by an email sign-in and joins
+				const real = new Browser();
+				await signInByEmail(real, app(), world.sink, bo);
+				expect((await answer(await accept(app(), { browser: real }, token))).body).toMatchObject({ result: 'joined' });
+			});
+
+			test('someone with a forwarded link who signs up by email with their own address cannot join', async () => {
+				use();
+				const { organization, owner, token } = await invitedWorld(address('bo'));
+				const eve = await person('eve');
+				expect(await answer(await accept(app(), eve, token))).toEqual({ status: 403, body: { error: 'InvitationWrongAddress' } });
+				expect(await membersOf(organization.id)).toEqual([owner.user.id]);
+			});
+
+			test('inviting tells nothing about whether an address has an account', async () => {
+				use();
+				const owner = await person('owner');
+				const existing = await person('existing');
+				const organization = await organizationWith(adapter, 'Acme', owner.user);
+				const known = await answer(await invite(app(), owner, organization.id, existing.email, 'member'));
+				const unknown = await answer(await invite(app(), owner, organization.id, address('nobody'), 'member'));
+				expect(known).toEqual(unknown);
+				expect(known.status).toBe(200);
+			});
+
+			test('an admin cannot offer a custom role that may more than admin, nor owner', async () => {
+				use([], { roles: { treasurer: { organization: ['delete'] } } });
+				const owner = await person('owner');
+				const admin = await person('admin');
+				const organization = await organizationWith(adapter, 'Acme', owner.user, [[admin.user, 'admin']]);
+				world.sink.clear();
+				for (const role of ['treasurer', 'owner']) {
+					expect(await answer(await invite(app(), admin, organization.id, address('friend'), role))).toEqual({ status: 403, body: { error: 'OrganizationForbidden' } });
+				}
+				expect(world.sink.messages()).toHaveLength(0);
+				expect(await adapter.listInvitations(organization.id)).toEqual([]);
+			});
+
+			test("an owner of one organization cannot invite into, or revoke an invitation of, another by id", async () => {
+				use();
+				const { organization: victim, token } = await invitedWorld(address('bo'));
+				const [invitationId] = token.split('.');
+				const eve = await person('eve');
+				const eveOrganization = await organizationWith(adapter, 'Eve', eve.user);
+				world.sink.clear();
+				expect(await answer(await invite(app(), eve, victim.id, address('friend'), 'member'))).toEqual({ status: 404, body: { error: 'OrganizationNotFound' } });
+				expect(await answer(await post(app(), eve, 'revoke-invitation', { organizationId: victim.id, invitationId }))).toEqual({ status: 404, body: { error: 'OrganizationNotFound' } });
+				expect(await answer(await post(app(), eve, 'revoke-invitation', { organizationId: eveOrganization.id, invitationId }))).toEqual({ status: 404, body: { error: 'InvitationInvalid' } });
+				expect((await adapter.getInvitation(invitationId))?.status).toBe('pending');
+				expect(world.sink.messages()).toHaveLength(0);
+			});
+
+			test.each([
+				['the secret upper-cased', (id: string, secret: string) => `${id}.${secret.toUpperCase()}`],
+				['the secret truncated', (id: string, secret: string) => `${id}.${secret.slice(0, 42)}`],
+				['the secret with one more character', (id: string, secret: string) => `${id}.${secret}A`],
+				['the secret padded with "="', (id: string, secret: string) => `${id}.${secret}=`],
+				['an extra dot', (id: string, secret: string) => `${id}..${secret}`],
+				['a trailing dot', (id: string, secret: string) => `${id}.${secret}.`],
+				['the id upper-cased', (id: string, secret: string) => `${id.toUpperCase()}.${secret}`],
+				['a "+" of standard base64 in the secret', (id: string, secret: string) => `${id}.+${secret.slice(1)}`],
+				['Arabic-Indic digits for the id', (id: string, secret: string) => `${id.replace(/[0-9]/g, (d) => String.fromCharCode(0x660 + Number(d)))}.${secret}`],
+				['spaces around it', (id: string, secret: string) => ` ${id}.${secret} `]
+			])('a token with %s is refused and joins nothing', async (_name, forge) => {
+				use();
+				const bo = await person('bo');
+				const { organization, token } = await invitedWorld(bo.email);
+				const [id, secret] = token.split('.');
+				const forged = forge(id, secret);
+				const refused = await answer(await accept(app(), bo, forged));
+				expect(refused.status).toBeGreaterThanOrEqual(400);
+				expect(refused.status).toBeLessThan(500);
+				expect(await adapter.getMembership(organization.id, bo.user.id)).toBeNull();
+				expect((await answer(await accept(app(), bo, token))).body).toMatchObject({ result: 'joined' });
+			});
+
+			test('accepting never redirects off the site: not after joining, not to sign in', async () => {
+				use();
+				const bo = await person('bo');
+				const { token } = await invitedWorld(bo.email);
+				const evil = 'https://evil.example/steal';
+				const signedOut = new Browser();
+				const csrfToken = await signedOut.csrfToken(app().origin);
+				const toSignIn = await signedOut.request(`${app().origin}/auth/organizations/accept-invitation`, { form: { csrfToken, token, callbackUrl: evil }, headers: { accept: 'text/html' } });
+				const signInPage = new URL(toSignIn.headers.get('location')!, app().origin);
+				expect(signInPage.origin).toBe(app().origin);
+				const back = signInPage.searchParams.get('callbackUrl');
+				if (back) expect(new URL(back, app().origin).origin).toBe(app().origin);
+				const joined = await answer(await post(app(), bo, 'accept-invitation', { token, callbackUrl: evil }));
+				if (joined.status === 200) expect(new URL((joined.body as { url: string }).url).origin).toBe(app().origin);
+				else expect(joined).toEqual({ status: 400, body: expect.objectContaining({ error: expect.any(String) }) });
 			});
 
 			test('the invitation page refuses a repeated token parameter', async () => {
