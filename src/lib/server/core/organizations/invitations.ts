@@ -177,7 +177,8 @@ export async function invitationDetail(scope: InvitationScope, token: unknown): 
 
 /**
  * Accepts the invitation of `token` as the signed-in user `actor`: their address, normalized as
- * sign-in normalizes it, must be the invited one (else `InvitationWrongAddress`). Through the
+ * sign-in normalizes it, must be the invited one and proven (`emailVerified`; else
+ * `InvitationWrongAddress`). Through the
  * adapter's atomic `acceptInvitation`: of two concurrent accepts one joins, the other gets
  * `InvitationUsed`.
  *
@@ -192,6 +193,9 @@ export async function acceptInvitation(scope: InvitationScope, actor: { userId: 
 	if (!user || !sameAddress(mailer, user.email, invitation.email)) {
 		throw new InvitationWrongAddress('This invitation was sent to another address than the signed-in user\'s.');
 	}
+	// a forwarded link plus an account that only claims the address (a credentials sign-up, an
+	// unverified provider address) must not join: the address has to be proven, as an email sign-in does
+	if (!user.emailVerified) throw new InvitationWrongAddress('The signed-in user has not proven the invited address: sign in by email with it first.');
 	if (await adapter.getMembership(invitation.organizationId, user.id)) throw new OrganizationAlreadyMember('You are a member of this organization already.');
 	const member: AdapterMember = { id: crypto.randomUUID(), organizationId: invitation.organizationId, userId: user.id, role: invitation.role, createdAt: new Date(scope.now) };
 	const joined = await adapter.acceptInvitation(invitation.id, member, new Date(scope.now));
