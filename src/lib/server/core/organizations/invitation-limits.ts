@@ -12,7 +12,13 @@ import type { RequestContext } from '../request/context.js';
 export const INVITATIONS_PER_INVITER = 20;
 /** Invitations one organization may send per window, whoever sends them. */
 export const INVITATIONS_PER_ORGANIZATION = 100;
-/** The window of both limits: one hour. */
+/**
+ * Invitations one address may receive per window, from every organization together: several
+ * accounts, each with an organization of its own, must not bomb one mailbox (the sign-in and
+ * email-change mails are limited per address too, in their own bucket).
+ */
+export const INVITATIONS_PER_ADDRESS = 5;
+/** The window of the limits: one hour. */
 export const INVITATION_WINDOW_SECONDS = 60 * 60;
 
 type LimitScope = Pick<RequestContext, 'config' | 'now'>;
