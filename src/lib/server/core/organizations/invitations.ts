@@ -94,7 +94,7 @@ export async function inviteMember(scope: InvitationScope, actor: InvitationActo
 	if (teamId !== null && !(await adapter.listTeams(organizationId)).some((team) => team.id === teamId)) {
 		throw new InvalidRequest('`teamId` is not a team of this organization.');
 	}
-	await takeInvitationAttempt(scope, organizationId, inviter?.user.id ?? null);
+	await takeInvitationAttempt(scope, organizationId, inviter?.user.id ?? null, email);
 
 	const holder = await adapter.getUserByEmail(email);
 	if (holder && (await adapter.getMembership(organizationId, holder.id))) throw new OrganizationAlreadyMember('This address belongs to a member already.');
