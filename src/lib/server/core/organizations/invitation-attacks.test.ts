@@ -235,10 +235,12 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			test('someone with a forwarded link who signs up by credentials with the invited address cannot join; the address owner still can', async () => {
 				use([addressClaimingCredentials()]);
 				const bo = address('bo');
-				const { organization, owner, token } = await invitedWorld(bo);
+				const { organization, owner, token, link } = await invitedWorld(bo);
 				const eve = { browser: new Browser() };
 				const csrfToken = await eve.browser.csrfToken(app().origin);
 				await eve.browser.request(`${app().origin}/auth/callback/credentials`, { form: { csrfToken, email: bo, password: 'any', callbackUrl: '/' } });
+				// the page offers no Join to the claimant
+				expect(await (await eve.browser.request(link)).json()).toMatchObject({ matchesSignedInUser: false });
 				const refused = await accept(app(), eve, token);
 				expect(refused.status).toBeGreaterThanOrEqual(401);
 				expect(refused.status).toBeLessThan(500);
