@@ -44,7 +44,7 @@ const integration = [
 	'src/lib/server/core/organizations/organization-route-attacks.test.ts',
 	'src/lib/server/core/test/attacks/email-change-links.test.ts',
 	// invitations to organizations through both integrations (issue 33)
-	'src/lib/server/core/organizations/{invitation-flows,invitation-attacks,invitation-mail-attacks,invitation-link-secrecy}.test.ts',
+	'src/lib/server/core/organizations/{invitation-flows,invitation-attacks,invitation-mail-attacks,invitation-link-secrecy,organization-landing}.test.ts',
 	'src/lib/server/core/test/attacks/userinfo-email-refutation.test.ts',
 	'src/lib/server/adapters/sql-adapters-on-authjs-tables.test.ts',
 	'src/lib/server/core/test/attacks/existing-authjs-database.test.ts',
@@ -59,7 +59,9 @@ const integration = [
 	// runs git
 	'bin/init/git-tracked.test.ts',
 	// starts Chromium
-	'src/lib/components/admin/admin-in-chromium.test.ts'
+	'src/lib/components/admin/admin-in-chromium.test.ts',
+	// the organization components in Chromium (issue 33)
+	'src/lib/components/organization/organization-in-chromium.test.ts'
 ];
 
 export default defineConfig({

@@ -17,12 +17,14 @@ const accountComponentsDir = join(root, 'src/lib/components/account');
 const twoFactorComponentsDir = join(root, 'src/lib/components/two-factor');
 /** The admin components, which the admin pages show: in compiled/admin/. */
 const adminComponentsDir = join(root, 'src/lib/components/admin');
+/** The organization components, which the organization pages show: in compiled/organization/. */
+const organizationComponentsDir = join(root, 'src/lib/components/organization');
 
-/** Every component to compile: the pages, then the account, two-factor and admin components, each with where its module goes. */
+/** Every component to compile: the pages, then the account, two-factor, admin and organization components, each with where its module goes. */
 function sources() {
 	/** @type {{ source: string, target: string }[]} */
 	const list = [];
-	for (const [dir, out] of [[pagesDir, outDir], [accountComponentsDir, join(outDir, 'account')], [twoFactorComponentsDir, join(outDir, 'two-factor')], [adminComponentsDir, join(outDir, 'admin')]]) {
+	for (const [dir, out] of [[pagesDir, outDir], [accountComponentsDir, join(outDir, 'account')], [twoFactorComponentsDir, join(outDir, 'two-factor')], [adminComponentsDir, join(outDir, 'admin')], [organizationComponentsDir, join(outDir, 'organization')]]) {
 		for (const file of readdirSync(dir)) {
 			if (file.endsWith('.svelte')) list.push({ source: join(dir, file), target: join(out, file.replace(/\.svelte$/, '.js')) });
 		}
@@ -31,13 +33,14 @@ function sources() {
 }
 
 /**
- * Compiles every page (and account, two-factor and admin component) whose source (or this script) is newer than its output.
+ * Compiles every page (and account, two-factor, admin and organization component) whose source (or this script) is newer than its output.
  * Returns the names compiled.
  */
 export function compilePages() {
 	mkdirSync(join(outDir, 'account'), { recursive: true });
 	mkdirSync(join(outDir, 'two-factor'), { recursive: true });
 	mkdirSync(join(outDir, 'admin'), { recursive: true });
+	mkdirSync(join(outDir, 'organization'), { recursive: true });
 	buildCss();
 	const scriptTime = statSync(scriptPath).mtimeMs;
 	const all = sources();

@@ -51,7 +51,7 @@ const typesWithText = (prefix: string, suffix = '') =>
 		.map((id) => id.slice(prefix.length, id.length - suffix.length));
 
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-const pageKinds = Object.keys({ signin: 1, signout: 1, error: 1, 'verify-request': 1, 'verify-email': 1, account: 1, 'second-factor': 1, 'recovery-code-used': 1, 'admin-users': 1, 'admin-user': 1 } satisfies Record<PageKind, 1>) as PageKind[];
+const pageKinds = Object.keys({ signin: 1, signout: 1, error: 1, 'verify-request': 1, 'verify-email': 1, account: 1, 'second-factor': 1, 'recovery-code-used': 1, 'admin-users': 1, 'admin-user': 1, organizations: 1, 'organization-settings': 1, 'organization-invitation': 1 } satisfies Record<PageKind, 1>) as PageKind[];
 /** Stories of built-in pages (PagePreview) of one kind. */
 const pageStories = (stories: RenderedStory[], kind: PageKind) => stories.filter((s) => s.component === PagePreview && s.args.kind === kind);
 const pageError = (story: RenderedStory) => (story.args.props as { error?: string }).error;

@@ -8,6 +8,7 @@ import { enAccount } from './en-account.js';
 import { enOrganizationMail } from './en-organization-mail.js';
 import { enAccountUi } from './en-account-ui.js';
 import { enAdmin } from './en-admin.js';
+import { enOrganization } from './en-organization.js';
 import { enTwoFactor } from './en-two-factor.js';
 import { enUser } from './en-user.js';
 
@@ -124,7 +125,7 @@ const enPages = {
  * @example en['signin.title'] // 'Sign in'
  */
 // marked pure so bundlers drop the whole table from pages that only use the components' parts
-export const en = /* @__PURE__ */ Object.assign({}, enForms, enUser, enPasskey, enAccount, enOrganizationMail, enTwoFactor, enAccountUi, enAdmin, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
+export const en = /* @__PURE__ */ Object.assign({}, enForms, enUser, enPasskey, enAccount, enOrganizationMail, enTwoFactor, enAccountUi, enAdmin, enOrganization, enPages) satisfies Readonly<Record<FailureMessageId, string>>;
 
 /** The id of every built-in text (`signin.title`, `error.Verification.body`, …). */
 export type MessageId = keyof typeof en;

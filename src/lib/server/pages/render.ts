@@ -7,6 +7,9 @@ import AccountPage from './compiled/Account.js';
 import AdminUserPage from './compiled/AdminUser.js';
 import AdminUsersPage from './compiled/AdminUsers.js';
 import ErrorPage from './compiled/Error.js';
+import OrganizationInvitationPage from './compiled/OrganizationInvitationPage.js';
+import OrganizationSettingsPage from './compiled/OrganizationSettingsPage.js';
+import OrganizationsPage from './compiled/Organizations.js';
 import RecoveryCodeUsed from './compiled/RecoveryCodeUsed.js';
 import SecondFactor from './compiled/SecondFactor.js';
 import SignIn from './compiled/SignIn.js';
@@ -30,7 +33,10 @@ const components: Record<PageKind, Component<Record<string, unknown>>> = {
 	'second-factor': SecondFactor,
 	'recovery-code-used': RecoveryCodeUsed,
 	'admin-users': AdminUsersPage,
-	'admin-user': AdminUserPage
+	'admin-user': AdminUserPage,
+	organizations: OrganizationsPage,
+	'organization-settings': OrganizationSettingsPage,
+	'organization-invitation': OrganizationInvitationPage
 };
 
 /**
@@ -146,6 +152,12 @@ function pageTitle(kind: PageKind, props: PagePropsByKind[PageKind]): string {
 			return text(table, 'admin.title');
 		case 'admin-user':
 			return text(table, 'admin.userTitle');
+		case 'organizations':
+			return text(table, 'organization.title');
+		case 'organization-settings':
+			return text(table, 'organization.settingsTitle');
+		case 'organization-invitation':
+			return text(table, 'organization.invitationTitle');
 	}
 }
 

@@ -7,6 +7,7 @@
 import type { AccountSectionProps } from '../../components/account/types.js';
 import type { TwoFactorEnrolmentView } from '../../components/two-factor/types.js';
 import type { AdminUserDetailProps, AdminUsersProps } from '../../components/admin/types.js';
+import type { OrganizationInvitationProps, OrganizationSettingsProps, OrganizationSwitcherProps } from '../../components/organization/types.js';
 
 export type { CredentialInput, KitgateData, PageProviderKind, ProviderStyle, SignInProvider, Theme } from './display-types.js';
 import type { CredentialInput, PageProviderKind, ProviderStyle, Theme } from './display-types.js';
@@ -183,6 +184,47 @@ export interface AdminUserPageProps extends PageCommon {
 	homeUrl: string;
 }
 
+/** The organizations page (`GET {basePath}/organizations` in a browser): the switcher, the invitations waiting, and create. */
+export interface OrganizationsPageProps extends PageCommon {
+	list: OrganizationSwitcherProps['list'];
+	/** `?organization=` and `?organizationError=` of the request: the last change's result or refusal. */
+	result?: string;
+	error?: string;
+	/** Where kitgate's routes are (`{authUrl}`): the forms post there. */
+	basePath: string;
+	/** This page's URL: switching comes back to it. */
+	callbackUrl: string;
+	homeUrl: string;
+}
+
+/** The settings page of one organization (`GET {basePath}/organizations/settings?id=…`): `OrganizationSettings` in the page shell. */
+export interface OrganizationSettingsPageProps extends PageCommon {
+	detail: OrganizationSettingsProps['detail'];
+	result?: string;
+	error?: string;
+	basePath: string;
+	/** This page's URL (with the organization's id), where every change comes back to. */
+	callbackUrl: string;
+	/** The organizations page: the link back, and where leaving and deleting go. */
+	listUrl: string;
+	homeUrl: string;
+}
+
+/** The invitation page (`GET {basePath}/organizations/invitation?token=…`): `OrganizationInvitation` in the page shell. */
+export interface OrganizationInvitationPageProps extends PageCommon {
+	invitation: OrganizationInvitationProps['invitation'];
+	/** The token of the link, posted back by the Join form. */
+	token: string;
+	result?: string;
+	error?: string;
+	basePath: string;
+	/** The sign-in page with a `callbackUrl` back to this page. */
+	signInUrl: string;
+	/** The sign-out page with a `callbackUrl` back to this page. */
+	signOutUrl: string;
+	homeUrl: string;
+}
+
 export type PageKind =
 	| 'signin'
 	| 'signout'
@@ -193,7 +235,10 @@ export type PageKind =
 	| 'second-factor'
 	| 'recovery-code-used'
 	| 'admin-users'
-	| 'admin-user';
+	| 'admin-user'
+	| 'organizations'
+	| 'organization-settings'
+	| 'organization-invitation';
 
 export interface PagePropsByKind {
 	signin: SignInPageProps;
@@ -206,6 +251,9 @@ export interface PagePropsByKind {
 	'recovery-code-used': RecoveryCodeUsedPageProps;
 	'admin-users': AdminUsersPageProps;
 	'admin-user': AdminUserPageProps;
+	organizations: OrganizationsPageProps;
+	'organization-settings': OrganizationSettingsPageProps;
+	'organization-invitation': OrganizationInvitationPageProps;
 }
 
 /** The Svelte context key under which render.ts hands Page.svelte the impersonation banner. */

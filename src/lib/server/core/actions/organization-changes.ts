@@ -15,7 +15,9 @@ import { SessionRequired } from '../errors.js';
 import * as operations from '../organizations/organization-operations.js';
 import type { OrganizationCall } from '../organizations/organization-operations.js';
 import type { OrganizationOperation, OrganizationResult } from '../organizations/organization-types.js';
-import { assertOrganizationCsrf, isScriptCaller, organizationFailure, organizationJson, organizationSuccess, singleQueryValue } from './organization-answers.js';
+import { assertOrganizationCsrf, isScriptCaller, noticeCode, organizationFailure, organizationJson, organizationSuccess, singleQueryValue } from './organization-answers.js';
+import { prefersAccountPage } from '../account/account-page.js';
+import { showOrganizationListPage, showOrganizationSettingsPage } from '../organizations/organization-page.js';
 
 /** Fields a form may not repeat: kitgate and an app reading the request must see the same values. */
 const SINGLE_FIELDS = ['csrfToken', 'callbackUrl', 'organizationId', 'memberId', 'teamId', 'userId', 'role', 'name', 'slug', 'logo', 'metadata'];
@@ -40,6 +42,11 @@ async function signedIn(ctx: RequestContext): Promise<{ call: OrganizationCall; 
 	return { call: { ctx, actor: session.user }, activeOrganizationId: activeOrganizationIdOf(session.stored) };
 }
 
+/** The notice of the last change a browser page shows: `?organization=` and `?organizationError=`. */
+function noticeOf(ctx: RequestContext): { result: string | null; error: string | null } {
+	return { result: noticeCode(ctx.query.get('organization')), error: noticeCode(ctx.query.get('organizationError')) };
+}
+
 /**
  * `GET {basePath}/organizations`: the signed-in user's organizations (`OrganizationList`).
  *
@@ -49,7 +56,8 @@ async function signedIn(ctx: RequestContext): Promise<{ call: OrganizationCall; 
 export async function showOrganizationList(ctx: RequestContext): Promise<Outcome> {
 	try {
 		const { call, activeOrganizationId } = await signedIn(ctx);
-		return organizationJson(await operations.listOrganizations(call, { activeOrganizationId, csrfToken: requestCsrf(ctx).token }));
+		const list = await operations.listOrganizations(call, { activeOrganizationId, csrfToken: requestCsrf(ctx).token });
+		return prefersAccountPage(ctx.request.headers) ? showOrganizationListPage(ctx, list, noticeOf(ctx)) : organizationJson(list);
 	} catch (error) {
 		return organizationFailure(ctx, error, undefined, ctx.url.href);
 	}
@@ -66,7 +74,8 @@ export async function showOrganizationSettings(ctx: RequestContext): Promise<Out
 	try {
 		const { call, activeOrganizationId } = await signedIn(ctx);
 		const id = singleQueryValue(ctx.query, 'id');
-		return organizationJson(await operations.getOrganizationDetail(call, id ?? '', { activeOrganizationId, csrfToken: requestCsrf(ctx).token }));
+		const detail = await operations.getOrganizationDetail(call, id ?? '', { activeOrganizationId, csrfToken: requestCsrf(ctx).token });
+		return prefersAccountPage(ctx.request.headers) ? showOrganizationSettingsPage(ctx, detail, noticeOf(ctx)) : organizationJson(detail);
 	} catch (error) {
 		return organizationFailure(ctx, error, undefined, ctx.url.href);
 	}

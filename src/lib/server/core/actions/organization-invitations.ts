@@ -13,10 +13,11 @@ import { rateLimitedOutcome, takeAttempt } from '../limits/rate-limit.js';
 import { readAccountSession } from '../account/account-session.js';
 import { prefersAccountPage } from '../account/account-page.js';
 import { setSessionOrganization } from '../organizations/active-organization.js';
+import { showInvitationPage } from '../organizations/organization-page.js';
 import { acceptInvitation, invitationDetail, invitationMailer, inviteMember, revokeInvitation } from '../organizations/invitations.js';
 import type { InvitationDetail, OrganizationOperation } from '../organizations/organization-types.js';
 import type { AdapterUser } from '../types.js';
-import { assertOrganizationCsrf, isScriptCaller, organizationFailure, organizationJson, organizationSuccess, requireOrganizationUser, singleQueryValue } from './organization-answers.js';
+import { assertOrganizationCsrf, isScriptCaller, noticeCode, organizationFailure, organizationJson, organizationSuccess, requireOrganizationUser, singleQueryValue } from './organization-answers.js';
 
 /** The fields each change reads; any of them given twice is refused. */
 const FIELDS: Record<'invite' | 'revoke-invitation' | 'accept-invitation', readonly string[]> = {
@@ -53,6 +54,7 @@ export async function showInvitation(ctx: RequestContext): Promise<Outcome> {
 			matchesSignedInUser: signedInEmail !== null && Boolean(session?.user.emailVerified) && addressMatches(ctx, signedInEmail, view.invitation.email),
 			csrfToken: requestCsrf(ctx).token
 		};
+		if (prefersAccountPage(ctx.request.headers)) return showInvitationPage(ctx, detail, { error: noticeCode(ctx.query.get('organizationError')) });
 		return withHeaders(organizationJson(detail), INVITATION_PAGE_HEADERS);
 	} catch (error) {
 		return failureAnswer(ctx, error, { json: !prefersAccountPage(ctx.request.headers), headers: INVITATION_PAGE_HEADERS });

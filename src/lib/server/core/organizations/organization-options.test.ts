@@ -54,6 +54,15 @@ describe('organizations options at start-up', () => {
 		expect(start({ emailProvider: 'plain' }, MemoryAdapter(), [sender, plain])).toThrow(/got "plain"\. Configured: "mail"/);
 	});
 
+	test('two email providers that send account mails: the app names the one of invitations', () => {
+		const first = Email({ id: 'mail', from: 'a@example.com', server: 'smtp://127.0.0.1:1', sendAccountEmail: async () => {} });
+		const second = Email({ id: 'mail-eu', from: 'a@example.com', server: 'smtp://127.0.0.1:1', sendAccountEmail: async () => {} });
+		expect(start({}, MemoryAdapter(), [first, second])).toThrow(/Several email providers can send the organization invitations \("mail", "mail-eu"\): name one in organizations\.emailProvider/);
+		expect(start({ emailProvider: 'mail-eu' }, MemoryAdapter(), [first, second])().organizations?.emailProvider).toBe('mail-eu');
+		// none at all: organizations without invitations start
+		expect(start({}, MemoryAdapter(), [])().organizations?.emailProvider).toBeUndefined();
+	});
+
 	test('no adapter: MissingAdapter, also with JWT sessions', () => {
 		expect(start({}, null)).toThrow(expect.objectContaining({ type: 'MissingAdapter', message: expect.stringMatching(/needs an adapter \(also with JWT sessions\)/) }));
 	});

@@ -136,8 +136,16 @@ function checkRoles(roles: unknown): void {
 }
 
 function checkEmailProvider(id: unknown, providers: OrganizationFacts['providers']): string | undefined {
-	if (id === undefined) return undefined;
 	const senders = (providers ?? []).filter((provider) => provider.type === 'email' && typeof provider.sendAccountEmail === 'function');
+	if (id === undefined) {
+		// none: organizations work without invitations (inviting answers a Configuration error); several: which one is the app's to say
+		if (senders.length > 1) {
+			throw new InvalidConfiguration(
+				`Several email providers can send the organization invitations (${senders.map((provider) => `"${provider.id}"`).join(', ')}): name one in organizations.emailProvider.`
+			);
+		}
+		return undefined;
+	}
 	if (typeof id !== 'string' || !senders.some((provider) => provider.id === id)) {
 		const known = senders.map((provider) => `"${provider.id}"`).join(', ');
 		throw new InvalidConfiguration(

@@ -4,7 +4,7 @@
 
 import type { RequestContext } from '../request/context.js';
 import { ownerOf } from './jwt-session-list.js';
-import type { StoredSession } from './session.js';
+import type { StoredSession } from './stored-session.js';
 import type { AdapterMembership, SessionOrganization } from '../types.js';
 
 /** The claim of a JWT session that holds the id of its active organization. */

@@ -24,22 +24,8 @@ import { sessionOrganizationOf } from './session-organization.js';
 import type { Account, AdapterUser, JWT, Profile, Session, SessionImpersonation, SessionOrganization, User } from '../types.js';
 
 
-/**
- * A session as read from the request, before the `session` callback shapes it. `createdAt`: when
- * its user signed in (ms), where the adapter keeps it.
- */
-export type StoredSession =
-	| { strategy: 'jwt'; token: JWT; expires: number; impersonation?: SessionImpersonation }
-	| {
-			strategy: 'database';
-			user: AdapterUser;
-			sessionToken: string;
-			expires: number;
-			createdAt?: number;
-			/** The row's active organization (docs/organizations.md), when it has one. */
-			activeOrganizationId?: string;
-			impersonation?: SessionImpersonation;
-	  };
+export type { StoredSession } from './stored-session.js';
+import type { StoredSession } from './stored-session.js';
 
 /**
  * The claim of a JWT session that holds when its user signed in (seconds), as OpenID Connect's
