@@ -338,6 +338,39 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				else expect(joined).toEqual({ status: 400, body: expect.objectContaining({ error: expect.any(String) }) });
 			});
 
+			test('an admin removed or demoted does not keep a way back in through an invitation they sent to another address of theirs', async () => {
+				use();
+				const owner = await person('owner');
+				const mallory = await person('mallory');
+				const organization = await organizationWith(adapter, 'Acme', owner.user, [[mallory.user, 'admin']]);
+				const alt = await person('mallory-alt');
+				const alt2 = await person('mallory-alt2');
+				world.sink.clear();
+				expect((await invite(app(), mallory, organization.id, alt.email, 'admin')).status).toBe(200);
+				expect((await invite(app(), mallory, organization.id, alt2.email, 'admin')).status).toBe(200);
+				const altToken = invitationLinkIn(world.sink, alt.email).searchParams.get('token')!;
+				const alt2Token = invitationLinkIn(world.sink, alt2.email).searchParams.get('token')!;
+				// the owner demotes Mallory, then removes her
+				const membership = (await adapter.getMembership(organization.id, mallory.user.id))!;
+				expect((await answer(await post(app(), owner, 'set-role', { organizationId: organization.id, memberId: membership.member.id, role: 'member' }))).status).toBe(200);
+				expect(await answer(await accept(app(), alt2, alt2Token))).toEqual({ status: 410, body: { error: 'InvitationRevoked' } });
+				expect((await answer(await post(app(), owner, 'remove-member', { organizationId: organization.id, memberId: membership.member.id }))).status).toBe(200);
+				expect(await answer(await accept(app(), alt, altToken))).toEqual({ status: 410, body: { error: 'InvitationRevoked' } });
+				expect(await membersOf(organization.id)).toEqual([owner.user.id]);
+			});
+
+			test("an invitation still works while its inviter may offer its role", async () => {
+				use();
+				const owner = await person('owner');
+				const admin = await person('admin');
+				const organization = await organizationWith(adapter, 'Acme', owner.user, [[admin.user, 'admin']]);
+				const bo = await person('bo');
+				world.sink.clear();
+				await invite(app(), admin, organization.id, bo.email, 'member');
+				const token = invitationLinkIn(world.sink, bo.email).searchParams.get('token')!;
+				expect((await answer(await accept(app(), bo, token))).body).toMatchObject({ result: 'joined' });
+			});
+
 			test('the invitation page refuses a repeated token parameter', async () => {
 				use();
 				const bo = await person('bo');
