@@ -7,6 +7,7 @@
 import { describe, expect, test } from 'vitest';
 import Email from '../../providers/email.js';
 import { resolveConfig } from '../config/resolve-config.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AccountEmailParams, Adapter, AdapterUser, EmailConfig } from '../types.js';
 import { TEST_SECRET } from '../test/client.js';
 import { quietLogger } from '../test/oauth-fixtures.js';
@@ -30,7 +31,7 @@ describe.each(memoryAndSqliteAdapters('invitation-address-binding'))('%s adapter
 			sendAccountEmail: async (params) => void sent.push(params),
 			...(normalizeIdentifier ? { normalizeIdentifier } : {})
 		});
-		const config = resolveConfig({ secret: TEST_SECRET, trustHost: true, adapter, providers: [provider], logger: quietLogger().logger, organizations: {} }, {});
+		const config = resolveConfig({ secret: TEST_SECRET, trustHost: true, adapter, providers: [provider], logger: quietLogger().logger, organizations: {}, rateLimit: { store: MemoryRateLimitStore() } }, {});
 		const scope: InvitationScope = { config, now: Date.now(), authUrl: 'https://app.example.com/auth', request: new Request('https://app.example.com/auth') };
 		return { adapter, sent, scope };
 	}

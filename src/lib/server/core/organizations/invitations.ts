@@ -157,7 +157,7 @@ export async function revokeInvitation(scope: InvitationScope, actor: Invitation
 /**
  * What the link `token` shows: the invitation (pending and unexpired) and its organization. A
  * token that matches no invitation is `InvitationInvalid`; one revoked, used or expired fails with
- * its own code. Reads only: opening a link never joins.
+ * its own code (`InvitationRevoked` too once its inviter may no longer offer it). Reads only: opening a link never joins.
  *
  * @example
  * const { organization, invitation } = await invitationDetail(ctx, url.searchParams.get('token'));
@@ -261,7 +261,21 @@ async function usableInvitation(scope: InvitationScope, adapter: GuardedAdapter,
 		throw new InvitationInvalid('No invitation matches this link.');
 	}
 	if (invitation.status !== 'pending' || !(invitation.expires.getTime() > scope.now)) throw statusFailure(invitation, scope.now);
+	if (!(await inviterStillOffers(scope, adapter, invitation))) throw new InvitationRevoked('The member who sent this invitation may no longer offer it.');
 	return invitation;
+}
+
+/**
+ * True while the invitation's inviter (none: a server script) is still a member who may invite and
+ * grant its role: an admin demoted or removed must not keep a way back in through invitations they
+ * sent to other addresses of theirs.
+ */
+async function inviterStillOffers(scope: InvitationScope, adapter: GuardedAdapter, invitation: AdapterInvitation): Promise<boolean> {
+	if (!invitation.inviterId) return true;
+	const roles = scope.config.organizations!.roles;
+	const membership = await adapter.getMembership(invitation.organizationId, invitation.inviterId);
+	if (!membership) return false;
+	return roleAllows(roles, membership.member.role, 'invitation', 'create') && mayGrant(roles, membership.member.role, invitation.role);
 }
 
 /** Why an invitation can no longer be used or revoked. */
