@@ -196,7 +196,12 @@ export async function acceptInvitation(scope: InvitationScope, actor: { userId: 
 	// a forwarded link plus an account that only claims the address (a credentials sign-up, an
 	// unverified provider address) must not join: the address has to be proven, as an email sign-in does
 	if (!user.emailVerified) throw new InvitationWrongAddress('The signed-in user has not proven the invited address: sign in by email with it first.');
-	if (await adapter.getMembership(invitation.organizationId, user.id)) throw new OrganizationAlreadyMember('You are a member of this organization already.');
+	if (await adapter.getMembership(invitation.organizationId, user.id)) {
+		// a concurrent accept of this very link may have made the membership: say it was used, as the adapter would
+		const current = await adapter.getInvitation(invitation.id);
+		if (current && current.status !== 'pending') throw statusFailure(current, scope.now);
+		throw new OrganizationAlreadyMember('You are a member of this organization already.');
+	}
 	const member: AdapterMember = { id: crypto.randomUUID(), organizationId: invitation.organizationId, userId: user.id, role: invitation.role, createdAt: new Date(scope.now) };
 	const joined = await adapter.acceptInvitation(invitation.id, member, new Date(scope.now));
 	if (!joined) {
