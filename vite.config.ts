@@ -44,7 +44,7 @@ const integration = [
 	'src/lib/server/core/organizations/{organization-route-attacks,member-role-change-races,organization-foreign-ids-and-tricks,organization-pages-escape-stored-text}.test.ts',
 	'src/lib/server/core/test/attacks/email-change-links.test.ts',
 	// invitations to organizations through both integrations (issue 33)
-	'src/lib/server/core/organizations/{invitation-flows,invitation-attacks,organization-landing}.test.ts',
+	'src/lib/server/core/organizations/{invitation-flows,invitation-attacks,invitation-mail-attacks,invitation-link-secrecy,organization-landing}.test.ts',
 	'src/lib/server/core/test/attacks/userinfo-email-refutation.test.ts',
 	'src/lib/server/adapters/sql-adapters-on-authjs-tables.test.ts',
 	'src/lib/server/core/test/attacks/existing-authjs-database.test.ts',

@@ -50,7 +50,8 @@ export async function showInvitation(ctx: RequestContext): Promise<Outcome> {
 			inviterName: view.inviterName,
 			expires: view.invitation.expires.toISOString(),
 			signedInEmail,
-			matchesSignedInUser: signedInEmail !== null && addressMatches(ctx, signedInEmail, view.invitation.email),
+			// what accepting checks: the invited address, proven
+			matchesSignedInUser: signedInEmail !== null && Boolean(session?.user.emailVerified) && addressMatches(ctx, signedInEmail, view.invitation.email),
 			csrfToken: requestCsrf(ctx).token
 		};
 		if (prefersAccountPage(ctx.request.headers)) return showInvitationPage(ctx, detail, { error: noticeCode(ctx.query.get('organizationError')) });

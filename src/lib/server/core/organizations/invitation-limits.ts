@@ -1,6 +1,7 @@
 // How many invitations may be sent (docs/organizations.md, "Invitations"): each one mails an address
 // the inviter chose, so a member — or a stolen session — must not turn the app into a mail cannon.
-// Counted per inviter and per organization in the rate-limit store, under keys of their own.
+// Counted per inviter, per organization and per invited address in the rate-limit store, under
+// keys of their own.
 
 import { base64url } from '../crypto/bytes.js';
 import { hmac } from '../crypto/hash.js';
@@ -12,32 +13,40 @@ import type { RequestContext } from '../request/context.js';
 export const INVITATIONS_PER_INVITER = 20;
 /** Invitations one organization may send per window, whoever sends them. */
 export const INVITATIONS_PER_ORGANIZATION = 100;
-/** The window of both limits: one hour. */
+/**
+ * Invitations one address may receive per window, from every organization together: several
+ * accounts, each with an organization of its own, must not bomb one mailbox (the sign-in and
+ * email-change mails are limited per address too, in their own bucket).
+ */
+export const INVITATIONS_PER_ADDRESS = 5;
+/** The window of the limits: one hour. */
 export const INVITATION_WINDOW_SECONDS = 60 * 60;
 
 type LimitScope = Pick<RequestContext, 'config' | 'now'>;
 
 /** The store key of a counter: a keyed hash, as the sign-in limits keep theirs. */
-function invitationLimitKey(scope: 'inviter' | 'organization', value: string, secret: string): string {
+function invitationLimitKey(scope: 'inviter' | 'organization' | 'address', value: string, secret: string): string {
 	return `kitgate:invitation:${scope}:${base64url(hmac('sha256', secret, `invitation\u0000${scope}\u0000${value}`)).slice(0, 32)}`;
 }
 
 /**
  * Counts one invitation of `organizationId` by `inviterId` (null: a server script, counted for the
- * organization only); `RateLimited` (with the seconds to wait) past either limit. Off when the
+ * organization only) to the normalized address `email`; `RateLimited` (with the seconds to wait)
+ * past any of the limits. Off when the
  * app turned rate limits off (`rateLimit: false`); a failing store lets it through (logged).
  *
  * @example
- * await takeInvitationAttempt(ctx, 'org-1', user.id);
+ * await takeInvitationAttempt(ctx, 'org-1', user.id, 'bo@example.com');
  */
-export async function takeInvitationAttempt(ctx: LimitScope, organizationId: string, inviterId: string | null): Promise<void> {
+export async function takeInvitationAttempt(ctx: LimitScope, organizationId: string, inviterId: string | null, email: string): Promise<void> {
 	const limits = ctx.config.rateLimit;
 	// the account bucket stands for "the app wants limits on changes": `rateLimit: false` or `account: false` turns these off too
 	if (!limits.account) return;
 	const secret = ctx.config.secrets[0];
 	const counters = [
 		...(inviterId === null ? [] : [{ key: invitationLimitKey('inviter', inviterId, secret), limit: INVITATIONS_PER_INVITER, what: 'inviter' }]),
-		{ key: invitationLimitKey('organization', organizationId, secret), limit: INVITATIONS_PER_ORGANIZATION, what: 'organization' }
+		{ key: invitationLimitKey('organization', organizationId, secret), limit: INVITATIONS_PER_ORGANIZATION, what: 'organization' },
+		{ key: invitationLimitKey('address', email, secret), limit: INVITATIONS_PER_ADDRESS, what: 'address' }
 	];
 	for (const counter of counters) {
 		let count;

@@ -2,7 +2,11 @@
 // organization routes' own `create` is another module's), the invitation posts as a script makes
 // them, and the invitation link of a mail read from the SMTP sink.
 
-import { expect } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, expect, inject } from 'vitest';
+import { PostgresAdapter } from '../../adapters/postgres.js';
+import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
 import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
 import type { MailSink } from '../test/email-fixtures.js';
 import type { AppServer, Browser } from '../test/integrations.js';
@@ -75,4 +79,29 @@ export function invitationLinkIn(sink: MailSink, to: string): URL {
 	const links = [...new Set(mail!.links.filter((link) => link.includes('/organizations/invitation')))];
 	expect(links, `one invitation link in the mail to ${to}`).toHaveLength(1);
 	return new URL(links[0]);
+}
+
+/**
+ * `[name, make]` pairs for `describe.each`: memory and a fresh SQLite file for each call, and
+ * PostgreSQL (one schema of this test file, shared by its calls: the tests use addresses and
+ * organizations of their own), dropped after the file. Only in the integration project (it needs
+ * the database of the global setup).
+ *
+ * @example
+ * describe.each(invitationAdapters('invitation-attacks'))('%s adapter', (_name, makeAdapter) => { … });
+ */
+export function invitationAdapters(label: string): [string, () => Required<Adapter>][] {
+	const connectionString = inject('databaseUrl');
+	const schema = `inv_${randomBytes(6).toString('hex')}`;
+	let postgres: PostgresAdapter | undefined;
+	afterAll(async () => {
+		await postgres?.close();
+		const pool = new pg.Pool({ connectionString, max: 1 });
+		await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+		await pool.end();
+	});
+	return [
+		...memoryAndSqliteAdapters(label),
+		['postgres', () => (postgres ??= PostgresAdapter({ connectionString, schema })) as unknown as Required<Adapter>]
+	];
 }

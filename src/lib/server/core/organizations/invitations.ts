@@ -105,7 +105,7 @@ export async function inviteMember(scope: InvitationScope, actor: InvitationActo
 	if (teamId !== null && !(await adapter.listTeams(organizationId)).some((team) => team.id === teamId)) {
 		throw new InvalidRequest('`teamId` is not a team of this organization.');
 	}
-	await takeInvitationAttempt(scope, organizationId, inviter?.user.id ?? null);
+	await takeInvitationAttempt(scope, organizationId, inviter?.user.id ?? null, email);
 
 	const holder = await adapter.getUserByEmail(email);
 	if (holder && (await adapter.getMembership(organizationId, holder.id))) throw new OrganizationAlreadyMember('This address belongs to a member already.');
@@ -168,7 +168,7 @@ export async function revokeInvitation(scope: InvitationScope, actor: Invitation
 /**
  * What the link `token` shows: the invitation (pending and unexpired) and its organization. A
  * token that matches no invitation is `InvitationInvalid`; one revoked, used or expired fails with
- * its own code. Reads only: opening a link never joins.
+ * its own code (`InvitationRevoked` too once its inviter may no longer offer it). Reads only: opening a link never joins.
  *
  * @example
  * const { organization, invitation } = await invitationDetail(ctx, url.searchParams.get('token'));
@@ -188,7 +188,8 @@ export async function invitationDetail(scope: InvitationScope, token: unknown): 
 
 /**
  * Accepts the invitation of `token` as the signed-in user `actor`: their address, normalized as
- * sign-in normalizes it, must be the invited one (else `InvitationWrongAddress`). Through the
+ * sign-in normalizes it, must be the invited one and proven (`emailVerified`; else
+ * `InvitationWrongAddress`). Through the
  * adapter's atomic `acceptInvitation`: of two concurrent accepts one joins, the other gets
  * `InvitationUsed`.
  *
@@ -203,7 +204,15 @@ export async function acceptInvitation(scope: InvitationScope, actor: { userId: 
 	if (!user || !sameAddress(mailer, user.email, invitation.email)) {
 		throw new InvitationWrongAddress('This invitation was sent to another address than the signed-in user\'s.');
 	}
-	if (await adapter.getMembership(invitation.organizationId, user.id)) throw new OrganizationAlreadyMember('You are a member of this organization already.');
+	// a forwarded link plus an account that only claims the address (a credentials sign-up, an
+	// unverified provider address) must not join: the address has to be proven, as an email sign-in does
+	if (!user.emailVerified) throw new InvitationWrongAddress('The signed-in user has not proven the invited address: sign in by email with it first.');
+	if (await adapter.getMembership(invitation.organizationId, user.id)) {
+		// a concurrent accept of this very link may have made the membership: say it was used, as the adapter would
+		const current = await adapter.getInvitation(invitation.id);
+		if (current && current.status !== 'pending') throw statusFailure(current, scope.now);
+		throw new OrganizationAlreadyMember('You are a member of this organization already.');
+	}
 	const member: AdapterMember = { id: crypto.randomUUID(), organizationId: invitation.organizationId, userId: user.id, role: invitation.role, createdAt: new Date(scope.now) };
 	const joined = await adapter.acceptInvitation(invitation.id, member, new Date(scope.now));
 	if (!joined) {
@@ -268,7 +277,21 @@ async function usableInvitation(scope: InvitationScope, adapter: GuardedAdapter,
 		throw new InvitationInvalid('No invitation matches this link.');
 	}
 	if (invitation.status !== 'pending' || !(invitation.expires.getTime() > scope.now)) throw statusFailure(invitation, scope.now);
+	if (!(await inviterStillOffers(scope, adapter, invitation))) throw new InvitationRevoked('The member who sent this invitation may no longer offer it.');
 	return invitation;
+}
+
+/**
+ * True while the invitation's inviter (none: a server script) is still a member who may invite and
+ * grant its role: an admin demoted or removed must not keep a way back in through invitations they
+ * sent to other addresses of theirs.
+ */
+async function inviterStillOffers(scope: InvitationScope, adapter: GuardedAdapter, invitation: AdapterInvitation): Promise<boolean> {
+	if (!invitation.inviterId) return true;
+	const roles = scope.config.organizations!.roles;
+	const membership = await adapter.getMembership(invitation.organizationId, invitation.inviterId);
+	if (!membership) return false;
+	return roleAllows(roles, membership.member.role, 'invitation', 'create') && mayGrant(roles, membership.member.role, invitation.role);
 }
 
 /** Why an invitation can no longer be used or revoked. */
