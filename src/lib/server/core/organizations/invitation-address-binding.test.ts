@@ -13,7 +13,7 @@ import { TEST_SECRET } from '../test/client.js';
 import { quietLogger } from '../test/oauth-fixtures.js';
 import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
 import { acceptInvitation, inviteMember, type InvitationScope } from './invitations.js';
-import { organizationWith } from './invitation-test-fixture.js';
+import { organizationWith } from './test/invitation-fixture.js';
 
 /** A normalizer some apps use: lower-case, and the +tag of the local part dropped. */
 function withoutPlusTag(input: string): string {

@@ -18,7 +18,7 @@ import {
 	organizationWith,
 	post,
 	type Person
-} from './invitation-test-fixture.js';
+} from './test/invitation-fixture.js';
 
 const world = attackWorld({ sink: true });
 

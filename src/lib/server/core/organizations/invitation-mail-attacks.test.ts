@@ -10,7 +10,7 @@ import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { address, attackConfig, attackWorld, signInByEmail } from '../test/attacks/flows.js';
 import { INVITATIONS_PER_ADDRESS } from './invitation-limits.js';
-import { answer, invitationLinkIn, invite, organizationWith, type Person } from './invitation-test-fixture.js';
+import { answer, invitationLinkIn, invite, organizationWith, type Person } from './test/invitation-fixture.js';
 
 const world = attackWorld({ sink: true });
 

@@ -11,7 +11,7 @@ import type { AccountEmailParams, Adapter, AdapterUser, AuthConfig } from '../ty
 import { TEST_SECRET } from '../test/client.js';
 import { quietLogger } from '../test/oauth-fixtures.js';
 import { acceptInvitation, invitationDetail, inviteMember, type InvitationScope } from './invitations.js';
-import { organizationWith } from './invitation-test-fixture.js';
+import { organizationWith } from './test/invitation-fixture.js';
 
 const AUTH_URL = 'https://app.example.com/auth';
 

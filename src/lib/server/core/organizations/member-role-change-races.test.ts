@@ -6,35 +6,14 @@
 // of two concurrent requests, every time rather than by luck. And the last two owners taking each
 // other away at the same moment over HTTP: one owner always stays.
 
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { PostgresAdapter } from '../../adapters/postgres.js';
-import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { address, attackConfig, attackWorld, signInByEmail } from '../test/attacks/flows.js';
+import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
 
-const connectionString = inject('databaseUrl');
-const schemas: string[] = [];
-const opened: PostgresAdapter[] = [];
-afterAll(async () => {
-	await Promise.all(opened.map((adapter) => adapter.close()));
-	const pool = new pg.Pool({ connectionString, max: 1 });
-	for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-	await pool.end();
-});
-
-function postgresAdapter(): Required<Adapter> {
-	const schema = `orgrace_${randomBytes(6).toString('hex')}`;
-	schemas.push(schema);
-	const adapter = PostgresAdapter({ connectionString, schema });
-	opened.push(adapter);
-	return adapter as unknown as Required<Adapter>;
-}
-
-const adapters: [string, () => Required<Adapter>][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('member-role-change-races')];
+const adapters: [string, () => Required<Adapter>][] = memorySqliteAndPostgresAdapters('member-role-change-races');
 
 /** The adapter, with `beforeMemberWrite` run once just before the next `updateMemberRole`/`deleteMember`. */
 function interleaving(adapter: Required<Adapter>) {

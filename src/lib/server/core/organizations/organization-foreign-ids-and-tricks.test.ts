@@ -6,36 +6,15 @@
 // account from one without; POST /auth/session with data naming another organization, merged by
 // the app's callbacks. Every one a 4xx with a stable code (or the same answer), nothing changed.
 
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { PostgresAdapter } from '../../adapters/postgres.js';
-import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Adapter, AdapterInvitation, AdapterOrganization, AdapterTeam, AdapterUser } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { address, attackConfig, attackWorld, signInByEmail } from '../test/attacks/flows.js';
 import { can } from './can.js';
+import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
 
-const connectionString = inject('databaseUrl');
-const schemas: string[] = [];
-const opened: PostgresAdapter[] = [];
-afterAll(async () => {
-	await Promise.all(opened.map((adapter) => adapter.close()));
-	const pool = new pg.Pool({ connectionString, max: 1 });
-	for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-	await pool.end();
-});
-
-function postgresAdapter(): Required<Adapter> {
-	const schema = `orgids_${randomBytes(6).toString('hex')}`;
-	schemas.push(schema);
-	const adapter = PostgresAdapter({ connectionString, schema });
-	opened.push(adapter);
-	return adapter as unknown as Required<Adapter>;
-}
-
-const adapters: [string, () => Required<Adapter>][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('organization-foreign-ids')];
+const adapters: [string, () => Required<Adapter>][] = memorySqliteAndPostgresAdapters('organization-foreign-ids');
 const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__'];
 const world = attackWorld({ sink: true });
 // `billing` may delete the organization (which an admin may not); `viewer` may do nothing, less than a member

@@ -9,7 +9,7 @@ import type { Adapter, AdapterUser } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { address, attackConfig, attackWorld, signInByEmail, STRATEGIES, type Strategy } from '../test/attacks/flows.js';
-import { accept, invitationLinkIn, invite, organizationWith, post, type Person } from './invitation-test-fixture.js';
+import { accept, invitationLinkIn, invite, organizationWith, post, type Person } from './test/invitation-fixture.js';
 
 const world = attackWorld({ sink: true });
 const HTML = { accept: 'text/html' };

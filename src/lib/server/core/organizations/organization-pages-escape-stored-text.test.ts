@@ -5,36 +5,15 @@
 // notices naming object keys, a hostile token in the invitation page's query, and the pages' own
 // headers (script policy, framing, caching). Always text, never markup or a script URL.
 
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { PostgresAdapter } from '../../adapters/postgres.js';
-import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { address, attackConfig, attackWorld, signInByEmail } from '../test/attacks/flows.js';
-import { invitationLinkIn } from './invitation-test-fixture.js';
+import { invitationLinkIn } from './test/invitation-fixture.js';
+import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
 
-const connectionString = inject('databaseUrl');
-const schemas: string[] = [];
-const opened: PostgresAdapter[] = [];
-afterAll(async () => {
-	await Promise.all(opened.map((adapter) => adapter.close()));
-	const pool = new pg.Pool({ connectionString, max: 1 });
-	for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-	await pool.end();
-});
-
-function postgresAdapter(): Required<Adapter> {
-	const schema = `orgpage_${randomBytes(6).toString('hex')}`;
-	schemas.push(schema);
-	const adapter = PostgresAdapter({ connectionString, schema });
-	opened.push(adapter);
-	return adapter as unknown as Required<Adapter>;
-}
-
-const adapters: [string, () => Required<Adapter>][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('organization-pages-escape')];
+const adapters: [string, () => Required<Adapter>][] = memorySqliteAndPostgresAdapters('organization-pages-escape');
 const world = attackWorld({ sink: true });
 
 const SCRIPT = '<script>alert(1)</script>';

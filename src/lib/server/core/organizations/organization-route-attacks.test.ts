@@ -4,38 +4,17 @@
 // leaving, and hostile input (NUL, lone surrogates, 10k characters, repeated fields, JSON types):
 // always a 4xx with a stable code, never a 500, and nothing changed. On memory, SQLite and PostgreSQL.
 
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { PostgresAdapter } from '../../adapters/postgres.js';
-import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
+import { beforeAll, describe, expect, test } from 'vitest';
 import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { address, attackConfig, attackWorld, signInByEmail, STRATEGIES } from '../test/attacks/flows.js';
 import type { OrganizationDetail, OrganizationList } from './organization-types.js';
+import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
 
 const world = attackWorld({ sink: true });
-const connectionString = inject('databaseUrl');
-const schemas: string[] = [];
-const opened: PostgresAdapter[] = [];
-afterAll(async () => {
-	await Promise.all(opened.map((adapter) => adapter.close()));
-	const pool = new pg.Pool({ connectionString, max: 1 });
-	for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-	await pool.end();
-});
-
-function postgresAdapter(): Required<Adapter> {
-	const schema = `orgatk_${randomBytes(6).toString('hex')}`;
-	schemas.push(schema);
-	const adapter = PostgresAdapter({ connectionString, schema });
-	opened.push(adapter);
-	return adapter as unknown as Required<Adapter>;
-}
-
-const adapters: [string, () => Required<Adapter>][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('organization-route-attacks')];
+const adapters: [string, () => Required<Adapter>][] = memorySqliteAndPostgresAdapters('organization-route-attacks');
 
 const JSON_ACCEPT = { accept: 'application/json' };
 const CHANGES = ['create', 'update', 'delete', 'set-role', 'remove-member', 'leave', 'create-team', 'delete-team', 'add-team-member', 'remove-team-member'];

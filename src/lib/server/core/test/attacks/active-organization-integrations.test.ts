@@ -5,11 +5,7 @@
 // organization deleted or a role changed, seen on the very next read. On memory, SQLite and a real
 // PostgreSQL.
 
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { PostgresAdapter } from '../../../adapters/postgres.js';
-import { memoryAndSqliteAdapters } from '../stored-adapters.js';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { startImpersonation } from '../../admin/impersonation.js';
 import { resolveConfig } from '../../config/resolve-config.js';
 import { createContext } from '../../request/context.js';
@@ -21,27 +17,10 @@ import type { Adapter, AdapterMember, AdapterOrganization, AdapterUser, AuthConf
 import { Browser, INTEGRATIONS, type AppServer } from '../integrations.js';
 import { attackConfig, attackWorld, STRATEGIES, type Strategy } from './flows.js';
 import { passwordOfStoredUsers, storeUser } from './banned-user-fixture.js';
-
-const connectionString = inject('databaseUrl');
-const schemas: string[] = [];
-const opened: PostgresAdapter[] = [];
-afterAll(async () => {
-	await Promise.all(opened.map((adapter) => adapter.close()));
-	const pool = new pg.Pool({ connectionString, max: 1 });
-	for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-	await pool.end();
-});
-
-function postgresAdapter(): Required<Adapter> {
-	const schema = `actorg_${randomBytes(6).toString('hex')}`;
-	schemas.push(schema);
-	const adapter = PostgresAdapter({ connectionString, schema });
-	opened.push(adapter);
-	return adapter as unknown as Required<Adapter>;
-}
+import { memorySqliteAndPostgresAdapters } from '../stored-adapters-with-postgres.js';
 
 /** The adapters organizations are stored by. */
-const ORGANIZATION_ADAPTERS: [string, () => Required<Adapter>][] = [['postgres', postgresAdapter], ...memoryAndSqliteAdapters('active-organization-integrations')];
+const ORGANIZATION_ADAPTERS: [string, () => Required<Adapter>][] = memorySqliteAndPostgresAdapters('active-organization-integrations');
 
 const world = attackWorld();
 const clock = { now: Date.now() };

@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, expect, inject } from 'vitest';
-import { PostgresAdapter } from '../../adapters/postgres.js';
-import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
-import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
-import type { MailSink } from '../test/email-fixtures.js';
-import type { AppServer, Browser } from '../test/integrations.js';
+import { PostgresAdapter } from '../../../adapters/postgres.js';
+import { memoryAndSqliteAdapters } from '../../test/stored-adapters.js';
+import type { Adapter, AdapterOrganization, AdapterUser } from '../../types.js';
+import type { MailSink } from '../../test/email-fixtures.js';
+import type { AppServer, Browser } from '../../test/integrations.js';
 
 /** A signed-in user of a test: their browser, address and stored user. */
 export interface Person {
