@@ -1,7 +1,8 @@
 // The engine scenario on every runtime kitgate claims: Node, Bun, Deno, Cloudflare workerd (with
 // and without nodejs_compat) and Vercel's Edge Runtime, each running the same app (runtime-app.ts)
 // bundled for it, driven over HTTP: CSRF, credentials (scrypt in the runtime), email links,
-// passkeys, an OpenID provider, JWT and database sessions, the second factor and the account routes.
+// passkeys, an OpenID provider, JWT and database sessions, the second factor, the account routes and
+// organizations (create, invite by mail, accept, the active organization in the session).
 
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startDemoIdp } from '../../../../../../scripts/demo-idp.js';
@@ -163,6 +164,31 @@ describe.each(RUNTIMES)('%s', (runtime) => {
 			});
 			expect(done.status, await done.clone().text()).toBe(200);
 			expect((await session(browser))?.user?.email).toBe(changed);
+		});
+
+		test('organizations: created, an invitation mailed and accepted, the active organization in each session', async () => {
+			const owner = new Browser();
+			const ownerAddress = `org-owner-${runtime}-${strategy}@example.com`;
+			await signInByEmail(owner, ownerAddress);
+			const created = await owner.request(`${base()}/organizations/create`, { json: { csrfToken: await csrf(owner), name: 'Acme Runtime' } });
+			expect(created.status, await created.clone().text()).toBe(200);
+			const { organizationId } = (await created.json()) as { organizationId: string };
+			expect(((await session(owner)) as { organization?: unknown } | null)?.organization).toMatchObject({ id: organizationId, role: 'owner' });
+
+			const invitee = `org-bo-${runtime}-${strategy}@example.com`;
+			const invited = await owner.request(`${base()}/organizations/invite`, { json: { csrfToken: await csrf(owner), organizationId, email: invitee, role: 'admin' } });
+			expect(invited.status, await invited.clone().text()).toBe(200);
+			const link = new URL((await outbox()).filter((mail) => mail.to === invitee && mail.kind === 'organization-invitation').at(-1)!.url);
+			expect(link.origin).toBe(server.origin);
+
+			const bo = new Browser();
+			await signInByEmail(bo, invitee);
+			const token = link.searchParams.get('token')!;
+			const forged = await bo.request(`${base()}/organizations/accept-invitation`, { json: { csrfToken: await csrf(bo), token: `${token.split('.')[0]}.${'A'.repeat(43)}` } });
+			expect(((await forged.json()) as { error?: string }).error).toBe('InvitationInvalid');
+			const accepted = await bo.request(`${base()}/organizations/accept-invitation`, { json: { csrfToken: await csrf(bo), token } });
+			expect(accepted.status, await accepted.clone().text()).toBe(200);
+			expect(((await session(bo)) as { organization?: unknown } | null)?.organization).toMatchObject({ id: organizationId, name: 'Acme Runtime', role: 'admin' });
 		});
 	});
 });

@@ -1,7 +1,7 @@
 // The app the engine scenario runs against on every runtime: kitgate's `Auth()` with every sign-in
 // method a runtime allows (credentials, email links, passkeys, an OpenID provider), JWT sessions
 // under /jwt and database sessions (memory adapter) under /db, the second factor and the account
-// routes. Web APIs only: the same module is bundled for workerd, edge-runtime, Bun, Deno and Node.
+// routes and organizations (an invitation by mail included). Web APIs only: the same module is bundled for workerd, edge-runtime, Bun, Deno and Node.
 // Mails are kept in memory and read back through /<strategy>/__outbox (test-only route).
 
 import { Auth, verifyPassword, type AuthConfig } from '../../../../index.js';
@@ -73,6 +73,7 @@ function appFor(strategy: (typeof STRATEGIES)[number], env: RuntimeEnv): { confi
 		adapter: MemoryAdapter(),
 		session: { strategy: strategy === 'jwt' ? 'jwt' : 'database' },
 		experimental: { enableWebAuthn: true },
+		organizations: {},
 		providers,
 		logger: { error: () => undefined, warn: () => undefined, debug: () => undefined }
 	};
