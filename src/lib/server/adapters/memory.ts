@@ -15,7 +15,7 @@ import type {
 } from '../core/types.js';
 import { boundAuditLimit, boundUserListQuery } from '../core/store/admin-query-bounds.js';
 import { UniqueViolationError } from './errors.js';
-import { memoryOrganizations } from './memory-organizations.js';
+import { memoryOrganizations } from './memory/organizations.js';
 
 /**
  * Creates an adapter whose data lives in this process and is lost on exit. Nothing to close.

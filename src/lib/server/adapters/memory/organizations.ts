@@ -1,7 +1,7 @@
 // The organization methods of the memory adapter (docs/organizations.md): organizations, members,
 // invitations and teams kept in maps, with the SQL adapters' rules (unique slug, one membership
 // per user and organization, cascading deletes, one owner kept, an invitation accepted once).
-import { AdapterError } from '../core/errors.js';
+import { AdapterError } from '../../core/errors.js';
 import type {
 	Adapter,
 	AdapterInvitation,
@@ -11,9 +11,9 @@ import type {
 	AdapterTeam,
 	AdapterTeamMember,
 	AdapterUser
-} from '../core/types.js';
-import { UniqueViolationError } from './errors.js';
-import type { ORGANIZATION_ADAPTER_METHODS } from '../core/store/adapter-guard.js';
+} from '../../core/types.js';
+import { UniqueViolationError } from '../errors.js';
+import type { ORGANIZATION_ADAPTER_METHODS } from '../../core/store/adapter-guard.js';
 
 type OrganizationMethods = Required<Pick<Adapter, (typeof ORGANIZATION_ADAPTER_METHODS)[number]>>;
 
