@@ -66,9 +66,9 @@ export interface OrganizationMemberView {
 	joinedAt: string;
 	/** True for the signed-in user's own membership. */
 	you: boolean;
-	/** True when the signed-in user may change this member's role (to one of `grantableRoles`). */
+	/** True when the signed-in user may change this member's role (to one of `grantableRoles`); never for the last owner. */
 	canChangeRole: boolean;
-	/** True when the signed-in user may remove this member (for themselves: leave). */
+	/** True when the signed-in user may remove this member (for themselves: leave); never for the last owner. */
 	canRemove: boolean;
 }
 
@@ -165,7 +165,7 @@ export interface InvitationDetail {
 	inviterName: string | null;
 	expires: string;
 	signedInEmail: string | null;
-	/** True when the signed-in user's address is the invited one (then the Join form posts). */
+	/** True when the signed-in user's address is the invited one and verified (then the Join form posts). */
 	matchesSignedInUser: boolean;
 	csrfToken: string;
 }
