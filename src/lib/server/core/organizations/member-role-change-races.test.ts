@@ -12,6 +12,7 @@ import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { address, attackConfig, attackWorld, signInByEmail } from '../test/attacks/flows.js';
 import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
+import { answer, post } from './test/invitation-fixture.js';
 
 const adapters: [string, () => Required<Adapter>][] = memorySqliteAndPostgresAdapters('member-role-change-races');
 
@@ -40,10 +41,6 @@ interface Person {
 	user: AdapterUser;
 }
 
-async function answer(response: Response): Promise<{ status: number; body: unknown }> {
-	return { status: response.status, body: await response.json() };
-}
-
 describe.each(INTEGRATIONS)('%s', (integration) => {
 	describe.each(adapters)('%s adapter', (_adapterName, makeAdapter) => {
 		const app = (): AppServer => world.apps[integration];
@@ -59,10 +56,6 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			return { browser, user: (await store.getUserByEmail(email))! };
 		}
 
-		async function post(person: Person, operation: string, fields: Record<string, string>) {
-			return person.browser.request(`${app().origin}/auth/organizations/${operation}`, { json: { ...fields, csrfToken: await person.browser.csrfToken(app().origin) } });
-		}
-
 		async function roleOf(userId: string): Promise<string | null> {
 			return (await store.getMembership(org.id, userId))?.member.role ?? null;
 		}
@@ -73,7 +66,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			hook = made.hook;
 			app().use(attackConfig(store, 'database', { providers: [sinkProvider(world.sink)], organizations: {} }));
 			[olga, adam] = [await signedIn('olga'), await signedIn('adam')];
-			expect((await post(olga, 'create', { name: 'Acme' })).status).toBe(200);
+			expect((await post(app(), olga, 'create', { name: 'Acme' })).status).toBe(200);
 			org = (await store.listMemberships(olga.user.id))[0].organization;
 			await store.createMember({ id: crypto.randomUUID(), organizationId: org.id, userId: adam.user.id, role: 'admin', createdAt: new Date() });
 		});
@@ -84,14 +77,14 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			const memberId = crypto.randomUUID();
 			await store.createMember({ id: memberId, organizationId: org.id, userId: bea.user.id, role: 'admin', createdAt: new Date() });
 			hook.beforeMemberWrite = async () => {
-				expect(await answer(await post(olga, 'set-role', { organizationId: org.id, memberId, role: 'owner' }))).toMatchObject({ status: 200, body: { result: 'role-changed' } });
+				expect(await answer(await post(app(), olga, 'set-role', { organizationId: org.id, memberId, role: 'owner' }))).toMatchObject({ status: 200, body: { result: 'role-changed' } });
 			};
 			return { bea, memberId };
 		}
 
 		test('an admin demoting an admin whom the owner promotes meanwhile: refused, the new owner stays owner', async () => {
 			const { bea, memberId } = await adminBeingPromoted();
-			const demotion = await answer(await post(adam, 'set-role', { organizationId: org.id, memberId, role: 'member' }));
+			const demotion = await answer(await post(app(), adam, 'set-role', { organizationId: org.id, memberId, role: 'member' }));
 			expect(hook.beforeMemberWrite).toBeNull();
 			expect(demotion).toEqual({ status: 403, body: { error: 'OrganizationForbidden' } });
 			expect(await roleOf(bea.user.id)).toBe('owner');
@@ -99,7 +92,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 		test('an admin removing an admin whom the owner promotes meanwhile: refused, the new owner stays', async () => {
 			const { bea, memberId } = await adminBeingPromoted();
-			const removal = await answer(await post(adam, 'remove-member', { organizationId: org.id, memberId }));
+			const removal = await answer(await post(app(), adam, 'remove-member', { organizationId: org.id, memberId }));
 			expect(hook.beforeMemberWrite).toBeNull();
 			expect(removal).toEqual({ status: 403, body: { error: 'OrganizationForbidden' } });
 			expect(await roleOf(bea.user.id)).toBe('owner');
@@ -110,9 +103,9 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			const memberId = crypto.randomUUID();
 			await store.createMember({ id: memberId, organizationId: org.id, userId: mia.user.id, role: 'admin', createdAt: new Date() });
 			hook.beforeMemberWrite = async () => {
-				expect((await post(olga, 'set-role', { organizationId: org.id, memberId, role: 'member' })).status).toBe(200);
+				expect((await post(app(), olga, 'set-role', { organizationId: org.id, memberId, role: 'member' })).status).toBe(200);
 			};
-			expect(await answer(await post(adam, 'remove-member', { organizationId: org.id, memberId }))).toMatchObject({ status: 200, body: { result: 'member-removed' } });
+			expect(await answer(await post(app(), adam, 'remove-member', { organizationId: org.id, memberId }))).toMatchObject({ status: 200, body: { result: 'member-removed' } });
 			expect(await roleOf(mia.user.id)).toBeNull();
 		});
 
@@ -127,15 +120,15 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			];
 			for (const [first, firstTarget, second, secondTarget] of moves) {
 				const [ann, ben] = [await signedIn('ann'), await signedIn('ben')];
-				expect((await post(ann, 'create', { name: 'Duo' })).status).toBe(200);
+				expect((await post(app(), ann, 'create', { name: 'Duo' })).status).toBe(200);
 				const duo = (await store.listMemberships(ann.user.id))[0].organization;
 				const benMember = crypto.randomUUID();
 				await store.createMember({ id: benMember, organizationId: duo.id, userId: ben.user.id, role: 'owner', createdAt: new Date() });
 				const annMember = (await store.getMembership(duo.id, ann.user.id))!.member.id;
 				const fields = (operation: string, memberId: string): Record<string, string> => (operation === 'leave' ? { organizationId: duo.id } : operation === 'set-role' ? { organizationId: duo.id, memberId, role: 'member' } : { organizationId: duo.id, memberId });
 				const [a, b] = await Promise.all([
-					post(ann, first, fields(first, firstTarget === 'self' ? annMember : benMember)),
-					post(ben, second, fields(second, secondTarget === 'self' ? benMember : annMember))
+					post(app(), ann, first, fields(first, firstTarget === 'self' ? annMember : benMember)),
+					post(app(), ben, second, fields(second, secondTarget === 'self' ? benMember : annMember))
 				]);
 				const answers = [await answer(a), await answer(b)];
 				const owners = (await store.listMembers(duo.id)).filter((member) => member.role === 'owner');

@@ -10,7 +10,7 @@ import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { address, attackConfig, attackWorld, signInByEmail } from '../test/attacks/flows.js';
-import { invitationLinkIn } from './test/invitation-fixture.js';
+import { invitationLinkIn, post } from './test/invitation-fixture.js';
 import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
 
 const adapters: [string, () => Required<Adapter>][] = memorySqliteAndPostgresAdapters('organization-pages-escape');
@@ -47,10 +47,6 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			return { browser, user: (await store.getUserByEmail(email))! };
 		}
 
-		async function post(person: Person, operation: string, fields: Record<string, string>) {
-			return person.browser.request(`${app().origin}/auth/organizations/${operation}`, { json: { ...fields, csrfToken: await person.browser.csrfToken(app().origin) } });
-		}
-
 		async function page(person: Person | Browser, path: string, status = 200) {
 			const browser = person instanceof Browser ? person : person.browser;
 			const response = await browser.request(`${app().origin}${path}`, { headers: { accept: 'text/html' } });
@@ -63,12 +59,12 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			store = makeAdapter();
 			app().use(attackConfig(store, 'jwt', { providers: [sinkProvider(world.sink)], organizations: {}, url: app().origin, rateLimit: false }));
 			[olga, mia] = [await signedIn('olga'), await signedIn('mia')];
-			const created = await post(olga, 'create', { name: `${SCRIPT}${BREAKOUT}`, slug: `x-${crypto.randomUUID().slice(0, 8)}` });
+			const created = await post(app(), olga, 'create', { name: `${SCRIPT}${BREAKOUT}`, slug: `x-${crypto.randomUUID().slice(0, 8)}` });
 			expect(created.status).toBe(200);
 			org = (await store.listMemberships(olga.user.id))[0].organization;
 			await store.createMember({ id: crypto.randomUUID(), organizationId: org.id, userId: mia.user.id, role: 'admin', createdAt: new Date() });
 			await store.updateUser({ id: mia.user.id, name: `${BREAKOUT}${SCRIPT}`, image: 'javascript:alert(1)' });
-			expect((await post(olga, 'create-team', { organizationId: org.id, name: `${BREAKOUT} team` })).status).toBe(200);
+			expect((await post(app(), olga, 'create-team', { organizationId: org.id, name: `${BREAKOUT} team` })).status).toBe(200);
 		});
 
 		test('organization, team and member names with markup are text on the list and settings pages', async () => {
@@ -128,7 +124,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 
 		test("an invitation page shows the organization's and the inviter's names with markup as text", async () => {
 			const email = address(`guest-${crypto.randomUUID().slice(0, 8)}`);
-			expect((await post(mia, 'invite', { organizationId: org.id, email })).status).toBe(200);
+			expect((await post(app(), mia, 'invite', { organizationId: org.id, email })).status).toBe(200);
 			const link = invitationLinkIn(world.sink, email);
 			const guest = new Browser();
 			const response = await guest.request(link, { headers: { accept: 'text/html' } });
