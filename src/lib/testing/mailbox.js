@@ -88,6 +88,9 @@ export async function startTestMailbox({ smtpPort = 0, httpPort = false, keep = 
 		banner: 'kitgate test mailbox',
 		size: MAX_MESSAGE_BYTES,
 		logger: false,
+		// closing ends a sender's idle connection (a pooled transport keeps one) after this grace
+		// instead of smtp-server's 30 s
+		closeTimeout: 200,
 		onData(stream, session, callback) {
 			/** @type {Buffer[]} */
 			const chunks = [];
