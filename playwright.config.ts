@@ -15,13 +15,35 @@ const SVELTEKIT_STALE_PORT = 4175;
 const EXPRESS_STALE_PORT = 3102;
 /** account.freshSignIn.maxAge of the "stale" demos (e2e/apps.ts staleApps). */
 const STALE_AFTER_SECONDS = 4;
+/**
+ * The specs that sign in as the demos' shared user `demo` (credentials, passkeys, remote functions,
+ * the session state, the components) or its IdP account, or restart a demo: never two at once.
+ */
+const SHARED_DEMO_USER_SPECS = [
+	'base-path.spec.ts',
+	'credentials.spec.ts',
+	'oidc.spec.ts',
+	'passkey.spec.ts',
+	'passkey-autofill.spec.ts',
+	'remote-functions.spec.ts',
+	'restart.spec.ts',
+	'session-state.spec.ts',
+	'ui-components.spec.ts'
+];
 /** Where the demos keep their SQLite files (KITGATE_E2E_DATA: a fresh folder starts from empty databases and rate limits). */
 const DATA = process.env.KITGATE_E2E_DATA ?? '.data';
 
 export default defineConfig({
 	testDir: 'e2e',
 	outputDir: 'test-results',
-	workers: 1,
+	// two workers: the specs that sign in as the shared demo user (or change it: passkeys, the IdP's
+	// demo account) run one after another in their own project; the others make their own users
+	// (fresh addresses, their own demo processes on their own ports) and run beside them
+	workers: 2,
+	projects: [
+		{ name: 'demo user', testMatch: SHARED_DEMO_USER_SPECS, workers: 1 },
+		{ name: 'own users', testIgnore: SHARED_DEMO_USER_SPECS }
+	],
 	retries: 0,
 	timeout: 30_000,
 	reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/playwright.json' }]] : 'list',

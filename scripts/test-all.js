@@ -3,7 +3,7 @@
 // of the demos, and the real apps (made by sv create / npm init from the tarball, docs followed).
 // Ends with one line `N passed, N failed` and exits non-zero on any failure.
 
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const results = [];
@@ -17,6 +17,38 @@ function run(label, command, args, env = {}) {
 	return child.status ?? 1;
 }
 
+/**
+ * Runs commands side by side, at most `at` at once (the short single-core stages: two cores); each
+ * one's output is held and printed whole when it ends, so lines do not interleave. Resolves to
+ * their exit codes and outputs, in the given order.
+ */
+async function runSideBySide(commands, at = 2) {
+	const outcomes = [];
+	let next = 0;
+	const lane = async () => {
+		while (next < commands.length) {
+			const index = next++;
+			const { label, command, args, env = {} } = commands[index];
+			const started = Date.now();
+			let output = '';
+			const code = await new Promise((resolve) => {
+				const child = spawn(command, args, { env: { ...process.env, ...env } });
+				child.stdout.on('data', (chunk) => (output += chunk));
+				child.stderr.on('data', (chunk) => (output += chunk));
+				child.on('error', (error) => {
+					output += `${error.message}\n`;
+					resolve(1);
+				});
+				child.on('close', (status) => resolve(status ?? 1));
+			});
+			process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n${output}=== ${label}: exit ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+			outcomes[index] = { code, output };
+		}
+	};
+	await Promise.all(Array.from({ length: at }, lane));
+	return outcomes;
+}
+
 /** Records a single pass/fail check. */
 function check(label, ok) {
 	results.push({ label, passed: ok ? 1 : 0, failed: ok ? 0 : 1 });
@@ -25,13 +57,17 @@ function check(label, ok) {
 rmSync('reports', { recursive: true, force: true });
 mkdirSync('reports', { recursive: true });
 
-check('svelte-check', run('types', 'npx', ['svelte-kit', 'sync']) === 0 &&
-	// the generated page modules and CSS (Tailwind) must exist before anything imports them
-	run('types', 'node', ['scripts/compile-pages.js']) === 0 &&
-	run('types', 'npx', ['svelte-check', '--tsconfig', './tsconfig.json', '--fail-on-warnings']) === 0);
-check('eslint', run('lint', 'npx', ['eslint', '.']) === 0);
-// the layer rules of .dependency-cruiser.cjs (docs/architecture.md): a forbidden import fails here
-check('layers', run('layers', 'npm', ['run', 'lint:layers']) === 0);
+// the generated page modules and CSS (Tailwind) must exist before anything imports them
+const generated = run('types', 'npx', ['svelte-kit', 'sync']) === 0 && run('types', 'node', ['scripts/compile-pages.js']) === 0;
+const [types, lint, layers] = (await runSideBySide([
+	{ label: 'types', command: 'npx', args: ['svelte-check', '--tsconfig', './tsconfig.json', '--fail-on-warnings'] },
+	{ label: 'lint', command: 'npx', args: ['eslint', '.'] },
+	// the layer rules of .dependency-cruiser.cjs (docs/architecture.md): a forbidden import fails here
+	{ label: 'layers', command: 'npm', args: ['run', 'lint:layers'] }
+], 3)).map((outcome) => outcome.code);
+check('svelte-check', generated && types === 0);
+check('eslint', lint === 0);
+check('layers', layers === 0);
 
 run('unit and integration', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', '--outputFile.json=reports/vitest.json']);
 if (existsSync('reports/vitest.json')) {
@@ -51,23 +87,30 @@ const built =
 	run('kysely as one module', 'node', ['scripts/bundle-kysely.js']) === 0;
 check('build', built);
 if (built) {
-	// the API report of every entry point (api/*.api.md) matches the built declarations; npm run api:update accepts a change
-	check('api report', run('api report', 'npm', ['run', 'api:check']) === 0);
-	check('publint', run('publint', 'npx', ['publint', '--strict']) === 0);
-	check('are-the-types-wrong', run('attw', 'npx', ['attw', '--pack', '.', '--profile', 'esm-only', '--ignore-rules', 'cjs-resolves-to-esm',
-		// .svelte component types resolve only in bundler mode, as for every Svelte library
-		'--exclude-entrypoints', './components', './styles.css']) === 0);
-	// every story of the pages and components still builds (Storybook's static build)
-	check('storybook', run('storybook', 'npx', ['storybook', 'build', '--quiet', '--output-dir', 'storybook-static'], { STORYBOOK_DISABLE_TELEMETRY: '1' }) === 0);
-	// the guide in a SvelteKit 3 app on Node 22 (from npm), from the tarball, in Chromium (scripts/sveltekit3.test.js)
-	for (const [label, file] of [['packed tarball', 'scripts/pack.test.js'], ['packed adapters', 'scripts/pack-adapters.test.js'], ['sveltekit 3', 'scripts/sveltekit3.test.js']]) {
-		const tap = spawnSync('node', ['--test', '--test-reporter=tap', file], { encoding: 'utf8', env: process.env });
-		process.stdout.write(tap.stdout ?? '');
-		process.stderr.write(tap.stderr ?? '');
-		const pass = Number(/^# pass (\d+)/m.exec(tap.stdout ?? '')?.[1] ?? 0);
-		const fail = Number(/^# fail (\d+)/m.exec(tap.stdout ?? '')?.[1] ?? 0);
-		results.push({ label, passed: pass, failed: fail + (pass + fail === 0 || tap.status ? 1 : 0) });
-	}
+	/** A `node --test` file whose TAP counts are added to the summary. */
+	const tapFile = (label, file) => ({ label, command: 'node', args: ['--test', '--test-reporter=tap', file], tap: true });
+	const stages = [
+		// the guide in a SvelteKit 3 app on Node 22 (from npm), from the tarball, in Chromium (scripts/sveltekit3.test.js)
+		tapFile('sveltekit 3', 'scripts/sveltekit3.test.js'),
+		tapFile('packed tarball', 'scripts/pack.test.js'),
+		tapFile('packed adapters', 'scripts/pack-adapters.test.js'),
+		// the API report of every entry point (api/*.api.md) matches the built declarations; npm run api:update accepts a change
+		{ label: 'api report', command: 'npm', args: ['run', 'api:check'] },
+		// every story of the pages and components still builds (Storybook's static build)
+		{ label: 'storybook', command: 'npx', args: ['storybook', 'build', '--quiet', '--output-dir', 'storybook-static'], env: { STORYBOOK_DISABLE_TELEMETRY: '1' } },
+		{ label: 'are-the-types-wrong', command: 'npx', args: ['attw', '--pack', '.', '--profile', 'esm-only', '--ignore-rules', 'cjs-resolves-to-esm',
+			// .svelte component types resolve only in bundler mode, as for every Svelte library
+			'--exclude-entrypoints', './components', './styles.css'] },
+		{ label: 'publint', command: 'npx', args: ['publint', '--strict'] }
+	];
+	const outcomes = await runSideBySide(stages);
+	stages.forEach((stage, index) => {
+		const { code, output } = outcomes[index];
+		if (!stage.tap) return check(stage.label, code === 0);
+		const pass = Number(/^# pass (\d+)/m.exec(output)?.[1] ?? 0);
+		const fail = Number(/^# fail (\d+)/m.exec(output)?.[1] ?? 0);
+		results.push({ label: stage.label, passed: pass, failed: fail + (pass + fail === 0 || code ? 1 : 0) });
+	});
 
 	run('end-to-end', 'npx', ['playwright', 'test'], { CI: 'true' });
 	playwrightResult('playwright', 'reports/playwright.json');

@@ -48,9 +48,16 @@ export function smtpOptions(port: number) {
 	return { host: '127.0.0.1', port, secure: false, ignoreTLS: true, connectionTimeout: 2000, pool: true };
 }
 
-/** An email provider sending to the sink. */
+/** The plain provider of each sink: one pooled connection serves every test of a file. */
+const plainProviders = new WeakMap<MailSink, ReturnType<typeof Email>>();
+
+/** An email provider sending to the sink (without `options`, the same one each time: the engine copies providers, it never changes them). */
 export function sinkProvider(sink: MailSink, options: EmailOptions = {}) {
-	return Email({ server: smtpOptions(sink.smtpPort), from: 'kitgate tests <no-reply@kitgate.test>', ...options });
+	const make = () => Email({ server: smtpOptions(sink.smtpPort), from: 'kitgate tests <no-reply@kitgate.test>', ...options });
+	if (Object.keys(options).length > 0) return make();
+	let provider = plainProviders.get(sink);
+	if (!provider) plainProviders.set(sink, (provider = make()));
+	return provider;
 }
 
 /** A real adapter whose `createVerificationToken` calls are recorded (what was stored), when it has that method. */
