@@ -41,13 +41,18 @@ export function sessionAnswer(check: SessionCheck): { status: number; body: Sess
  * @example
  * const { session, setCookies } = await checkSession(request, config);
  */
-export async function checkSession(
+export function checkSession(
 	request: Request | SessionRequest,
 	config: AuthConfig,
 	options: RequestOptions & { update?: { data: unknown } } = {}
 ): Promise<SessionCheck> {
-	const resolved = resolveConfig(config);
-	return readSession(createSessionContext(request, resolved, options), options.update);
+	// not async: readSession's promise is handed on as it is, one promise and its ticks fewer per read
+	try {
+		return readSession(createSessionContext(request, resolveConfig(config), options), options.update);
+	} catch (error) {
+		// a bad configuration still rejects, as from an async function
+		return Promise.reject(error);
+	}
 }
 
 /**

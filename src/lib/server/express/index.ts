@@ -81,7 +81,7 @@ export function ExpressAuth(config: ExpressAuthConfig) {
 				throw error;
 			}
 			// a change by an impersonated session is audited (a read of the session only when the admin's kept cookie is there)
-			await auditImpersonatedChange(req, config);
+			if (isAuditedChange(req)) await auditImpersonatedChange(req, config);
 			const { raw } = await runAuthRaw(request, config, { clientAddress });
 			writeRawResponse(res, raw);
 		} catch (error) {
@@ -103,7 +103,8 @@ export async function getSession(
 	config: ExpressAuthConfig,
 	res?: ExpressResponseLike
 ): Promise<Session | null> {
-	await auditImpersonatedChange(req, config);
+	// a read (GET, HEAD) is never audited: no call and no await on the hot path
+	if (isAuditedChange(req)) await auditImpersonatedChange(req, config);
 	// the hot path: no Web Request is built, only what a session read needs
 	const { session, setCookies } = await checkSession(sessionRequest(req), config);
 	const response = res ?? req.res;
@@ -113,12 +114,17 @@ export async function getSession(
 
 const audited = new WeakSet<object>();
 
-/** Audits a change (not GET or HEAD) made by an impersonated session, once per request (docs/admin.md, "Impersonation"). */
-async function auditImpersonatedChange(req: ExpressRequestLike, config: ExpressAuthConfig): Promise<void> {
+/** True for a change (not GET or HEAD) not yet audited in this request. */
+function isAuditedChange(req: ExpressRequestLike): boolean {
 	const method = req.method ?? 'GET';
-	if (method === 'GET' || method === 'HEAD' || audited.has(req)) return;
+	return method !== 'GET' && method !== 'HEAD' && !audited.has(req);
+}
+
+/** Audits a change made by an impersonated session, once per request (docs/admin.md, "Impersonation"). */
+async function auditImpersonatedChange(req: ExpressRequestLike, config: ExpressAuthConfig): Promise<void> {
+	if (!isAuditedChange(req)) return;
 	audited.add(req);
-	await auditImpersonatedRequest(Object.assign(sessionRequest(req), { method }), config);
+	await auditImpersonatedRequest(Object.assign(sessionRequest(req), { method: req.method ?? 'GET' }), config);
 }
 
 /** Express's protocol for the request (its `trust proxy` setting applied), without Express: the socket's. */

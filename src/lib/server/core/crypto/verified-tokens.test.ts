@@ -31,6 +31,27 @@ describe('verified-token memo', () => {
 		expect(verifiedTokenPayload('token-b', [KEY])).toEqual({ sub: 'b', nested: { n: 1 } });
 	});
 
+	test('the payload handed to the first reader is not the one kept: changing it changes no later hit', () => {
+		const payload = { sub: 'c', nested: { n: 1 }, list: [{ n: 1 }] };
+		rememberVerifiedToken('token-c', KEY, payload);
+		payload.sub = 'changed';
+		payload.nested.n = 2;
+		payload.list[0].n = 2;
+		expect(verifiedTokenPayload('token-c', [KEY])).toEqual({ sub: 'c', nested: { n: 1 }, list: [{ n: 1 }] });
+	});
+
+	test('a claim named __proto__ comes back as an own property, as JSON.parse makes it, never as the prototype', () => {
+		const payload = JSON.parse('{"sub":"d","__proto__":{"admin":true},"nested":{"__proto__":{"admin":true}}}') as Record<string, unknown>;
+		rememberVerifiedToken('token-d', KEY, payload);
+		const hit = verifiedTokenPayload('token-d', [KEY]) as Record<string, unknown> & { nested: Record<string, unknown> };
+		expect(Object.getPrototypeOf(hit)).toBe(Object.prototype);
+		expect(Object.getPrototypeOf(hit.nested)).toBe(Object.prototype);
+		expect((hit as { admin?: unknown }).admin).toBeUndefined();
+		expect(Object.keys(hit)).toEqual(['sub', '__proto__', 'nested']);
+		expect(Object.getOwnPropertyDescriptor(hit, '__proto__')?.value).toEqual({ admin: true });
+		expect(JSON.stringify(hit)).toBe(JSON.stringify(payload));
+	});
+
 	test(`holds at most ${MAX_VERIFIED_TOKENS} tokens, dropping the oldest first`, () => {
 		rememberVerifiedToken('oldest', KEY, { sub: 'old' });
 		for (let i = 0; i < MAX_VERIFIED_TOKENS; i++) rememberVerifiedToken(`filler-${i}`, KEY, { i });

@@ -285,7 +285,9 @@ export function createSessionContext(request: SessionRequest, config: ResolvedCo
 function isHttps(request: SessionRequest, config: ResolvedConfig, requestUrlIsPublic = false): boolean {
 	if (config.authUrl) return config.authUrl.protocol === 'https:';
 	if (config.trustHost && !requestUrlIsPublic) {
-		const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0].trim().toLowerCase();
+		const header = request.headers.get('x-forwarded-proto');
+		// the usual value (and Express's answer) needs no splitting, trimming or lower-casing
+		const forwarded = header === 'http' || header === 'https' ? header : header?.split(',')[0].trim().toLowerCase();
 		if (forwarded === 'https' || forwarded === 'http') return forwarded === 'https';
 	}
 	return request.url.startsWith('https:');

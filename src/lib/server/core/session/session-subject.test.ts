@@ -31,4 +31,25 @@ describe('the subject a JWT session records', () => {
 		// a callback that changed the recorded address gets the sign-in's back
 		expect(withSubject({ sub: '1', [SUBJECT_CLAIM]: { credentials: 'c', email: 'eve@example.com' } }, { credentials: 'c', email: 'ada@example.com' })).toEqual(credentials);
 	});
+
+	test('a claim with any other key, or missing one, is written anew in the shape kitgate writes', () => {
+		const subject = { credentials: 'c', email: 'ada@example.com' };
+		const written = { sub: '1', [SUBJECT_CLAIM]: subject };
+		for (const claim of [
+			{ credentials: 'c', email: 'ada@example.com', extra: 1 },
+			{ credentials: 'c' },
+			{ email: 'ada@example.com', other: 'c' },
+			Object.defineProperty({ email: 'ada@example.com', other: 'c' }, 'credentials', { value: 'c', enumerable: false }),
+			{ credentials: 'd', email: 'ada@example.com' },
+			['c', 'ada@example.com']
+		]) {
+			const token = { sub: '1', [SUBJECT_CLAIM]: claim };
+			expect(withSubject(token, subject)).not.toBe(token);
+			expect(withSubject(token, subject)).toEqual(written);
+		}
+		const without = { sub: '1', [SUBJECT_CLAIM]: { credentials: 'c' } };
+		expect(withSubject(without, { credentials: 'c' })).toBe(without);
+		const withEmail = { sub: '1', [SUBJECT_CLAIM]: { credentials: 'c', email: null } };
+		expect(withSubject(withEmail, { credentials: 'c' })).toEqual(without);
+	});
 });

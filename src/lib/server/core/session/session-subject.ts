@@ -71,10 +71,17 @@ export function withSubject(token: JWT, subject: SessionSubject | undefined): JW
 function sameSubject(current: unknown, subject: SessionSubject): boolean {
 	if (subject === 'user') return current === 'user';
 	if (typeof current !== 'object' || current === null) return false;
-	const keys = Object.keys(current).sort().join();
 	const claim = current as { credentials?: unknown; email?: unknown };
-	if (!('email' in subject)) return keys === 'credentials' && claim.credentials === subject.credentials;
-	return keys === 'credentials,email' && claim.credentials === subject.credentials && claim.email === subject.email;
+	// exactly these own keys (counted, not sorted and joined: this runs on every session read)
+	const keyCount = Object.keys(current).length;
+	if (!isOwnKey(current, 'credentials') || claim.credentials !== subject.credentials) return false;
+	if (!('email' in subject)) return keyCount === 1;
+	return keyCount === 2 && isOwnKey(current, 'email') && claim.email === subject.email;
+}
+
+/** True when `key` is one of `Object.keys(object)` (an own enumerable property). */
+function isOwnKey(object: object, key: string): boolean {
+	return Object.prototype.propertyIsEnumerable.call(object, key);
 }
 
 /**

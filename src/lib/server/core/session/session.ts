@@ -45,6 +45,11 @@ export function isSessionStale(writtenAt: number, now: number, updateAgeSeconds:
 	return updateAgeSeconds === 0 || now - writtenAt >= updateAgeSeconds * 1000;
 }
 
+/** Claims of a JWT session that only kitgate sets: a read keeps them whatever the `jwt` callback returned. */
+const KEPT_CLAIMS: readonly string[] = ['sub', SESSION_ID_CLAIM, OWNER_CLAIM, 'iat', IMPERSONATION_CLAIM];
+/** The same for an impersonation, whose shown identity is kitgate's too. */
+const KEPT_CLAIMS_OF_IMPERSONATION: readonly string[] = [...KEPT_CLAIMS, 'name', 'email', 'picture'];
+
 /** Longest database session token kitgate looks up (generated ones have 36 characters). */
 const MAX_SESSION_TOKEN_LENGTH = 512;
 
@@ -242,7 +247,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		// and when it was issued: a re-issue is never dated before it, nor at a time the callback (or
 		// the client data an update hands it) chose, which would outlive later revocations
 		// an impersonation's mark and shown identity too: no update makes it someone else, or unmarked
-		for (const claim of ['sub', SESSION_ID_CLAIM, OWNER_CLAIM, 'iat', IMPERSONATION_CLAIM, ...(mark ? ['name', 'email', 'picture'] : [])]) {
+		for (const claim of mark ? KEPT_CLAIMS_OF_IMPERSONATION : KEPT_CLAIMS) {
 			if (decoded[claim] !== undefined) token[claim] = decoded[claim];
 			else delete token[claim];
 		}
@@ -418,7 +423,7 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	const stored = await loadStoredSession(ctx, update, true);
 	if (!stored) return null;
 	const { callbacks } = ctx.config;
-	const expires = new Date(stored.expires).toISOString();
+	const expires = isoTime(stored.expires);
 	if (stored.strategy === 'jwt') {
 		const { token } = stored;
 		const base: Session = { user: { name: token.name, email: token.email, image: token.picture }, expires };
@@ -447,6 +452,17 @@ export async function getSession(ctx: RequestContext, update?: { data: unknown }
 	const session = withKitgateMarks(stored, shaped, organization, ctx.config.organizations !== undefined);
 	await emitEvent(ctx, 'session', { session, user });
 	return session;
+}
+
+/** The last expiry formatted: every read of one JWT session shows the same one (its `exp`). */
+let lastIsoTime: { ms: number; iso: string } | undefined;
+
+/** `new Date(ms).toISOString()`, formatted once for repeated reads of the same time. */
+function isoTime(ms: number): string {
+	if (lastIsoTime?.ms === ms) return lastIsoTime.iso;
+	const iso = new Date(ms).toISOString();
+	lastIsoTime = { ms, iso };
+	return iso;
 }
 
 /**
