@@ -1,8 +1,18 @@
 // Attacks on the session read's hot-path shortcuts (1215da2): the memo of verified session
 // cookies hands out copies of the payload it keeps, and must read every token the app issued as a
-// fresh decrypt would. Each test is named after the attack and what the attacker gains.
+// fresh decrypt would; two sessions read in turn show each its own expiry; and an Express app route
+// that reads the session of an impersonated change (getSession, twice) audits it once, a read never.
+// Each test is named after the attack and what the attacker gains.
 
-import { describe, expect, test } from 'vitest';
+import type { Server } from 'node:http';
+import express from 'express';
+import { afterAll, describe, expect, test } from 'vitest';
+import { MemoryAdapter } from '../../../adapters/memory.js';
+import { ExpressAuth, getSession } from '../../../express/index.js';
+import Credentials from '../../../providers/credentials.js';
+import type { AuthConfig } from '../../types.js';
+import { Browser } from '../integrations.js';
+import { attackConfig } from './flows.js';
 import { anyUserWorld } from '../credentials-fixture.js';
 
 /** `depth` arrays, each the only item of the one around it: JSON that JSON.stringify still writes. */
@@ -24,5 +34,115 @@ describe('the memo of verified session cookies', () => {
 			expect(response.status, read).toBe(200);
 			expect(session?.user?.name, read).toBe('ada');
 		}
+	});
+});
+
+describe('the memo hands each read its own copy', () => {
+	// attacker gains: a callback's change on one read (a counter, a nested flag) carried into the next reads of the same cookie, or another user's
+	test('a jwt callback that changes nested claims on every read changes no later read, of the same cookie or another', async () => {
+		const { signedIn, sessionOf } = anyUserWorld({
+			callbacks: {
+				jwt: ({ token, user }) => {
+					if (user) return { ...token, prefs: { reads: 0, roles: ['reader'] } };
+					const prefs = token.prefs as { reads: number; roles: string[] };
+					prefs.reads++;
+					prefs.roles.push('admin');
+					return token;
+				},
+				session: ({ session, token }) => {
+					const prefs = token.prefs as { reads: number; roles: string[] };
+					(session.user as Record<string, unknown>).prefs = prefs;
+					// a change to what the session callback was handed, too
+					prefs.roles.push('owner');
+					return session;
+				}
+			}
+		});
+		const ada = await signedIn('ada');
+		const bob = await signedIn('bob');
+		const reads = await Promise.all([ada, bob, ada, ada, bob].map((browser) => sessionOf(browser)));
+		for (const { session } of reads) {
+			expect((session?.user as { prefs?: unknown } | undefined)?.prefs).toEqual({ reads: 1, roles: ['reader', 'admin', 'owner'] });
+		}
+		expect(reads.map(({ session }) => session?.user?.name)).toEqual(['ada', 'bob', 'ada', 'ada', 'bob']);
+	});
+
+	// attacker gains: a claim named `__proto__` (JSON the app wrote from client data) that a memo hit turns into the token's prototype: inherited claims such as `role`
+	test('a claim named __proto__ stays an own claim on a memo hit: nothing is inherited from it', async () => {
+		const { signedIn, sessionOf } = anyUserWorld({
+			callbacks: {
+				jwt: ({ token, user }) => {
+					if (!user) return token;
+					const hostile = JSON.parse('{"__proto__": {"role": "admin"}, "constructor": {"prototype": {"role": "admin"}}}') as Record<string, unknown>;
+					return { ...token, ...hostile };
+				},
+				session: ({ session, token }) => ({ ...session, role: (token as { role?: unknown }).role ?? 'none', own: Object.hasOwn(token, '__proto__') })
+			}
+		});
+		const ada = await signedIn('ada');
+		for (const read of ['fresh decrypt', 'memo hit', 'memo hit again']) {
+			const { session } = await sessionOf(ada);
+			expect(session, read).toMatchObject({ role: 'none', own: true });
+		}
+		expect(({} as { role?: unknown }).role).toBeUndefined();
+	});
+});
+
+describe('expiry shown on reads', () => {
+	// attacker gains: a session shown with another session's expiry (a cache of the last formatted time), e.g. a short admin session shown as long
+	test('two sessions with different expiries read in turn each show their own', async () => {
+		const world = anyUserWorld({ session: { maxAge: 3600, updateAge: 3600 } });
+		const ada = await world.signedIn('ada');
+		world.clock.now += 7 * 60_000;
+		const bob = await world.signedIn('bob');
+		const expected = { ada: new Date(Date.UTC(2030, 0, 1, 13)).toISOString(), bob: new Date(Date.UTC(2030, 0, 1, 13, 7)).toISOString() };
+		for (const [name, browser] of [['ada', ada], ['bob', bob], ['ada', ada], ['bob', bob], ['bob', bob], ['ada', ada]] as const) {
+			const { session } = await world.sessionOf(browser);
+			expect(session?.expires, name).toBe(expected[name]);
+		}
+	});
+});
+
+describe('Express: an impersonated change read by an app route', () => {
+	const servers: Server[] = [];
+	afterAll(() => Promise.all(servers.map((server) => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))))));
+
+	// attacker gains: an impersonating admin's change through the app's own routes (which call getSession) with no audit row, or rows that drown it
+	test('getSession called twice in one request audits every method but GET and HEAD exactly once', async () => {
+		const adapter = MemoryAdapter();
+		const admin = await adapter.createUser({ id: 'admin-1', email: 'admin@example.com', emailVerified: new Date(), name: 'Admin' });
+		const user = await adapter.createUser({ id: 'user-1', email: 'user@example.com', emailVerified: new Date(), name: 'User' });
+		const config: AuthConfig = attackConfig(adapter, 'jwt', {
+			admin: { admins: [admin.id] },
+			providers: [Credentials({ credentials: { email: {} }, authorize: async ({ email }) => (await adapter.getUserByEmail(String(email))) ?? null })]
+		});
+		const app = express();
+		app.use('/auth', ExpressAuth(config));
+		app.all('/change', async (req, res) => {
+			const first = await getSession(req, config, res);
+			const second = await getSession(req, config, res);
+			res.json({ ids: [first, second].map((session) => (session?.user as { id?: string } | undefined)?.id) });
+		});
+		const server = await new Promise<Server>((resolve) => {
+			const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
+		});
+		servers.push(server);
+		const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+
+		const browser = new Browser();
+		const signIn = await browser.request(`${origin}/auth/callback/credentials`, { form: { csrfToken: await browser.csrfToken(origin), email: admin.email } });
+		expect(signIn.status).toBe(302);
+		const started = await browser.request(`${origin}/auth/admin/impersonate`, { json: { csrfToken: await browser.csrfToken(origin), userId: user.id } });
+		expect(started.status).toBe(200);
+		const rows = async () => (await adapter.listAuditEntries(user.id, { limit: 100 })).filter((row) => row.action === 'impersonated:request');
+		expect(await rows()).toEqual([]);
+
+		for (const method of ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']) {
+			const answer = await browser.request(`${origin}/change`, { method, ...(method === 'POST' ? { json: {} } : {}) });
+			expect(answer.status, method).toBe(200);
+			if (method !== 'HEAD' && method !== 'OPTIONS') expect(((await answer.json()) as { ids: unknown[] }).ids, method).toEqual([user.id, user.id]);
+		}
+		const methods = (await rows()).map((row) => (JSON.parse(row.detail!) as { method: string; path: string }).method);
+		expect(methods.sort()).toEqual(['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
 	});
 });
