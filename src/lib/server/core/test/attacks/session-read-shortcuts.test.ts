@@ -10,9 +10,11 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../../adapters/memory.js';
 import { ExpressAuth, getSession } from '../../../express/index.js';
 import Credentials from '../../../providers/credentials.js';
+import { checkSession } from '../../session-check.js';
 import type { AuthConfig } from '../../types.js';
 import { Browser } from '../integrations.js';
 import { attackConfig } from './flows.js';
+import { testClient } from '../client.js';
 import { anyUserWorld } from '../credentials-fixture.js';
 
 /** `depth` arrays, each the only item of the one around it: JSON that JSON.stringify still writes. */
@@ -144,5 +146,31 @@ describe('Express: an impersonated change read by an app route', () => {
 		}
 		const methods = (await rows()).map((row) => (JSON.parse(row.detail!) as { method: string; path: string }).method);
 		expect(methods.sort()).toEqual(['DELETE', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+	});
+});
+
+describe('X-Forwarded-Proto with trustHost: the session read (checkSession) behind a proxy', () => {
+	// attacker gains (a proxy's odd spelling): the session read looks for, and re-issues, cookies without __Secure- and Secure behind an HTTPS proxy, or with them on plain HTTP
+	test.each([
+		['https', true],
+		['http', false],
+		['HTTPS', true],
+		['Https', true],
+		['https, http', true],
+		['http,https', false],
+		['HTTP, https', false],
+		['ftp', false]
+	])('X-Forwarded-Proto %j: the read finds the session and re-issues it __Secure- and Secure: %s', async (forwarded, secure) => {
+		const { config } = anyUserWorld({ session: { updateAge: 0 } });
+		const client = testClient(config, 'http://app.example');
+		const headers = { 'x-forwarded-proto': forwarded };
+		const { csrfToken } = (await (await client.request('/auth/csrf', { headers })).json()) as { csrfToken: string };
+		await client.request('/auth/callback/credentials', { headers, form: { csrfToken, username: 'ada' } });
+		const cookie = [...client.jar].map(([name, value]) => `${name}=${value}`).join('; ');
+		const { session, setCookies } = await checkSession(new Request('http://app.example/', { headers: { ...headers, cookie } }), config);
+		expect(session?.user?.name).toBe('ada');
+		const reissued = setCookies.find((line) => /^(__Secure-)?kitgate\.session-token=/.test(line));
+		expect(reissued?.startsWith('__Secure-'), reissued).toBe(secure);
+		expect(/;\s*Secure/i.test(reissued ?? ''), reissued).toBe(secure);
 	});
 });
