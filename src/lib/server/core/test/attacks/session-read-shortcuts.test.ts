@@ -91,6 +91,17 @@ describe('the memo hands each read its own copy', () => {
 });
 
 describe('expiry shown on reads', () => {
+	// attacker gains: a stolen cookie that outlives its `exp` because this process verified it before (a memo hit skips the decrypt)
+	test('a cookie read from the memo after its exp (and the 15 s clock tolerance) is no session', async () => {
+		const world = anyUserWorld({ session: { maxAge: 60, updateAge: 3600 } });
+		const ada = await world.signedIn('ada');
+		world.clock.now += 59_000;
+		for (const read of ['fresh decrypt', 'memo hit']) expect((await world.sessionOf(ada)).session?.user?.name, read).toBe('ada');
+		// the exp, plus the clock tolerance decodeJwt allows, plus a second
+		world.clock.now += 17_000;
+		expect((await world.sessionOf(ada)).session).toBeNull();
+	});
+
 	// attacker gains: a session shown with another session's expiry (a cache of the last formatted time), e.g. a short admin session shown as long
 	test('two sessions with different expiries read in turn each show their own', async () => {
 		const world = anyUserWorld({ session: { maxAge: 3600, updateAge: 3600 } });
