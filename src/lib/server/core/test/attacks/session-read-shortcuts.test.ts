@@ -90,6 +90,34 @@ describe('the memo hands each read its own copy', () => {
 	});
 });
 
+describe("kitgate's claims against a jwt callback that changes the token it is handed", () => {
+	// attacker gains: another user's session (or a fresh iat, a dropped id), by sending `sub` in a session update to an app whose
+	// jwt callback merges the update into the token in place (Object.assign(token, session), a common pattern)
+	test('an update merged in place cannot move the session to another user, nor re-date or re-id it', async () => {
+		const { signedIn } = anyUserWorld({
+			callbacks: {
+				jwt: ({ token, trigger, session }) => {
+					if (trigger === 'update' && session && typeof session === 'object') Object.assign(token, session);
+					return token;
+				},
+				session: ({ session, token }) => ({ ...session, sub: token.sub, iat: token.iat })
+			}
+		});
+		const mallory = await signedIn('mallory');
+		const before = (await (await mallory.request('/auth/session')).json()) as { sub?: string; iat?: number };
+		expect(before.sub).toBe('mallory');
+		const csrfToken = await mallory.csrfToken();
+		const updated = await mallory.request('/auth/session', { json: { csrfToken, data: { sub: 'ada', name: 'ada', iat: 1, sid: 'forged' } } });
+		expect(updated.status).toBe(200);
+		expect(((await updated.json()) as { sub?: string }).sub).toBe('mallory');
+		for (const read of ['fresh decrypt', 'memo hit']) {
+			const after = (await (await mallory.request('/auth/session')).json()) as { sub?: string; iat?: number };
+			expect(after.sub, read).toBe('mallory');
+			expect(after.iat, read).toBe(before.iat);
+		}
+	});
+});
+
 describe('expiry shown on reads', () => {
 	// attacker gains: a stolen cookie that outlives its `exp` because this process verified it before (a memo hit skips the decrypt)
 	test('a cookie read from the memo after its exp (and the 15 s clock tolerance) is no session', async () => {
