@@ -2,7 +2,10 @@
 // cookies hands out copies of the payload it keeps, and must read every token the app issued as a
 // fresh decrypt would; two sessions read in turn show each its own expiry; and an Express app route
 // that reads the session of an impersonated change (getSession, twice) audits it once, a read never.
-// Each test is named after the attack and what the attacker gains.
+// Each test is named after the attack and what the attacker gains. Two broke and were fixed: nested
+// arrays made the memo's copy overflow the stack (503 on every read), and a jwt callback merging an
+// update in place (Object.assign) moved the session to the `sub` the client sent (kept claims are
+// now taken from a copy of the token as read).
 
 import type { Server } from 'node:http';
 import express from 'express';
@@ -12,8 +15,8 @@ import { ExpressAuth, getSession } from '../../../express/index.js';
 import Credentials from '../../../providers/credentials.js';
 import { checkSession } from '../../session-check.js';
 import type { AuthConfig } from '../../types.js';
-import { Browser } from '../integrations.js';
-import { attackConfig } from './flows.js';
+import { Browser, INTEGRATIONS } from '../integrations.js';
+import { attackConfig, attackWorld, rightPasswordCredentials, sessionOf } from './flows.js';
 import { testClient } from '../client.js';
 import { anyUserWorld } from '../credentials-fixture.js';
 
@@ -115,6 +118,32 @@ describe("kitgate's claims against a jwt callback that changes the token it is h
 			expect(after.sub, read).toBe('mallory');
 			expect(after.iat, read).toBe(before.iat);
 		}
+	});
+});
+
+/** Both integrations' test apps (one per file: the SvelteKit app serves one origin). */
+const world = attackWorld();
+
+describe.each(INTEGRATIONS)('%s: an update merged in place by the jwt callback, over HTTP', (integration) => {
+	// attacker gains: Ada's session in the app's own pages, by a session update naming her `sub`
+	test('the app still sees the user who signed in', async () => {
+		const app = world.apps[integration];
+		app.use(
+			attackConfig(undefined, 'jwt', {
+				providers: [rightPasswordCredentials()],
+				callbacks: {
+					...attackConfig(undefined, 'jwt').callbacks,
+					jwt: ({ token, trigger, session }) => (trigger === 'update' && session && typeof session === 'object' ? Object.assign(token, session) : token)
+				}
+			})
+		);
+		const browser = new Browser();
+		const signIn = await browser.request(`${app.origin}/auth/callback/credentials`, { form: { csrfToken: await browser.csrfToken(app.origin), username: 'mallory', password: 'right' } });
+		expect(signIn.status).toBe(302);
+		expect((await sessionOf(browser, app))?.user?.id).toBe('u-mallory');
+		const updated = await browser.request(`${app.origin}/auth/session`, { json: { csrfToken: await browser.csrfToken(app.origin), data: { sub: 'u-ada', name: 'ada' } } });
+		expect(updated.status).toBe(200);
+		for (const read of ['first read', 'second read']) expect((await sessionOf(browser, app))?.user?.id, read).toBe('u-mallory');
 	});
 });
 
