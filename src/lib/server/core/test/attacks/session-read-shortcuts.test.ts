@@ -55,7 +55,7 @@ describe('the memo hands each read its own copy', () => {
 					return token;
 				},
 				session: ({ session, token }) => {
-					const prefs = token.prefs as { reads: number; roles: string[] };
+					const prefs = token?.prefs as { reads: number; roles: string[] };
 					(session.user as Record<string, unknown>).prefs = prefs;
 					// a change to what the session callback was handed, too
 					prefs.roles.push('owner');
@@ -81,7 +81,7 @@ describe('the memo hands each read its own copy', () => {
 					const hostile = JSON.parse('{"__proto__": {"role": "admin"}, "constructor": {"prototype": {"role": "admin"}}}') as Record<string, unknown>;
 					return { ...token, ...hostile };
 				},
-				session: ({ session, token }) => ({ ...session, role: (token as { role?: unknown }).role ?? 'none', own: Object.hasOwn(token, '__proto__') })
+				session: ({ session, token }) => ({ ...session, role: (token as { role?: unknown } | undefined)?.role ?? 'none', own: Object.hasOwn(token ?? {}, '__proto__') })
 			}
 		});
 		const ada = await signedIn('ada');
@@ -103,7 +103,7 @@ describe("kitgate's claims against a jwt callback that changes the token it is h
 					if (trigger === 'update' && session && typeof session === 'object') Object.assign(token, session);
 					return token;
 				},
-				session: ({ session, token }) => ({ ...session, sub: token.sub, iat: token.iat })
+				session: ({ session, token }) => ({ ...session, sub: token?.sub, iat: token?.iat })
 			}
 		});
 		const mallory = await signedIn('mallory');
