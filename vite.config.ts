@@ -33,7 +33,7 @@ const integration = [
 	'src/lib/server/core/test/attacks/{banned-users,impersonation-integrations,ban-during-sign-in,impersonation-escalation,banned-user-copies}.test.ts',
 	'src/lib/server/core/test/attacks/{unknown-provider,unverified-identities}.test.ts',
 	'src/lib/server/core/test/attacks/{sveltekit-action-csrf,sveltekit-sign-in-action-fields,sveltekit-action-outcomes}.test.ts',
-	'src/lib/server/core/test/attacks/{failure-answers,session-readers}.test.ts',
+	'src/lib/server/core/test/attacks/{failure-answers,session-readers,session-read-shortcuts}.test.ts',
 	'src/lib/server/core/test/attacks/oauth1-sign-in.test.ts',
 	'src/lib/server/core/test/attacks/account-attacks.test.ts',
 	// the active organization through both integrations (issue 33)

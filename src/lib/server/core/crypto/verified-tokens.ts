@@ -45,7 +45,13 @@ export function verifiedTokenPayload(token: string, keys: readonly Uint8Array[])
  */
 function copyJson(value: unknown): unknown {
 	if (typeof value !== 'object' || value === null) return value;
-	if (Array.isArray(value)) return value.map(copyJson);
+	if (Array.isArray(value)) {
+		// a loop, not `map`: one stack frame per level, so it copies any nesting JSON.stringify wrote
+		// and pushed, not preallocated: a holey array would take JSON.stringify's deeper, slower path
+		const items: unknown[] = [];
+		for (const item of value) items.push(copyJson(item));
+		return items;
+	}
 	const copy: Record<string, unknown> = {};
 	for (const key of Object.keys(value)) {
 		const item = copyJson((value as Record<string, unknown>)[key]);

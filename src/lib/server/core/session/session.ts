@@ -224,6 +224,9 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		}
 		// only a custom jwt callback can change the token; the default one skips the comparison
 		const before = config.callbacks.jwt === keepToken ? undefined : JSON.stringify(decoded);
+		// the callback may change the token it is handed in place (`Object.assign(token, session)` on an
+		// update): kitgate's claims are kept from the token as read, a copy the callback never sees
+		const asRead = before === undefined ? decoded : (JSON.parse(before) as JWT);
 		const refreshing = refreshUpstreamTokens(ctx, decoded);
 		const refreshed = isThenable(refreshing) ? await refreshing : refreshing;
 		// a read has no user, account or profile: only the stored token (and, on update, the app's data)
@@ -237,9 +240,9 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		}
 		// what `sub` names stays as the sign-in recorded it (session-subject.ts), whatever the callback returned;
 		// an app's callback may keep or freeze what it returns, so kitgate's claims are written to a copy
-		const token = withSubject(config.callbacks.jwt === keepToken ? returned : { ...returned }, readSubject(decoded));
+		const token = withSubject(config.callbacks.jwt === keepToken ? returned : { ...returned }, readSubject(asRead));
 		// the sign-in time is kitgate's too: whatever the callback returned, it stays what it was
-		if (decoded[SIGN_IN_TIME_CLAIM] !== undefined) token[SIGN_IN_TIME_CLAIM] = decoded[SIGN_IN_TIME_CLAIM];
+		if (asRead[SIGN_IN_TIME_CLAIM] !== undefined) token[SIGN_IN_TIME_CLAIM] = asRead[SIGN_IN_TIME_CLAIM];
 		// a token without one (Auth.js's, an older kitgate's) stays without: never a time the callback chose
 		else delete token[SIGN_IN_TIME_CLAIM];
 		// so are its subject, id and owner (jwt-sessions.ts): the callback cannot move a session onto another
@@ -248,12 +251,12 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 		// the client data an update hands it) chose, which would outlive later revocations
 		// an impersonation's mark and shown identity too: no update makes it someone else, or unmarked
 		for (const claim of mark ? KEPT_CLAIMS_OF_IMPERSONATION : KEPT_CLAIMS) {
-			if (decoded[claim] !== undefined) token[claim] = decoded[claim];
+			if (asRead[claim] !== undefined) token[claim] = asRead[claim];
 			else delete token[claim];
 		}
 		const changed = refreshed !== decoded || (before !== undefined && JSON.stringify(token) !== before);
 		if (update || changed || stale) {
-			revocation ??= await revocationState(ctx, decoded);
+			revocation ??= await revocationState(ctx, asRead);
 			if (revocation === 'revoked') {
 				clearSessionCookie(ctx);
 				return null;
@@ -266,7 +269,7 @@ async function loadStoredSession(ctx: RequestContext, update?: { data: unknown }
 				return { strategy: 'jwt', token, expires, ...(impersonation && { impersonation }) };
 			}
 		}
-		return { strategy: 'jwt', token, expires: (decoded.exp ?? seconds(ctx.now)) * 1000, ...(impersonation && { impersonation }) };
+		return { strategy: 'jwt', token, expires: (asRead.exp ?? seconds(ctx.now)) * 1000, ...(impersonation && { impersonation }) };
 	}
 
 	// an impersonation is checked on every read: never from a copy
