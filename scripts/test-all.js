@@ -7,36 +7,39 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const results = [];
+const suiteStarted = Date.now();
+/** Seconds since `npm test` began, to place each stage on the run's timeline. */
+const at = () => `at ${((Date.now() - suiteStarted) / 1000).toFixed(0)} s`;
 
 /** Runs a command, streaming its output; returns its exit code. */
 function run(label, command, args, env = {}) {
-	console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+	console.log(`\n=== ${label} (${at()}): ${command} ${args.join(' ')}`);
 	const started = Date.now();
 	const child = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
-	console.log(`=== ${label}: exit ${child.status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+	console.log(`=== ${label}: exit ${child.status} in ${((Date.now() - started) / 1000).toFixed(1)} s (${at()})`);
 	return child.status ?? 1;
 }
 
 /** Starts a command whose output streams as it comes; resolves to its exit code. */
 function runInBackground(label, command, args, env = {}) {
-	console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+	console.log(`\n=== ${label} (${at()}): ${command} ${args.join(' ')}`);
 	const started = Date.now();
 	return new Promise((resolve) => {
 		const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
 		child.on('error', () => resolve(1));
 		child.on('close', (status) => {
-			console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+			console.log(`=== ${label}: exit ${status} in ${((Date.now() - started) / 1000).toFixed(1)} s (${at()})`);
 			resolve(status ?? 1);
 		});
 	});
 }
 
 /**
- * Runs commands side by side, at most `at` at once (the short single-core stages: two cores); each
+ * Runs commands side by side, at most `width` at once (the short single-core stages: two cores); each
  * one's output is held and printed whole when it ends, so lines do not interleave. Resolves to
  * their exit codes and outputs, in the given order.
  */
-async function runSideBySide(commands, at = 2) {
+async function runSideBySide(commands, width = 2) {
 	const outcomes = [];
 	let next = 0;
 	const lane = async () => {
@@ -55,11 +58,11 @@ async function runSideBySide(commands, at = 2) {
 				});
 				child.on('close', (status) => resolve(status ?? 1));
 			});
-			process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n${output}=== ${label}: exit ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+			process.stdout.write(`\n=== ${label}: ${command} ${args.join(' ')}\n${output}=== ${label}: exit ${code} in ${((Date.now() - started) / 1000).toFixed(1)} s (${at()})\n`);
 			outcomes[index] = { code, output };
 		}
 	};
-	await Promise.all(Array.from({ length: at }, lane));
+	await Promise.all(Array.from({ length: width }, lane));
 	return outcomes;
 }
 
