@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
+import { CompilerState, Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const API = join(ROOT, 'api');
@@ -74,6 +74,8 @@ const base = ExtractorConfig.loadFile(join(ROOT, 'api-extractor.json'));
 const temp = mkdtempSync(join(tmpdir(), 'kitgate-api-report-'));
 if (update) mkdirSync(API, { recursive: true });
 let changed = 0;
+// one TypeScript program for all the entries of the same compiler options, not one per entry (35)
+const programs = new Map();
 try {
 	for (const entry of entries) {
 		if (!existsSync(entry.types)) continue; // reported above
@@ -98,7 +100,13 @@ try {
 			configObjectFullPath: join(ROOT, 'api-extractor.json'),
 			packageJsonFullPath: join(ROOT, 'package.json')
 		});
+		const group = JSON.stringify(entry.options.compilerOptions ?? {});
+		if (!programs.has(group)) {
+			const others = entries.filter((other) => other !== entry && JSON.stringify(other.options.compilerOptions ?? {}) === group && existsSync(other.types));
+			programs.set(group, CompilerState.create(config, { additionalEntryPoints: others.map((other) => other.types) }));
+		}
 		const result = Extractor.invoke(config, {
+			compilerState: programs.get(group),
 			localBuild: update,
 			printApiReportDiff: !update,
 			messageCallback: (message) => {

@@ -212,7 +212,10 @@ async function startCluster(cluster: Cluster): Promise<number> {
 			`-p ${port}`,
 			`-k ${cluster.directory}`,
 			// Durability does not matter for a database that is deleted at the end of the run.
-			'-c fsync=off -c synchronous_commit=off -c full_page_writes=off'
+			'-c fsync=off -c synchronous_commit=off -c full_page_writes=off',
+			// both workers' files open pools of their own (up to 10 connections each) while one ends and
+			// the next begins: PostgreSQL's default of 100 refused a connection ("too many clients")
+			'-c max_connections=400'
 		].join(' ');
 		try {
 			runPostgresTool(

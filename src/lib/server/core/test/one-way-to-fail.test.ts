@@ -4,6 +4,7 @@
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
+import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import Credentials from '../../providers/credentials.js';
 import Passkey from '../../providers/passkey.js';
 import { failures, type ErrorType } from '../errors.js';
@@ -55,7 +56,8 @@ describe('MissingCSRF is 403 on every state-changing route', () => {
 
 describe('script callers get the table’s status and the page to show', () => {
 	test('a refused password is 401 with the sign-in page’s URL, as a rate-limited one is 429', async () => {
-		const client = testClient(config({ rateLimit: { credentials: { perIdentifier: 1, perAddress: 0, windowSeconds: 60 } } }));
+		// a store of its own: the process's store may hold another file's failures for 'ada'
+		const client = testClient(config({ rateLimit: { store: MemoryRateLimitStore(), credentials: { perIdentifier: 1, perAddress: 0, windowSeconds: 60 } } }));
 		const csrfToken = await client.csrfToken();
 		const refused = await client.request('/auth/callback/credentials', { form: { csrfToken, username: 'ada', password: 'wrong' }, headers: SCRIPT });
 		expect(refused.status).toBe(401);
