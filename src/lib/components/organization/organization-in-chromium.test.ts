@@ -128,7 +128,9 @@ async function measure(page: Page): Promise<Boxes> {
 }
 
 async function expectNoSeriousViolations(page: Page, name: string): Promise<void> {
-	const { violations } = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+	// axe.run in the page itself: the default mode also opens a blank page to merge the frames' results
+	// (0.3 s instead of 1 s a page; these pages have no frames, the results are the same)
+	const { violations } = await new AxeBuilder({ page }).setLegacyMode().withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
 	const serious = violations
 		.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
 		.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
