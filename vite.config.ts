@@ -2,6 +2,7 @@ import { sveltekit } from '@sveltejs/kit/vite';
 import { availableParallelism } from 'node:os';
 import { configDefaults, defineConfig } from 'vitest/config';
 import { compilePages } from './scripts/compile-pages.js';
+import { unitOwnModules } from './scripts/unit-own-modules.js';
 import { writeSqlFiles } from './scripts/write-sql-files.js';
 
 // The built-in pages are compiled to plain JS so the engine runs without Vite (Express, plain Node).
@@ -64,21 +65,6 @@ const integration = [
 	'src/lib/components/organization/organization-in-chromium.test.ts'
 ];
 
-// Unit files that replace modules or globals (vi.mock, vi.stubGlobal, vi.stubEnv, vi.resetModules):
-// they get modules of their own. The other unit files share their worker's loaded modules, so the
-// engine is transformed and evaluated once per worker rather than once per file.
-const ownModules = [
-	'src/lib/components/passkey-autofill-ssr.test.ts',
-	'src/lib/server/providers/providers.test.ts',
-	'src/lib/server/sveltekit/{dev-startup,fieldless-credentials,vite-preview}.test.ts',
-	'src/lib/server/core/config/experimental-warning-and-debug.test.ts',
-	'src/lib/server/core/test/{session-token-integrity,credentials-stored-user}.test.ts',
-	'src/lib/server/core/test/attacks/oauth-loaded-on-first-use.test.ts',
-	'src/lib/server/core/passwords/password-hashing.test.ts',
-	'src/lib/server/adapters/runtime-neutral.test.ts',
-	'src/lib/client/*.test.ts'
-];
-
 export default defineConfig({
 	plugins: [sveltekit()],
 	server: { host: '127.0.0.1' },
@@ -97,7 +83,9 @@ export default defineConfig({
 				test: {
 					name: 'unit',
 					include: ['src/**/*.test.ts', 'bin/**/*.test.{js,ts}'],
-					exclude: [...configDefaults.exclude, ...integration, ...ownModules],
+					exclude: [...configDefaults.exclude, ...integration, ...unitOwnModules],
+					// the files share their worker's loaded modules: the engine is transformed and evaluated once
+					// per worker, not once per file (files that replace modules: scripts/unit-own-modules.js)
 					isolate: false,
 					// a unit test that opens a socket or starts a process fails here, naming the rule
 					setupFiles: ['src/lib/server/core/test/unit-isolation.ts']
@@ -107,7 +95,7 @@ export default defineConfig({
 				extends: true,
 				test: {
 					name: 'unit (own modules)',
-					include: ownModules,
+					include: unitOwnModules,
 					exclude: [...configDefaults.exclude, ...integration],
 					setupFiles: ['src/lib/server/core/test/unit-isolation.ts']
 				}
