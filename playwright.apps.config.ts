@@ -1,10 +1,9 @@
 // Playwright for the real apps (e2e-apps/): made from the packed tarball by the official tools,
 // built and started by the global set-up; Debian's Chromium as in playwright.config.ts.
 
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { chromiumPath } from './scripts/chromium-path.js';
 
-const chromium = '/usr/bin/chromium';
 /** The specs that sign in to, start, type-check in or copy the apps the global set-up made: never two at once. */
 const SET_UP_APP_SPECS = ['components.spec.ts', 'docs-types.spec.ts', 'signin.spec.ts', 'startup.spec.ts', 'testing-fixtures.spec.ts'];
 
@@ -26,7 +25,7 @@ export default defineConfig({
 	reporter: process.env.CI ? [['list'], ['json', { outputFile: 'reports/playwright-apps.json' }]] : 'list',
 	use: {
 		launchOptions: {
-			executablePath: existsSync(chromium) ? chromium : undefined,
+			executablePath: chromiumPath(),
 			args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
 		}
 	}

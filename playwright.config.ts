@@ -1,12 +1,11 @@
-// Playwright: Debian's Chromium when present (Playwright cannot download browsers here), both
+// Playwright: Debian's Chromium headless shell when present (scripts/chromium-path.js), both
 // demo apps started as web servers: SvelteKit (built, adapter-node) and the Express example,
 // with the local IdP and mail sink they use; each also with its other session strategy
 // (SvelteKit on JWT, Express on database sessions) for the account tests (e2e/account.spec.ts).
 
-import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
+import { chromiumPath } from './scripts/chromium-path.js';
 
-const chromium = '/usr/bin/chromium';
 const SVELTEKIT_PORT = 4173;
 const EXPRESS_PORT = 3100;
 const SVELTEKIT_JWT_PORT = 4174;
@@ -52,7 +51,7 @@ export default defineConfig({
 	expect: { toHaveScreenshot: { maxDiffPixelRatio: 0.01, animations: 'disabled', caret: 'hide', scale: 'css' } },
 	use: {
 		launchOptions: {
-			executablePath: existsSync(chromium) ? chromium : undefined,
+			executablePath: chromiumPath(),
 			args: [
 				'--no-sandbox',
 				'--disable-gpu',

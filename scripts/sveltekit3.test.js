@@ -23,6 +23,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, r
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
+import { chromiumPath } from './chromium-path.js';
 import { startDemoIdp } from './demo-idp.js';
 import { freePort } from './free-port.js';
 import { startDemoSmtp } from './demo-smtp.js';
@@ -41,7 +42,6 @@ const SV = 'sv@1.0.0-next.7';
 const APP_PACKAGES = ['better-sqlite3@12.11.1', 'nodemailer@10.6.0'];
 const APP_DEV_PACKAGES = ['@sveltejs/kit@3.2.0', '@sveltejs/adapter-node@6.0.1', '@sveltejs/vite-plugin-svelte@7.3.1', 'vite@8.4.0', 'svelte@5.57.3', 'typescript@6.0.3', 'svelte-check@4.7.8'];
 const PASSWORD = 'correct horse battery staple';
-const chromiumPath = '/usr/bin/chromium';
 
 let work;
 let app;
@@ -247,7 +247,7 @@ before(async () => {
 		}
 	}
 	browser = await chromium.launch({
-		executablePath: existsSync(chromiumPath) ? chromiumPath : undefined,
+		executablePath: chromiumPath(),
 		args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']
 	});
 	console.log(`# SvelteKit 3 app made, built and started in ${((Date.now() - started) / 1000).toFixed(1)} s`);

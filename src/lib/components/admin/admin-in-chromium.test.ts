@@ -8,11 +8,12 @@
 
 import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from '@playwright/test';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Component } from 'svelte';
 import { render } from 'svelte/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { chromiumPath } from '../../../../scripts/chromium-path.js';
 import { resolveMessages } from '../../messages/index.js';
 import { renderPage } from '../../server/pages/render.js';
 import { bannedDetail, fullDetail, usersPage } from '../test/admin-views.js';
@@ -131,7 +132,7 @@ let browser: Browser;
 
 beforeAll(async () => {
 	mkdirSync(SHOTS, { recursive: true });
-	browser = await chromium.launch({ executablePath: existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined, args: ['--no-sandbox', '--disable-gpu'] });
+	browser = await chromium.launch({ executablePath: chromiumPath(), args: ['--no-sandbox', '--disable-gpu'] });
 });
 
 afterAll(async () => {
