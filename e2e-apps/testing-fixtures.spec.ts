@@ -10,6 +10,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { realApps } from './apps.js';
 import { followGuide, GUIDE_OUTPUT } from './guide.js';
+import { chromiumPath } from '../scripts/chromium-path.js';
 import { freePort } from '../scripts/free-port.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -36,7 +37,7 @@ test('an app tests itself as docs/testing.md says: vitest, and Playwright signin
 	await withoutPlaywrightWorkerEnv(() =>
 		followGuide(dir, join(ROOT, 'docs/testing.md'), {
 			tarball,
-			commandEnv: { PORT: String(port), CHROMIUM_PATH: '/usr/bin/chromium', CI: 'true', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' }
+			commandEnv: { PORT: String(port), CHROMIUM_PATH: chromiumPath() ?? '/usr/bin/chromium', CI: 'true', PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' }
 		})
 	);
 	// without colours (vitest writes them even into a pipe under CI)
