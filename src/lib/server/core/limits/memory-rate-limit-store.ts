@@ -154,3 +154,14 @@ let processStore: MemoryRateLimitStore | undefined;
 export function processRateLimitStore(): MemoryRateLimitStore {
 	return (processStore ??= MemoryRateLimitStore());
 }
+
+/**
+ * Lets the next config start from an empty process store (the unit tests' set-up: their files
+ * share one process). Not exported from the package.
+ *
+ * @example
+ * forgetProcessRateLimitStore();
+ */
+export function forgetProcessRateLimitStore(): void {
+	processStore = undefined;
+}

@@ -3,6 +3,7 @@
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
+import { forgetProcessRateLimitStore } from '../limits/memory-rate-limit-store.js';
 
 function refuse(what: string): never {
 	throw new Error(`${what} in a unit test: this file belongs in the integration project (see the rule in vite.config.ts)`);
@@ -19,3 +20,7 @@ for (const name of ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execF
 }
 // named imports (`import { execFile } from 'node:child_process'`) see the replacements too
 syncBuiltinESMExports();
+
+// unit files share their worker's modules (vite.config.ts): each starts from an empty process-wide
+// rate-limit store (counters and revocations), whatever the file before it counted
+forgetProcessRateLimitStore();
