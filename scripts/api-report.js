@@ -68,7 +68,9 @@ for (const folder of ['providers', 'adapters']) {
 // 2. One API report per entry with types.
 const entries = Object.entries(pkg.exports)
 	.filter(([, value]) => typeof value === 'object' && value.types)
-	.map(([subpath, value]) => ({ subpath, types: join(ROOT, value.types), name: reportName(subpath), options: ENTRY_OPTIONS[subpath] ?? {} }));
+	.map(([subpath, value]) => ({ subpath, types: join(ROOT, value.types), name: reportName(subpath), options: ENTRY_OPTIONS[subpath] ?? {} }))
+	// entries of the same compiler options share one TypeScript program
+	.map((entry) => ({ ...entry, program: JSON.stringify(entry.options.compilerOptions ?? {}) }));
 
 const base = ExtractorConfig.loadFile(join(ROOT, 'api-extractor.json'));
 const temp = mkdtempSync(join(tmpdir(), 'kitgate-api-report-'));
@@ -100,13 +102,12 @@ try {
 			configObjectFullPath: join(ROOT, 'api-extractor.json'),
 			packageJsonFullPath: join(ROOT, 'package.json')
 		});
-		const group = JSON.stringify(entry.options.compilerOptions ?? {});
-		if (!programs.has(group)) {
-			const others = entries.filter((other) => other !== entry && JSON.stringify(other.options.compilerOptions ?? {}) === group && existsSync(other.types));
-			programs.set(group, CompilerState.create(config, { additionalEntryPoints: others.map((other) => other.types) }));
+		if (!programs.has(entry.program)) {
+			const others = entries.filter((other) => other !== entry && other.program === entry.program && existsSync(other.types));
+			programs.set(entry.program, CompilerState.create(config, { additionalEntryPoints: others.map((other) => other.types) }));
 		}
 		const result = Extractor.invoke(config, {
-			compilerState: programs.get(group),
+			compilerState: programs.get(entry.program),
 			localBuild: update,
 			printApiReportDiff: !update,
 			messageCallback: (message) => {
