@@ -6,7 +6,6 @@
 // its boxes: no control sticks out of its section, compact buttons are not bars, badges keep off the
 // names, fields are styled alike, names keep room to read. Screenshots go to test-results/organization/.
 
-import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +13,7 @@ import type { Component } from 'svelte';
 import { render } from 'svelte/server';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { chromiumPath } from '../../../../scripts/chromium-path.js';
+import { expectNoSeriousViolations } from '../test/axe-in-chromium.js';
 import { resolveMessages } from '../../messages/index.js';
 import { renderPage } from '../../server/pages/render.js';
 import { adminDetail, CSRF, INVITATION_TOKEN, invitationForSomeoneElse, invitationForYou, invitationSignedOut, memberDetail, organizationList, ownerDetail } from '../test/organization-views.js';
@@ -126,17 +126,6 @@ async function measure(page: Page): Promise<Boxes> {
 			hiddenChecks
 		};
 	});
-}
-
-async function expectNoSeriousViolations(page: Page, name: string): Promise<void> {
-	// axe.run in the page itself: the default mode also opens a blank page to merge the frames' results
-	// (0.3 s instead of 1 s a page; these pages have no frames, the results are the same): a frame fails here
-	expect(page.frames(), 'a page without frames').toHaveLength(1);
-	const { violations } = await new AxeBuilder({ page }).setLegacyMode().withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
-	const serious = violations
-		.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-		.map((violation) => `${violation.id} (${violation.impact}): ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-	expect(serious, `axe on ${name}`).toEqual([]);
 }
 
 let browser: Browser;
