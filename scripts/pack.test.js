@@ -7,9 +7,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { freePort } from './free-port.js';
 
 const root = resolve(import.meta.dirname, '..');
-const port = 3190;
+// a port the system picks: the end-to-end tests beside this file hold fixed ones (3100–3192, 4173–4192)
+let port;
 let dir;
 let server;
 
@@ -27,6 +29,7 @@ before(async () => {
 	const installed = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: join(dir, 'app'), encoding: 'utf8' });
 	assert.equal(installed.status, 0, installed.stderr);
 	// email sign-in needs optional peers (nodemailer, better-sqlite3, kysely) this install leaves out
+	port = await freePort();
 	server = spawn('node', ['server.js'], {
 		cwd: join(dir, 'app'),
 		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', KITGATE_DEMO_EMAIL: 'off' }
@@ -70,6 +73,18 @@ test('credentials sign-in gives a session that getSession reads', async () => {
 	assert.ok(session, 'session cookie set');
 	const page = await fetch(`http://127.0.0.1:${port}/protected`, { headers: { cookie: session.split(';')[0] } });
 	assert.match(await page.text(), /You are Demo User/);
+});
+
+test('the Express demo stops with the error when its port is taken, instead of announcing it listens', () => {
+	const second = spawnSync('node', ['server.js'], {
+		cwd: join(dir, 'app'),
+		encoding: 'utf8',
+		timeout: 20_000,
+		env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', KITGATE_DEMO_EMAIL: 'off' }
+	});
+	assert.notEqual(second.status, 0);
+	assert.match(second.stderr, /EADDRINUSE/);
+	assert.doesNotMatch(second.stdout, /Express demo on/);
 });
 
 test('without nodemailer, kitgate/providers/email loads and a config with Email() says what to install', () => {

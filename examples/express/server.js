@@ -105,7 +105,9 @@ ${mail.links.map((link) => `<p><a data-testid="mail-link" style="word-break:brea
 	res.send(page('Mailbox', res.locals, `<h1>Demo mailbox</h1><p>Mail the demo sends goes to a local SMTP sink. Open a sign-in link from here.</p>${body}`));
 });
 
-app.listen(port, host, () => {
+// Express 5 hands a failed listen (e.g. EADDRINUSE: the port is taken) to this callback
+app.listen(port, host, (error) => {
+	if (error) throw error;
 	console.log(
 		`kitgate Express demo on http://localhost:${port} (user "${DEMO_CREDENTIALS.username}", password "${DEMO_CREDENTIALS.password}"${authConfig.admin ? '; the admin "admin", same password, at /auth/admin' : ''})`
 	);
