@@ -1,7 +1,7 @@
 // The unit test files that replace modules or globals (vi.mock, vi.doMock, vi.resetModules,
 // vi.stubGlobal, vi.stubEnv): vite.config.ts runs them with modules of their own, while the other
 // unit files share their worker's loaded modules. src/lib/unit-files-that-replace-modules.test.ts
-// fails when a file that replaces one is missing here.
+// fails when a file that replaces one, itself or through a helper it imports, is missing here.
 
 /** Paths from the repository's root. */
 export const unitOwnModules = [
