@@ -3,6 +3,7 @@
 import childProcess from 'node:child_process';
 import { syncBuiltinESMExports } from 'node:module';
 import net from 'node:net';
+import { afterAll, vi } from 'vitest';
 import { forgetProcessRateLimitStore } from '../limits/memory-rate-limit-store.js';
 
 function refuse(what: string): never {
@@ -24,3 +25,11 @@ syncBuiltinESMExports();
 // unit files share their worker's modules (vite.config.ts): each starts from an empty process-wide
 // rate-limit store (counters and revocations), whatever the file before it counted
 forgetProcessRateLimitStore();
+
+// nor does a file hand on a spy, a stubbed global or variable, or fake timers it forgot to undo
+afterAll(() => {
+	vi.restoreAllMocks();
+	vi.unstubAllGlobals();
+	vi.unstubAllEnvs();
+	vi.useRealTimers();
+});
