@@ -34,7 +34,7 @@ export type {
 	PasskeyInfo,
 	SessionInfo,
 	TwoFactorStatus
-} from './server/core/account/account-types.js';
+} from './server/core/account-types.js';
 export type {
 	AdminAuditEntry,
 	AdminOperation,
@@ -42,7 +42,7 @@ export type {
 	AdminUserDetail,
 	AdminUserList,
 	AdminUserSummary
-} from './server/core/admin/admin-types.js';
+} from './server/core/admin-types.js';
 export type {
 	InvitationDetail,
 	OrganizationDetail,
@@ -55,4 +55,4 @@ export type {
 	OrganizationSummary,
 	OrganizationTeamView,
 	ReceivedInvitation
-} from './server/core/organizations/organization-types.js';
+} from './server/core/organization-types.js';

@@ -26,7 +26,7 @@ export { default as OrganizationInvitation } from './organization/OrganizationIn
 export type { AccountSectionProps, AccountSettingsProps, DeleteAccountProps, PasskeyListProps } from './account/types.js';
 export type { AdminComponentProps, AdminUserDetailProps, AdminUsersProps } from './admin/types.js';
 // the view of one user is `AdminUserDetailView` here: `AdminUserDetail` is the component
-export type { AdminAuditEntry, AdminResult, AdminUserDetail as AdminUserDetailView, AdminUserList, AdminUserSummary } from '../server/core/admin/admin-types.js';
+export type { AdminAuditEntry, AdminResult, AdminUserDetail as AdminUserDetailView, AdminUserList, AdminUserSummary } from '../server/core/admin-types.js';
 export type {
 	CreateOrganizationProps,
 	OrganizationComponentProps,
@@ -46,9 +46,9 @@ export type {
 	OrganizationSummary,
 	OrganizationTeamView,
 	ReceivedInvitation
-} from '../server/core/organizations/organization-types.js';
+} from '../server/core/organization-types.js';
 export type { TwoFactorChallengeProps, TwoFactorEnrolmentView, TwoFactorSetupProps } from './two-factor/types.js';
-export type { AccountOverview, AccountResult, ConnectedAccount, LinkableProvider, PasskeyInfo, SessionInfo, TwoFactorStatus } from '../server/core/account/account-types.js';
+export type { AccountOverview, AccountResult, ConnectedAccount, LinkableProvider, PasskeyInfo, SessionInfo, TwoFactorStatus } from '../server/core/account-types.js';
 export { setMessages } from './messages-context.js';
 export { passkeyErrorId } from './passkey-errors.js';
 export type { AuthorizationParams, CredentialField, FormOptions, KitgateData, Messages, ProviderButtonStyle, SessionUser, SignInProvider } from './types.js';

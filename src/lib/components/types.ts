@@ -53,7 +53,7 @@ export type Messages = Readonly<Record<string, string>>;
 export type AuthorizationParams = Record<string, string> | URLSearchParams | string | string[][];
 
 // the data of `kitgateData(event)`: declared beside the built-in pages' props (the engine builds it)
-export type { KitgateData, SignInProvider } from '../server/pages/display-types.js';
+export type { KitgateData, SignInProvider } from '../server/core/display-types.js';
 
 /**
  * The signed-in user as `UserButton` shows them (the `user` of a session).

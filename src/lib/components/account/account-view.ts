@@ -2,7 +2,7 @@
 // texts, the form targets, dates, the names of passkeys and devices, and the notice of a change.
 // Framework-free (no `$app/*`): the built-in account page renders the same components.
 
-import type { PasskeyInfo, SessionInfo } from '../../server/core/account/account-types.js';
+import type { PasskeyInfo, SessionInfo } from '../../server/core/account-types.js';
 import { enAccountUi } from '../../messages/en-account-ui.js';
 import { enPasskey } from '../../messages/en-passkey.js';
 import { enTwoFactor } from '../../messages/en-two-factor.js';

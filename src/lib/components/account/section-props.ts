@@ -1,7 +1,7 @@
 // The props every account component takes, apart from the rest so the two-factor components can
 // share them without a circle. Export path: `kitgate/components` (`AccountSectionProps`).
 
-import type { AccountOverview } from '../../server/core/account/account-types.js';
+import type { AccountOverview } from '../../server/core/account-types.js';
 import type { Messages } from '../types.js';
 
 /**

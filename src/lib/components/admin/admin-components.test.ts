@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { resolveMessages } from '../../messages/index.js';
 import { enAdmin } from '../../messages/en-admin.js';
 import { fr } from '../../messages/fr.js';
-import type { AdminResult } from '../../server/core/admin/admin-types.js';
+import type { AdminResult } from '../../server/core/admin-types.js';
 import { buttons, inputs, withoutMarkers } from '../test/html.js';
 import { bannedDetail, bareDetail, emptyList, fullDetail, noMatch, onePage, otherAdminDetail, selfDetail, usersPage } from '../test/admin-views.js';
 import AdminUserDetail from './AdminUserDetail.svelte';

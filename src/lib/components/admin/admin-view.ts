@@ -2,7 +2,7 @@
 // texts, the form targets, the links of the list (search, pages, a user's detail), the notice of a
 // change, and the audit trail's details. Framework-free: the built-in admin pages render the same components.
 
-import type { AdminAuditEntry, AdminUserDetail, AdminUserList, AdminUserSummary } from '../../server/core/admin/admin-types.js';
+import type { AdminAuditEntry, AdminUserDetail, AdminUserList, AdminUserSummary } from '../../server/core/admin-types.js';
 import { enAdmin } from '../../messages/en-admin.js';
 import { format } from '../../messages/format.js';
 import { accountTexts, changeNotice } from '../account/account-view.js';

@@ -1,6 +1,6 @@
 // Props of the admin components. Export path: `kitgate/components` (`AdminUsersProps`, `AdminUserDetailProps`).
 
-import type { AdminUserDetail, AdminUserList } from '../../server/core/admin/admin-types.js';
+import type { AdminUserDetail, AdminUserList } from '../../server/core/admin-types.js';
 import type { Messages } from '../types.js';
 
 /**

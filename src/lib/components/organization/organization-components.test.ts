@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { resolveMessages } from '../../messages/index.js';
 import { enOrganization } from '../../messages/en-organization.js';
 import { failures } from '../../failures.js';
-import type { OrganizationResult } from '../../server/core/organizations/organization-types.js';
+import type { OrganizationResult } from '../../server/core/organization-types.js';
 import { buttons, inputs, withoutMarkers } from '../test/html.js';
 import {
 	adminDetail,

@@ -5,7 +5,7 @@
 import { enOrganization } from '../../messages/en-organization.js';
 import { format } from '../../messages/format.js';
 import { accountTexts, changeNotice } from '../account/account-view.js';
-import type { OrganizationMemberView } from '../../server/core/organizations/organization-types.js';
+import type { OrganizationMemberView } from '../../server/core/organization-types.js';
 
 /** The texts the organization components ship: theirs, and the account components' (dates). */
 export const organizationTexts: Readonly<Record<string, string>> = { ...accountTexts, ...enOrganization };

@@ -1,7 +1,7 @@
 // Props of the organization components. Export path: `kitgate/components` (`OrganizationSwitcherProps`,
 // `CreateOrganizationProps`, `OrganizationMembersProps`, `OrganizationSettingsProps`, `OrganizationInvitationProps`).
 
-import type { InvitationDetail, OrganizationDetail, OrganizationList } from '../../server/core/organizations/organization-types.js';
+import type { InvitationDetail, OrganizationDetail, OrganizationList } from '../../server/core/organization-types.js';
 import type { Messages } from '../types.js';
 
 /**

@@ -2,7 +2,7 @@
 // kind, nothing connected, a stale sign-in with one passkey left, JWT sessions, and features off.
 // Shared by the component tests and the stories.
 
-import type { AccountOverview } from '../../server/core/account/account-types.js';
+import type { AccountOverview } from '../../server/core/account-types.js';
 
 const AT = (minutesBefore: number) => new Date(Date.UTC(2026, 5, 1, 12) - minutesBefore * 60_000).toISOString();
 

@@ -3,7 +3,7 @@
 // something of each kind, a banned user, another admin and the viewer themselves (read-only).
 // Shared by the component tests, the page tests and the stories.
 
-import type { AdminUserDetail, AdminUserList, AdminUserSummary } from '../../server/core/admin/admin-types.js';
+import type { AdminUserDetail, AdminUserList, AdminUserSummary } from '../../server/core/admin-types.js';
 
 const AT = (minutesBefore: number) => new Date(Date.UTC(2026, 5, 1, 12) - minutesBefore * 60_000).toISOString();
 const DAY = 60 * 24;

@@ -11,7 +11,7 @@ import type {
 	OrganizationList,
 	OrganizationMemberView,
 	OrganizationPermissions
-} from '../../server/core/organizations/organization-types.js';
+} from '../../server/core/organization-types.js';
 
 const AT = (daysBefore: number) => new Date(Date.UTC(2026, 5, 1, 12) - daysBefore * 86_400_000).toISOString();
 export const CSRF = 'csrf-token-1';

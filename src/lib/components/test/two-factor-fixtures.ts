@@ -2,7 +2,7 @@
 // one, none), on a stale sign-in, and an enrolment in progress (a QR code as the engine draws it)
 // with the recovery codes shown once. Shared by the component tests and the stories.
 
-import type { AccountOverview } from '../../server/core/account/account-types.js';
+import type { AccountOverview } from '../../server/core/account-types.js';
 import type { TwoFactorEnrolmentView } from '../two-factor/types.js';
 import { fullOverview, staleOverview } from './account-overviews.js';
 

@@ -3,7 +3,7 @@
 
 import type { CryptoKey, JWK } from 'jose';
 // the look of the pages is declared with the pages (they import nothing of the engine); public here
-import type { CredentialInput, ProviderStyle, Theme } from '../pages/types.js';
+import type { CredentialInput, ProviderStyle, Theme } from './display-types.js';
 
 export type { CredentialInput, ProviderStyle, Theme };
 

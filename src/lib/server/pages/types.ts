@@ -9,8 +9,8 @@ import type { TwoFactorEnrolmentView } from '../../components/two-factor/types.j
 import type { AdminUserDetailProps, AdminUsersProps } from '../../components/admin/types.js';
 import type { OrganizationInvitationProps, OrganizationSettingsProps, OrganizationSwitcherProps } from '../../components/organization/types.js';
 
-export type { CredentialInput, KitgateData, PageProviderKind, ProviderStyle, SignInProvider, Theme } from './display-types.js';
-import type { CredentialInput, PageProviderKind, ProviderStyle, Theme } from './display-types.js';
+export type { CredentialInput, KitgateData, PageProviderKind, ProviderStyle, SignInProvider, Theme } from '../core/display-types.js';
+import type { CredentialInput, PageProviderKind, ProviderStyle, Theme } from '../core/display-types.js';
 
 /** A provider as the sign-in page shows it. */
 export interface PageProvider {

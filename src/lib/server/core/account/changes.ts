@@ -14,7 +14,7 @@ import { endBrowserTrust } from '../two-factor/trusted-browser.js';
 import type { AdapterAccount, AdapterAuthenticator } from '../types.js';
 import { publicSessionId, requireFreshSignIn, type AccountSession } from './account-session.js';
 import { afterCredentialChange, keepsOtherSessions } from './credential-change.js';
-import { oneAtATime } from './one-at-a-time.js';
+import { oneAtATime } from '../util/one-at-a-time.js';
 import { readHoldings } from './overview.js';
 import { canRemove, type WayIn } from './ways-in.js';
 

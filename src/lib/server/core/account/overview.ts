@@ -8,7 +8,7 @@ import { splitTransports } from '../flows/passkey/webauthn-register.js';
 import type { AdapterAccount, AdapterAuthenticator, AdapterSession, Provider } from '../types.js';
 import { publicSessionId, type AccountSession } from './account-session.js';
 import { twoFactorOf } from '../two-factor/second-factor.js';
-import type { AccountOverview, ConnectedAccount, PasskeyInfo, SessionInfo, TwoFactorStatus } from './account-types.js';
+import type { AccountOverview, ConnectedAccount, PasskeyInfo, SessionInfo, TwoFactorStatus } from '../account-types.js';
 import { authenticatorName, describeUserAgent } from './describe-device.js';
 import { isFreshSignIn } from './freshness.js';
 import { canRemove, waysIn, type WayIn } from './ways-in.js';

@@ -5,7 +5,7 @@
 // two-factor steps that show a secret once answer a browser's form with the account page itself.
 // docs/account.md describes every operation.
 
-import { accountMethods, type AccountOperation } from '../account/account-options.js';
+import { accountMethods, type AccountOperation } from '../config/account-options.js';
 import { assertAdapterMethods } from '../store/adapter-guard.js';
 import { stringField, type RequestBody } from '../request/body.js';
 import { requestedCallbackUrl, resolveCallbackUrl } from '../response/callback-url.js';
@@ -16,7 +16,7 @@ import { asAuthError, failureAnswer, logFailure } from '../response/failure-answ
 import type { Outcome } from '../response/outcome.js';
 import { rateLimitedOutcome, takeAttempt } from '../limits/rate-limit.js';
 import { readAccountSession, requireAccountSession, requireFreshSignIn, type AccountSession } from '../account/account-session.js';
-import type { AccountResult } from '../account/account-types.js';
+import type { AccountResult } from '../account-types.js';
 import { deleteAccount, endOtherSessions, endSession, removePasskey, renamePasskey, unlinkAccount } from '../account/changes.js';
 import { confirmEmailChange, requestEmailChange, showEmailConfirmation } from '../account/email-change.js';
 import { startLink } from '../account/link.js';

@@ -19,7 +19,7 @@ import type { AdminCall } from '../admin/admin-operations.js';
 import { requireAdminSession } from '../admin/admin-session.js';
 import { showAdminListPage, showAdminUserPage } from '../admin/admin-page.js';
 import { startImpersonation, stopImpersonation } from '../admin/impersonation.js';
-import type { AdminOperation, AdminResult } from '../admin/admin-types.js';
+import type { AdminOperation, AdminResult } from '../admin-types.js';
 
 /** The changes posted under `{basePath}/admin/`, by their path segment. */
 const CHANGES = new Set<AdminOperation>([

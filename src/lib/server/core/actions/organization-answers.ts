@@ -12,7 +12,7 @@ import type { Outcome } from '../response/outcome.js';
 import { prefersAccountPage } from '../account/account-page.js';
 import { readAccountSession } from '../account/account-session.js';
 import type { AdapterUser } from '../types.js';
-import type { OrganizationResult } from '../organizations/organization-types.js';
+import type { OrganizationResult } from '../organization-types.js';
 
 /**
  * The CSRF check of a change: the body's `csrfToken` must match its cookie. A framework origin

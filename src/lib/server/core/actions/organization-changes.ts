@@ -14,7 +14,7 @@ import { activeOrganizationIdOf, setSessionOrganization } from '../organizations
 import { SessionRequired } from '../errors.js';
 import * as operations from '../organizations/organization-operations.js';
 import type { OrganizationCall } from '../organizations/organization-operations.js';
-import type { OrganizationOperation, OrganizationResult } from '../organizations/organization-types.js';
+import type { OrganizationOperation, OrganizationResult } from '../organization-types.js';
 import { assertOrganizationCsrf, isScriptCaller, noticeCode, organizationFailure, organizationJson, organizationSuccess, singleQueryValue } from './organization-answers.js';
 import { prefersAccountPage } from '../account/account-page.js';
 import { showOrganizationListPage, showOrganizationSettingsPage } from '../organizations/organization-page.js';

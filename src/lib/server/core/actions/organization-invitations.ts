@@ -15,7 +15,7 @@ import { prefersAccountPage } from '../account/account-page.js';
 import { setSessionOrganization } from '../organizations/active-organization.js';
 import { showInvitationPage } from '../organizations/organization-page.js';
 import { acceptInvitation, invitationDetail, invitationMailer, inviteMember, revokeInvitation } from '../organizations/invitations.js';
-import type { InvitationDetail, OrganizationOperation } from '../organizations/organization-types.js';
+import type { InvitationDetail, OrganizationOperation } from '../organization-types.js';
 import type { AdapterUser } from '../types.js';
 import { assertOrganizationCsrf, isScriptCaller, noticeCode, organizationFailure, organizationJson, organizationSuccess, requireOrganizationUser, singleQueryValue } from './organization-answers.js';
 

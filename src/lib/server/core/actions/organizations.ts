@@ -7,7 +7,7 @@ import { MethodNotAllowed, UnknownAction } from '../errors.js';
 import { failureAnswer } from '../response/failure-answer.js';
 import type { Outcome } from '../response/outcome.js';
 import { prefersAccountPage } from '../account/account-page.js';
-import type { OrganizationOperation } from '../organizations/organization-types.js';
+import type { OrganizationOperation } from '../organization-types.js';
 import { loadOnce } from '../util/load-once.js';
 
 /** The changes of organizations, members and teams (organization-changes.ts). */

@@ -9,7 +9,7 @@ import type { AdapterUser, AuthConfig, EmailConfig } from '../types.js';
 import { requireAdmin } from './admin-authorization.js';
 import * as operations from './admin-operations.js';
 import type { AdminCall, AdminUserDetailData, AdminUserListData } from './admin-operations.js';
-import type { AdminAuditEntry } from './admin-types.js';
+import type { AdminAuditEntry } from '../admin-types.js';
 
 export type { AdminUserDetailData, AdminUserListData } from './admin-operations.js';
 

@@ -5,7 +5,7 @@ import { emitEvent } from '../config/events.js';
 import { randomToken } from '../crypto/random.js';
 import type { RequestContext } from '../request/context.js';
 import type { AdapterAuditEntry } from '../types.js';
-import type { AdminAuditEntry } from './admin-types.js';
+import type { AdminAuditEntry } from '../admin-types.js';
 
 /** One admin change to record. */
 export interface AdminActionRecord {

@@ -2,11 +2,11 @@
 // every call, never cached) and the admin-on-admin rule, as pure predicates, and the checks that
 // read the stored user and their admin record each time. docs/admin.md, "Who is an admin".
 
-import { isBanned } from './ban.js';
+import { isBanned } from '../session/ban.js';
 import { resolveConfig, type ResolvedConfig } from '../config/resolve-config.js';
 import { AdminRequired, AdminTargetForbidden } from '../errors.js';
 import type { AdapterUser, AdapterUserAdmin, AuthConfig, Session } from '../types.js';
-import type { ResolvedAdminOptions } from './admin-options.js';
+import type { ResolvedAdminOptions } from '../config/admin-options.js';
 
 /**
  * The decision of `admins` for a stored user and their stored role, without asking a function:

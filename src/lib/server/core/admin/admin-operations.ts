@@ -16,9 +16,9 @@ import { publicSessionId } from '../account/account-session.js';
 import { sendSecurityNotice } from '../account/security-notice.js';
 import type { Adapter, AdapterUser, AdapterUserAdmin } from '../types.js';
 import { requireMayActOn } from './admin-authorization.js';
-import { isBanned } from './ban.js';
+import { isBanned } from '../session/ban.js';
 import { auditTrailOf, recordAdminAction } from './admin-audit.js';
-import type { AdminAuditEntry, AdminOperation, AdminUserDetail, AdminUserList } from './admin-types.js';
+import type { AdminAuditEntry, AdminOperation, AdminUserDetail, AdminUserList } from '../admin-types.js';
 import { listedSessionsOf, userDetail, userSummary } from './user-views.js';
 
 /** One admin call: the request (or the script's stand-in), and who acts (null: a server script). */

@@ -5,7 +5,7 @@
 import { pageOutcome } from '../response/built-in-pages.js';
 import type { RequestContext } from '../request/context.js';
 import type { Outcome } from '../response/outcome.js';
-import type { AdminUserDetail, AdminUserList } from './admin-types.js';
+import type { AdminUserDetail, AdminUserList } from '../admin-types.js';
 
 /** The notice of the last change: `?admin=` and `?adminError=` of the request, as given. */
 export interface AdminPageNotice {

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
 import type { Adapter, AdapterUser } from '../types.js';
-import type { AdminUserList } from './admin-types.js';
+import type { AdminUserList } from '../admin-types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { address, attackConfig, attackWorld, sessionOf, signInByEmail, STRATEGIES } from '../test/attacks/flows.js';

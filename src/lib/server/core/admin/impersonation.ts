@@ -11,7 +11,7 @@ import { requestedCallbackUrl, resolveCallbackUrl } from '../response/callback-u
 import type { Outcome } from '../response/outcome.js';
 import { signOutJwtSession } from '../session/jwt-session-list.js';
 import { clearSessionCookie, decodeSessionCookie, endImpersonation, readStoredSession, restoreSessionCookie, sessionCookieValue, startImpersonatedSession } from '../session/session.js';
-import { isUserBanned } from './ban.js';
+import { isUserBanned } from '../session/ban.js';
 import type { AdapterUser } from '../types.js';
 import { clearAdminSessionCookie, readAdminSessionCookie, writeAdminSessionCookie } from './impersonation-cookie.js';
 import { recordImpersonationAudit } from './impersonation-audit.js';

@@ -6,9 +6,9 @@ import { isJwtSessionRow, listJwtSessions } from '../session/jwt-session-list.js
 import type { RequestContext } from '../request/context.js';
 import type { AdapterAuthenticator, AdapterSession, AdapterUser, AdapterUserAdmin } from '../types.js';
 import { isAdminUser, mayActOn } from './admin-authorization.js';
-import { isBanned } from './ban.js';
+import { isBanned } from '../session/ban.js';
 import { auditTrailOf } from './admin-audit.js';
-import type { AdminUserDetail, AdminUserSummary } from './admin-types.js';
+import type { AdminUserDetail, AdminUserSummary } from '../admin-types.js';
 import { isoTime, passkeyInfo, sessionInfo } from '../account/overview.js';
 
 /** Who is looking: the admin, or null for a server script. */

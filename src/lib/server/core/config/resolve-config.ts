@@ -35,10 +35,10 @@ import { normalizeOAuthProvider, refuseMisspeltOptions } from '../flows/oauth/oa
 import { isOAuth1Provider } from '../flows/oauth/oauth1-provider.js';
 import { processRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { resolveRateLimit, type ResolvedRateLimit } from '../limits/rate-limit-rules.js';
-import { resolveAccountOptions, type ResolvedAccountOptions } from '../account/account-options.js';
-import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions } from '../two-factor/two-factor-options.js';
-import { resolveAdminOptions, type ResolvedAdminOptions } from '../admin/admin-options.js';
-import { resolveOrganizationOptions, type ResolvedOrganizationOptions } from '../organizations/organization-options.js';
+import { resolveAccountOptions, type ResolvedAccountOptions } from './account-options.js';
+import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions } from './two-factor-options.js';
+import { resolveAdminOptions, type ResolvedAdminOptions } from './admin-options.js';
+import { resolveOrganizationOptions, type ResolvedOrganizationOptions } from './organization-options.js';
 import { skipCSRFCheck } from '../types.js';
 import type {
 	Adapter,

@@ -19,7 +19,7 @@ import type { Account, AdapterAccount, AdapterUser, Profile, Provider, User } fr
 import { sendSecurityNotice } from '../account/security-notice.js';
 import { endEmailChangeLinks } from '../account/email-change-links.js';
 import { fillEmptyProfile } from './fill-empty-profile.js';
-import { refuseBannedUser } from '../admin/ban.js';
+import { refuseBannedUser } from '../session/ban.js';
 import { isImpersonatedRequest, refuseWhileImpersonating } from '../admin/impersonation-guard.js';
 import { recordUserCreated } from './sign-in-bookkeeping.js';
 

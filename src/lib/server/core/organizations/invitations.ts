@@ -13,7 +13,7 @@ import type { AdapterInvitation, AdapterMember, AdapterOrganization, AdapterUser
 import { resolveMessages } from '../../pages/messages.js';
 import { hashInvitationSecret, invitationSecretMatches, invitationToken, newInvitationSecret, parseInvitationToken } from './invitation-token.js';
 import { takeInvitationAttempt } from './invitation-limits.js';
-import type { ResolvedOrganizationOptions } from './organization-options.js';
+import type { ResolvedOrganizationOptions } from '../config/organization-options.js';
 import { isKnownRole, mayGrant, roleAllows } from './roles.js';
 import { shownLogo } from './organization-input.js';
 

@@ -9,7 +9,7 @@ import { InvalidConfiguration, InvalidRequest } from '../errors.js';
 import type { AdapterMember, AdapterOrganization, AdapterTeam, AuthConfig } from '../types.js';
 import * as operations from './organization-operations.js';
 import type { OrganizationCall, OrganizationInput } from './organization-operations.js';
-import type { OrganizationDetail, OrganizationList } from './organization-types.js';
+import type { OrganizationDetail, OrganizationList } from '../organization-types.js';
 import { acceptInvitation, inviteMember, revokeInvitation, type InviteInput, type SentInvitation } from './invitations.js';
 
 /**

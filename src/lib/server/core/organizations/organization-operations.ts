@@ -19,7 +19,7 @@ import { isUniqueViolation } from '../store/unique-violation.js';
 import type { GuardedAdapter } from '../store/adapter-guard.js';
 import type { AdapterInvitation, AdapterMember, AdapterOrganization, AdapterTeam, AdapterUser } from '../types.js';
 import { isKnownRole, mayActOnMember, mayGrant, OWNER_ROLE, roleAllows, roleWithin } from './roles.js';
-import type { ResolvedOrganizationOptions } from './organization-options.js';
+import type { ResolvedOrganizationOptions } from '../config/organization-options.js';
 import { idField, organizationLogo, organizationMetadata, organizationName, organizationSlug, parsedMetadata, shownLogo, slugFromName } from './organization-input.js';
 import type {
 	OrganizationDetail,
@@ -29,7 +29,7 @@ import type {
 	OrganizationPermissions,
 	OrganizationTeamView,
 	ReceivedInvitation
-} from './organization-types.js';
+} from '../organization-types.js';
 
 /**
  * Who performs an operation: a signed-in user (checked as that member), or null for a trusted

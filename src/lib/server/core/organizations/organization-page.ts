@@ -5,7 +5,7 @@
 import { pageOutcome } from '../response/built-in-pages.js';
 import type { RequestContext } from '../request/context.js';
 import type { Outcome } from '../response/outcome.js';
-import type { InvitationDetail, OrganizationDetail, OrganizationList } from './organization-types.js';
+import type { InvitationDetail, OrganizationDetail, OrganizationList } from '../organization-types.js';
 
 /** The notice of the last change: `?organization=` and `?organizationError=` of the request, as given. */
 export interface OrganizationPageNotice {

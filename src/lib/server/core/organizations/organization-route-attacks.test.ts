@@ -10,7 +10,7 @@ import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { address, attackConfig, attackWorld, signInByEmail, STRATEGIES } from '../test/attacks/flows.js';
-import type { OrganizationDetail, OrganizationList } from './organization-types.js';
+import type { OrganizationDetail, OrganizationList } from '../organization-types.js';
 import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
 
 const world = attackWorld({ sink: true });

@@ -16,7 +16,7 @@ import { isJwtSessionRow, newSessionId, OWNER_CLAIM, ownerOf, recordJwtSession, 
 import { issueTimeAfterRevocations, revocationState } from './revocation.js';
 import { readSubject, setSubject, subjectOfSignIn, withSubject } from './session-subject.js';
 import { dropSessionCacheCookie, readCachedSession, writeCachedSession } from './session-cache.js';
-import { isUserBanned } from '../admin/ban.js';
+import { isUserBanned } from './ban.js';
 import { recordSignIn } from '../flows/sign-in-bookkeeping.js';
 import { checkImpersonation, IMPERSONATION_CLAIM, impersonationOfSessionToken, impersonationOfToken, impersonationSessionToken } from '../admin/impersonation-session.js';
 import { clearAdminSessionCookie, hasAdminSessionCookie } from '../admin/impersonation-cookie.js';

@@ -4,7 +4,7 @@
 
 import { expect } from 'vitest';
 import type { Adapter, AdminOptions, AuthConfig } from '../types.js';
-import type { AdminUserDetail, AdminUserList } from '../admin/admin-types.js';
+import type { AdminUserDetail, AdminUserList } from '../admin-types.js';
 import { accountWorld, UA_FIREFOX } from './account-fixture.js';
 
 /** An `adminAction` event as recorded. */

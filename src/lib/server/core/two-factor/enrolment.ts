@@ -13,7 +13,7 @@ import { qrCodeSvg } from './qr-code.js';
 import { generateRecoveryCodes } from './recovery-codes.js';
 import { sealTotpSecret } from './totp-secret-seal.js';
 import { generateTotpSecret, totpKeyUri } from './totp.js';
-import { oneAtATime } from '../account/one-at-a-time.js';
+import { oneAtATime } from '../util/one-at-a-time.js';
 
 /** Seconds an enrolment may take between start and confirm. */
 export const ENROLMENT_SECONDS = 10 * 60;

@@ -12,7 +12,7 @@ import { assertAdapterMethods, hasAdapterMethod } from '../store/adapter-guard.j
 import type { RequestContext } from '../request/context.js';
 import { clearChunkedCookie, readChunkedCookie, writeChunkedCookie } from '../request/cookies.js';
 import { AdapterError, UserBanned } from '../errors.js';
-import { isUserBanned } from '../admin/ban.js';
+import { isUserBanned } from '../session/ban.js';
 import type { Outcome } from '../response/outcome.js';
 import { signOutJwtSession } from '../session/jwt-session-list.js';
 import { isMadeBeforeRevocation, timeAfterRevocations } from '../session/revocation.js';

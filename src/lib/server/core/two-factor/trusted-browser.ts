@@ -11,7 +11,7 @@ import type { RequestContext } from '../request/context.js';
 import { timeAfterRevocations } from '../session/revocation.js';
 import type { AdapterTwoFactor, CookieOption } from '../types.js';
 import { openFor, sealFor } from './purpose-seal.js';
-import { trustMilliseconds } from './two-factor-options.js';
+import { trustMilliseconds } from '../config/two-factor-options.js';
 
 const TRUST_SALT = 'kitgate.trusted-browser';
 

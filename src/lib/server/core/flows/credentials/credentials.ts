@@ -15,7 +15,7 @@ import type { Outcome } from '../../response/outcome.js';
 import { rateLimitedOutcome, takeAttempt } from '../../limits/rate-limit.js';
 import { identifierField, normalizeIdentifier } from '../../limits/rate-limit-rules.js';
 import { establishSession } from '../../session/session.js';
-import { refuseBannedUser } from '../../admin/ban.js';
+import { refuseBannedUser } from '../../session/ban.js';
 import { checkSignInAllowed } from '../sign-in-callback.js';
 import type { Account, CredentialsConfig, User } from '../../types.js';
 import { STORED_USER_METHODS, storeCredentialsUser } from './stored-user.js';

@@ -17,7 +17,7 @@ import type { RelyingParty } from './webauthn-relying-party.js';
 import { base64url, fromAnyBase64 } from '../../crypto/bytes.js';
 import { splitTransports } from './webauthn-register.js';
 import { userHandleOf } from './webauthn-user.js';
-import { refuseBannedUser } from '../../admin/ban.js';
+import { refuseBannedUser } from '../../session/ban.js';
 
 /**
  * Request options: with `userId`, only that user's passkeys are allowed; without, the browser

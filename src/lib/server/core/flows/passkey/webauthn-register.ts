@@ -20,7 +20,7 @@ import { base64url } from '../../crypto/bytes.js';
 import { sendSecurityNotice } from '../../account/security-notice.js';
 import { endEmailChangeLinks } from '../../account/email-change-links.js';
 import { secondFactorGate } from '../../two-factor/second-factor.js';
-import { refuseBannedUser } from '../../admin/ban.js';
+import { refuseBannedUser } from '../../session/ban.js';
 import { recordUserCreated } from '../sign-in-bookkeeping.js';
 
 /**

@@ -7,7 +7,7 @@
 import { beforeAll, describe, expect, test } from 'vitest';
 import { everyAdapter } from '../../../adapters/test/every-adapter.js';
 import Passkey from '../../../providers/passkey.js';
-import type { AccountOverview } from '../../account/account-types.js';
+import type { AccountOverview } from '../../account-types.js';
 import type { Adapter, AuthConfig } from '../../types.js';
 import { confirmationForm, sinkProvider } from '../email-fixtures.js';
 import { loginAtIdp } from '../idp-browser.js';

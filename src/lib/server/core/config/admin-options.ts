@@ -4,7 +4,7 @@
 
 import { hasAdapterMethod, type AdapterMethod } from '../store/adapter-guard.js';
 import { InvalidConfiguration, MissingAdapter, MissingAdapterMethod } from '../errors.js';
-import { describeUnknownKeys, exactKeys, unknownKeys } from '../config/option-keys.js';
+import { describeUnknownKeys, exactKeys, unknownKeys } from './option-keys.js';
 import type { Adapter, AdminOptions } from '../types.js';
 
 /** Default users per page of the admin list. */

@@ -2,7 +2,7 @@
 // changes posted under `{basePath}/admin/`), as public types: what the admin components, the
 // built-in admin pages and an app's own pages read. Re-exported from `kitgate`.
 
-import type { PasskeyInfo, SessionInfo } from '../account/account-types.js';
+import type { PasskeyInfo, SessionInfo } from './account-types.js';
 
 /**
  * A user as the admin list shows it.

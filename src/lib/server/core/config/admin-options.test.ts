@@ -5,7 +5,7 @@
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { TEST_SECRET } from '../test/client.js';
-import { resolveConfig } from '../config/resolve-config.js';
+import { resolveConfig } from './resolve-config.js';
 import type { Adapter, AdminOptions, AuthConfig } from '../types.js';
 import { resolveAdminOptions } from './admin-options.js';
 

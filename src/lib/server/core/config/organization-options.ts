@@ -4,9 +4,9 @@
 
 import { hasAdapterMethod, ORGANIZATION_ADAPTER_METHODS, type AdapterMethod } from '../store/adapter-guard.js';
 import { InvalidConfiguration, MissingAdapter, MissingAdapterMethod } from '../errors.js';
-import { describeUnknownKeys, exactKeys, unknownKeys } from '../config/option-keys.js';
+import { describeUnknownKeys, exactKeys, unknownKeys } from './option-keys.js';
 import type { Adapter, AdapterUser, Awaitable, OrganizationOptions } from '../types.js';
-import { roleTable, type RoleTable } from './roles.js';
+import { roleTable, type RoleTable } from '../organizations/roles.js';
 
 /** Default seconds an invitation can be accepted: 7 days. */
 export const DEFAULT_INVITATION_MAX_AGE = 7 * 24 * 60 * 60;

@@ -6,7 +6,7 @@ import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
 import { Email } from '../../providers/email.js';
 import { TEST_SECRET } from '../test/client.js';
-import { resolveConfig } from '../config/resolve-config.js';
+import { resolveConfig } from './resolve-config.js';
 import type { Adapter, AuthConfig, OrganizationOptions, Provider } from '../types.js';
 
 function start(organizations: unknown, adapter: Adapter | null = MemoryAdapter(), providers: Provider[] = []) {
