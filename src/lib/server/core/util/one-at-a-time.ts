@@ -1,11 +1,11 @@
-// Runs the removals of one user's ways in one after another in this process, so two concurrent
-// removals never both see the other's way in as the one that remains.
+// Runs tasks that share a key one after another in this process, so two concurrent check-then-write
+// steps (two removals of a user's ways in, two sign-ins creating one user) never both pass the check.
 
 const queues = new Map<string, Promise<unknown>>();
 
 /**
  * Runs `task` after every earlier task with the same `key` in this process has finished. Across
- * processes the removals re-check what is left after they write (`removeWayIn`).
+ * processes the callers re-check after they write (e.g. `removeWayIn` counts what is left).
  *
  * @example
  * await oneAtATime(`ways-in\u0000${user.id}`, () => removeWayIn(…));
