@@ -6,18 +6,15 @@
 // not bars across it, badges do not run into the name, fields are styled alike, and the text is not
 // the browser's serif. Screenshots go to test-results/admin/ (not committed) for a look by eye.
 
-import type { Page } from '@playwright/test';
 import { describe, expect, test } from 'vitest';
-import { expectNoSeriousViolations } from '../test/axe-in-chromium.js';
-import { componentPagesInChromium, hostNames, hostPage, inBothSchemes, measureBoxes, type Scheme } from '../test/component-page-in-chromium.js';
+import { componentPagesInChromium, hostNames, hostPage, inBothSchemes, type Scheme } from '../test/component-page-in-chromium.js';
 import { resolveMessages } from '../../messages/index.js';
 import { renderPage } from '../../server/pages/render.js';
 import { bannedDetail, fullDetail, usersPage } from '../test/admin-views.js';
 import AdminUserDetail from './AdminUserDetail.svelte';
 import AdminUsers from './AdminUsers.svelte';
 
-const chromiumPage = componentPagesInChromium('admin');
-const measure = (page: Page) => measureBoxes(page, { root: '.kg-admin' });
+const chromiumPage = componentPagesInChromium('admin', { root: '.kg-admin' });
 
 const components = [
 	['users', 'Users', AdminUsers, { list: usersPage, callbackUrl: '/admin', result: 'user-created' }],
@@ -27,21 +24,16 @@ const components = [
 
 describe.each(hostNames)('in the %s host app', (host) => {
 	test.each(inBothSchemes(components))('%s, %s: axe-clean, boxes held, wide and narrow', async (name, scheme, title, component, props) => {
-		await chromiumPage.open(scheme, hostPage(host, scheme, title, component, props), async (page) => {
-			await expectNoSeriousViolations(page, `${host} ${name} ${scheme}`);
-			for (const width of [720, 360]) {
-				await page.setViewportSize({ width, height: 900 });
-				const boxes = await measure(page);
-				expect(boxes.overflow, `${width}px: no control sticks out of its section`).toBeLessThanOrEqual(0.5);
-				expect(boxes.widestCompact, `${width}px: compact buttons are not bars`).toBeLessThan(width > 400 ? 0.4 : 0.6);
-				expect(boxes.badgeOverlaps, `${width}px: badges keep off the names`).toBe(0);
-				expect(boxes.fieldRadii, 'inputs, selects and textareas alike').toHaveLength(1);
-				expect(boxes.fieldRadii[0], 'fields have rounded corners in every host').not.toBe('0px');
-				expect(boxes.font.split(',')[0].trim().replace(/"/g, ''), 'not the browser serif').not.toMatch(/^(serif|Times|Times New Roman|DejaVu Serif)$/i);
-				expect(boxes.hiddenChecks).toBe(0);
-				expect(boxes.squeezedNames, `${width}px: names keep room to read`).toBe(0);
-				await chromiumPage.screenshot(page, `${host}-${name}-${scheme}-${width}`);
-			}
+		await chromiumPage.axeCleanAtWidths(scheme, hostPage(host, scheme, title, component, props), `${host} ${name} ${scheme}`, [720, 360], async (boxes, width, page) => {
+			expect(boxes.overflow, `${width}px: no control sticks out of its section`).toBeLessThanOrEqual(0.5);
+			expect(boxes.widestCompact, `${width}px: compact buttons are not bars`).toBeLessThan(width > 400 ? 0.4 : 0.6);
+			expect(boxes.badgeOverlaps, `${width}px: badges keep off the names`).toBe(0);
+			expect(boxes.fieldRadii, 'inputs, selects and textareas alike').toHaveLength(1);
+			expect(boxes.fieldRadii[0], 'fields have rounded corners in every host').not.toBe('0px');
+			expect(boxes.font.split(',')[0].trim().replace(/"/g, ''), 'not the browser serif').not.toMatch(/^(serif|Times|Times New Roman|DejaVu Serif)$/i);
+			expect(boxes.hiddenChecks).toBe(0);
+			expect(boxes.squeezedNames, `${width}px: names keep room to read`).toBe(0);
+			await chromiumPage.screenshot(page, `${host}-${name}-${scheme}-${width}`);
 		});
 	});
 });
@@ -54,9 +46,7 @@ describe('the built-in admin pages', () => {
 	] as const;
 
 	test.each(inBothSchemes(pages))('%s, %s: axe-clean and boxes held', async (kind, scheme, html) => {
-		await chromiumPage.open(scheme, html(scheme), async (page) => {
-			await expectNoSeriousViolations(page, `${kind} ${scheme}`);
-			const boxes = await measure(page);
+		await chromiumPage.axeCleanAtWidths(scheme, html(scheme), `${kind} ${scheme}`, [720], async (boxes, _width, page) => {
 			expect(boxes.overflow).toBeLessThanOrEqual(0.5);
 			expect(boxes.badgeOverlaps).toBe(0);
 			expect(boxes.squeezedNames).toBe(0);

@@ -6,10 +6,8 @@
 // its boxes: no control sticks out of its section, compact buttons are not bars, badges keep off the
 // names, fields are styled alike, names keep room to read. Screenshots go to test-results/organization/.
 
-import type { Page } from '@playwright/test';
 import { describe, expect, test } from 'vitest';
-import { expectNoSeriousViolations } from '../test/axe-in-chromium.js';
-import { componentPagesInChromium, hostNames, hostPage, inBothSchemes, measureBoxes, type Scheme } from '../test/component-page-in-chromium.js';
+import { componentPagesInChromium, hostNames, hostPage, inBothSchemes, type Scheme } from '../test/component-page-in-chromium.js';
 import { resolveMessages } from '../../messages/index.js';
 import { renderPage } from '../../server/pages/render.js';
 import { adminDetail, CSRF, INVITATION_TOKEN, invitationForSomeoneElse, invitationForYou, invitationSignedOut, memberDetail, organizationList, ownerDetail } from '../test/organization-views.js';
@@ -18,9 +16,8 @@ import OrganizationInvitation from './OrganizationInvitation.svelte';
 import OrganizationSettings from './OrganizationSettings.svelte';
 import OrganizationSwitcher from './OrganizationSwitcher.svelte';
 
-const chromiumPage = componentPagesInChromium('organization');
 // a long name may wrap across the whole row; squeezed is wrapping beside something taking the room
-const measure = (page: Page) => measureBoxes(page, { root: '.kg-organization', wideNamesMayWrap: true });
+const chromiumPage = componentPagesInChromium('organization', { root: '.kg-organization', wideNamesMayWrap: true });
 
 const SETTINGS = '/org/settings?id=org-1';
 const components = [
@@ -36,24 +33,19 @@ const components = [
 
 describe.each(hostNames)('in the %s host app', (host) => {
 	test.each(inBothSchemes(components))('%s, %s: axe-clean, boxes held, wide and narrow', async (name, scheme, title, component, props) => {
-		await chromiumPage.open(scheme, hostPage(host, scheme, title, component, props), async (page) => {
-			await expectNoSeriousViolations(page, `${host} ${name} ${scheme}`);
-			for (const width of [720, 360]) {
-				await page.setViewportSize({ width, height: 900 });
-				const boxes = await measure(page);
-				// taken before the checks, so a failure can be looked at
-				await chromiumPage.screenshot(page, `${host}-${name}-${scheme}-${width}`);
-				expect(boxes.overflow, `${width}px: no control sticks out of its section`).toBeLessThanOrEqual(0.5);
-				expect(boxes.widestCompact, `${width}px: compact buttons are not bars`).toBeLessThan(width > 400 ? 0.4 : 0.6);
-				if (width > 400) expect(boxes.widestButton, `${width}px: buttons and button links are not bars`).toBeLessThan(0.8);
-				expect(boxes.badgeOverlaps, `${width}px: badges keep off the names`).toBe(0);
-				// a view without text fields (a member's, an invitation) has no radius to compare
-				expect(boxes.fieldRadii.length, 'inputs, selects and textareas alike').toBeLessThanOrEqual(1);
-				if (boxes.fieldRadii.length === 1) expect(boxes.fieldRadii[0], 'fields have rounded corners in every host').not.toBe('0px');
-				expect(boxes.font.split(',')[0].trim().replace(/"/g, ''), 'not the browser serif').not.toMatch(/^(serif|Times|Times New Roman|DejaVu Serif)$/i);
-				expect(boxes.hiddenChecks).toBe(0);
-				expect(boxes.squeezedNames, `${width}px: names keep room to read`).toBe(0);
-			}
+		await chromiumPage.axeCleanAtWidths(scheme, hostPage(host, scheme, title, component, props), `${host} ${name} ${scheme}`, [720, 360], async (boxes, width, page) => {
+			// taken before the checks, so a failure can be looked at
+			await chromiumPage.screenshot(page, `${host}-${name}-${scheme}-${width}`);
+			expect(boxes.overflow, `${width}px: no control sticks out of its section`).toBeLessThanOrEqual(0.5);
+			expect(boxes.widestCompact, `${width}px: compact buttons are not bars`).toBeLessThan(width > 400 ? 0.4 : 0.6);
+			if (width > 400) expect(boxes.widestButton, `${width}px: buttons and button links are not bars`).toBeLessThan(0.8);
+			expect(boxes.badgeOverlaps, `${width}px: badges keep off the names`).toBe(0);
+			// a view without text fields (a member's, an invitation) has no radius to compare
+			expect(boxes.fieldRadii.length, 'inputs, selects and textareas alike').toBeLessThanOrEqual(1);
+			if (boxes.fieldRadii.length === 1) expect(boxes.fieldRadii[0], 'fields have rounded corners in every host').not.toBe('0px');
+			expect(boxes.font.split(',')[0].trim().replace(/"/g, ''), 'not the browser serif').not.toMatch(/^(serif|Times|Times New Roman|DejaVu Serif)$/i);
+			expect(boxes.hiddenChecks).toBe(0);
+			expect(boxes.squeezedNames, `${width}px: names keep room to read`).toBe(0);
 		});
 	});
 });
@@ -68,17 +60,12 @@ describe('the built-in organization pages', () => {
 	] as const;
 
 	test.each(inBothSchemes(pages))('%s, %s: axe-clean and boxes held, wide and narrow', async (kind, scheme, html) => {
-		await chromiumPage.open(scheme, html(scheme), async (page) => {
-			await expectNoSeriousViolations(page, `${kind} ${scheme}`);
-			for (const width of [720, 360]) {
-				await page.setViewportSize({ width, height: 900 });
-				const boxes = await measure(page);
-				// taken before the checks, so a failure can be looked at
-				await chromiumPage.screenshot(page, `page-${kind}-${scheme}-${width}`);
-				expect(boxes.overflow).toBeLessThanOrEqual(0.5);
-				expect(boxes.badgeOverlaps).toBe(0);
-				expect(boxes.squeezedNames).toBe(0);
-			}
+		await chromiumPage.axeCleanAtWidths(scheme, html(scheme), `${kind} ${scheme}`, [720, 360], async (boxes, width, page) => {
+			// taken before the checks, so a failure can be looked at
+			await chromiumPage.screenshot(page, `page-${kind}-${scheme}-${width}`);
+			expect(boxes.overflow).toBeLessThanOrEqual(0.5);
+			expect(boxes.badgeOverlaps).toBe(0);
+			expect(boxes.squeezedNames).toBe(0);
 		});
 	});
 });

@@ -1,6 +1,7 @@
 // The Chromium world of the component tests (admin, organization): one browser a test file, a page
 // a test in a light or dark scheme, a component rendered on the server inside one of the host apps of
-// src/stories/HostApp.svelte with the shipped stylesheet, and what its boxes measure in the page.
+// src/stories/HostApp.svelte with the shipped stylesheet, axe on it, and what its boxes measure at
+// each width.
 
 import { chromium, type Browser, type Page } from '@playwright/test';
 import { mkdirSync, readFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import type { Component } from 'svelte';
 import { render } from 'svelte/server';
 import { afterAll, beforeAll } from 'vitest';
 import { chromiumPath } from '../../../../scripts/chromium-path.js';
+import { expectNoSeriousViolations } from './axe-in-chromium.js';
 
 const root = join(import.meta.dirname, '../../../..');
 const stylesheet = readFileSync(join(root, 'src/lib/styles/kitgate.css'), 'utf8');
@@ -76,16 +78,17 @@ export function hostPage(host: Host, scheme: Scheme, title: string, component: u
 }
 
 /**
- * Launches Chromium before the calling file's tests and closes it after them; screenshots go to
- * test-results/`shots`/ (not committed), for a look by eye.
+ * Launches Chromium before the calling file's tests and closes it after them; measures the component
+ * under `measured.root`; screenshots go to test-results/`shots`/ (not committed), for a look by eye.
  *
  * @example
- * const chromiumPage = componentPagesInChromium('admin');
- * await chromiumPage.open('dark', html, async (page) => {
- * 	await chromiumPage.screenshot(page, 'users-dark');
+ * const chromiumPage = componentPagesInChromium('admin', { root: '.kg-admin' });
+ * await chromiumPage.axeCleanAtWidths('dark', html, 'users dark', [720, 360], async (boxes, width, page) => {
+ * 	expect(boxes.overflow).toBeLessThanOrEqual(0.5);
+ * 	await chromiumPage.screenshot(page, `users-dark-${width}`);
  * });
  */
-export function componentPagesInChromium(shots: string) {
+export function componentPagesInChromium(shots: string, measured: MeasureOptions) {
 	const folder = join(root, 'test-results', shots);
 	let browser: Browser;
 
@@ -99,13 +102,21 @@ export function componentPagesInChromium(shots: string) {
 	});
 
 	return {
-		/** Shows `html` in a page of its own, 720 px wide, in `scheme`, for `run`; the page is closed after. */
-		async open(scheme: Scheme, html: string, run: (page: Page) => Promise<void>): Promise<void> {
+		/**
+		 * Shows `html` in a page of its own in `scheme`, expects axe to find no serious or critical
+		 * violation (`name` labels a failure), then hands `check` the component's boxes at each of
+		 * `widths`; the page is closed after.
+		 */
+		async axeCleanAtWidths(scheme: Scheme, html: string, name: string, widths: number[], check: (boxes: Boxes, width: number, page: Page) => Promise<void>): Promise<void> {
 			const context = await browser.newContext({ viewport: { width: 720, height: 900 }, colorScheme: scheme });
 			try {
 				const page = await context.newPage();
 				await page.setContent(html);
-				await run(page);
+				await expectNoSeriousViolations(page, name);
+				for (const width of widths) {
+					await page.setViewportSize({ width, height: 900 });
+					await check(await measureBoxes(page, measured), width, page);
+				}
 			} finally {
 				await context.close();
 			}
@@ -143,14 +154,8 @@ export interface MeasureOptions {
 	wideNamesMayWrap?: boolean;
 }
 
-/**
- * Measures the boxes of the component under `root` at the page's current size.
- *
- * @example
- * const boxes = await measureBoxes(page, { root: '.kg-admin' });
- * expect(boxes.badgeOverlaps).toBe(0);
- */
-export async function measureBoxes(page: Page, options: MeasureOptions): Promise<Boxes> {
+/** Measures the boxes of the component under `root` at the page's current size. */
+async function measureBoxes(page: Page, options: MeasureOptions): Promise<Boxes> {
 	return page.evaluate(({ root: rootSelector, wideNamesMayWrap }) => {
 		const root = document.querySelector(rootSelector)!;
 		let overflow = 0;
