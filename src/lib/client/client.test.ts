@@ -2,27 +2,13 @@
 // that hands each request to `Auth()`, and `location` records where the helper navigates.
 
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
-import { Auth } from '../server/core/auth.js';
-import { TEST_SECRET } from '../server/core/test/client.js';
-import type { AuthConfig } from '../server/core/types.js';
-import { MemoryAdapter } from '../server/adapters/memory.js';
-import Credentials from '../server/providers/credentials.js';
 import Email from '../server/providers/email.js';
 import { signIn, signOut } from './index.js';
+import { adaApp } from './test/ada-app.js';
+import { engineBrowser, ORIGIN, PAGE } from './test/engine-browser.js';
 
-const ORIGIN = 'http://localhost:3000';
-const PAGE = `${ORIGIN}/page`;
-
-const config: AuthConfig = {
-	secret: TEST_SECRET,
-	trustHost: true,
-	adapter: MemoryAdapter(),
-	session: { strategy: 'jwt' },
+const config = adaApp({
 	providers: [
-		Credentials({
-			credentials: { username: {}, password: { type: 'password' } },
-			authorize: ({ username, password }) => (username === 'ada' && password === 'lovelace' ? { id: 'u1', name: 'Ada' } : null)
-		}),
 		Email({ sendVerificationRequest: async () => {} }),
 		{
 			id: 'acme',
@@ -35,35 +21,13 @@ const config: AuthConfig = {
 			userinfo: 'https://idp.example.com/userinfo'
 		}
 	]
-};
+});
 
 let jar: Map<string, string>;
 let navigations: string[];
 
 beforeEach(() => {
-	jar = new Map();
-	navigations = [];
-	vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
-		const headers = new Headers(init.headers);
-		if (jar.size) headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
-		const response = await Auth(new Request(new URL(input, PAGE), { ...init, headers }), config);
-		for (const line of response.headers.getSetCookie()) {
-			const [pair] = line.split(';');
-			const [name, value] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
-			if (/max-age=0/i.test(line) || !value) jar.delete(name);
-			else jar.set(name, value);
-		}
-		return response;
-	});
-	vi.stubGlobal('location', {
-		get href() {
-			return navigations.at(-1) ?? PAGE;
-		},
-		set href(url: string) {
-			navigations.push(url);
-		},
-		reload: () => navigations.push('reload')
-	});
+	({ jar, navigations } = engineBrowser(config));
 });
 
 afterEach(() => {

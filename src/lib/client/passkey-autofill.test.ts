@@ -5,9 +5,9 @@
 
 import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/server';
-import { Auth } from '../server/core/auth.js';
 import { ORIGIN, passkeyWorld } from '../server/core/test/webauthn-fixture.js';
 import { passkeySignIn } from './passkey.js';
+import { engineFetch } from './test/engine-browser.js';
 
 interface Get {
 	mediation?: string;
@@ -51,19 +51,7 @@ beforeEach(async () => {
 	requests = [];
 	navigations = [];
 	gets = [];
-	vi.stubGlobal('fetch', async (input: string, init: RequestInit = {}) => {
-		requests.push(input);
-		const headers = new Headers(init.headers);
-		if (jar.size) headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
-		const response = await Auth(new Request(new URL(input, PAGE), { ...init, headers }), world.config);
-		for (const line of response.headers.getSetCookie()) {
-			const [pair] = line.split(';');
-			const [name, value] = [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)];
-			if (/max-age=0/i.test(line) || !value) jar.delete(name);
-			else jar.set(name, value);
-		}
-		return response;
-	});
+	vi.stubGlobal('fetch', engineFetch(world.config, { page: PAGE, jar, onRequest: ({ input }) => requests.push(input) }));
 	vi.stubGlobal('location', { href: PAGE, hostname: 'localhost', assign: (url: string) => void navigations.push(url) });
 	vi.stubGlobal('PublicKeyCredential', Object.assign(function PublicKeyCredential() {}, { isConditionalMediationAvailable: async () => true }));
 	const field = (selector: string) => selector === "input[autocomplete$='webauthn']";

@@ -4,25 +4,13 @@
 // (Rendering, and one state per request on the server: session-state-ssr.test.ts; the browser: e2e/session-state.spec.ts.)
 
 import { afterEach, describe, expect, expectTypeOf, test, vi } from 'vitest';
-import { MemoryAdapter } from '../server/adapters/memory.js';
-import { TEST_SECRET } from '../server/core/test/client.js';
-import type { AuthConfig, Session } from '../server/core/types.js';
-import Credentials from '../server/providers/credentials.js';
+import type { Session } from '../server/core/types.js';
 import { getSession, signIn, signOut, updateSession } from './index.js';
 import { SessionState } from './session.svelte.js';
+import { adaApp } from './test/ada-app.js';
 import { engineBrowser } from './test/engine-browser.js';
 
-const config: AuthConfig = {
-	secret: TEST_SECRET,
-	trustHost: true,
-	adapter: MemoryAdapter(),
-	session: { strategy: 'jwt' },
-	providers: [
-		Credentials({
-			credentials: { username: {}, password: { type: 'password' } },
-			authorize: ({ username, password }) => (username === 'ada' && password === 'lovelace' ? { id: 'u1', name: 'Ada', email: 'ada@example.com' } : null)
-		})
-	],
+const config = adaApp({
 	callbacks: {
 		// an update may rename the user (the callback validates what the browser sent)
 		jwt: ({ token, trigger, session }) => {
@@ -30,7 +18,7 @@ const config: AuthConfig = {
 			return trigger === 'update' && typeof name === 'string' ? { ...token, name } : token;
 		}
 	}
-};
+});
 
 const ada = (): Session => ({ user: { name: 'Ada', email: 'ada@example.com' }, expires: '2100-01-01T00:00:00.000Z' });
 const signInAda = () => signIn('credentials', { username: 'ada', password: 'lovelace' }, { redirect: false });

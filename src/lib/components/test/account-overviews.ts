@@ -3,8 +3,9 @@
 // Shared by the component tests and the stories.
 
 import type { AccountOverview } from '../../server/core/account-types.js';
+import { laptopAndSecurityKey, minutesBefore } from './passkey-views.js';
 
-const AT = (minutesBefore: number) => new Date(Date.UTC(2026, 5, 1, 12) - minutesBefore * 60_000).toISOString();
+const AT = minutesBefore;
 
 /** A user with an OAuth account and an email account, two passkeys and three sessions, signed in two minutes ago. */
 export const fullOverview: AccountOverview = {
@@ -20,30 +21,7 @@ export const fullOverview: AccountOverview = {
 		{ id: 'github', name: 'GitHub' },
 		{ id: 'google', name: 'Google' }
 	],
-	passkeys: [
-		{
-			credentialID: 'Zm9vYmFyLXN5bmNlZC0xMjM0NTY',
-			name: 'Work laptop',
-			authenticatorName: 'iCloud Keychain',
-			createdAt: AT(60 * 24 * 20),
-			lastUsedAt: AT(2),
-			credentialDeviceType: 'multiDevice',
-			credentialBackedUp: true,
-			transports: ['internal', 'hybrid'],
-			canRemove: true
-		},
-		{
-			credentialID: 'YmF6cXV4LWtleS05ODc2NTQ',
-			name: null,
-			authenticatorName: 'YubiKey 5 Series',
-			createdAt: AT(60 * 24 * 3),
-			lastUsedAt: null,
-			credentialDeviceType: 'singleDevice',
-			credentialBackedUp: false,
-			transports: ['usb'],
-			canRemove: true
-		}
-	],
+	passkeys: laptopAndSecurityKey(AT(2)),
 	sessions: [
 		{ id: 'kY3mQ9xT2bV7wLp4sN8rZa', current: true, createdAt: AT(2), lastSeenAt: AT(0), expires: AT(-60 * 24 * 30), browser: 'Firefox', os: 'Linux' },
 		{ id: 'Pq7wE1rT5yU9iO3pA6sD2f', current: false, createdAt: AT(60 * 26), lastSeenAt: AT(60 * 3), expires: AT(-60 * 24 * 29), browser: 'Safari', os: 'iOS' },

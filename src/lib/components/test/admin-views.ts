@@ -4,8 +4,9 @@
 // Shared by the component tests, the page tests and the stories.
 
 import type { AdminUserDetail, AdminUserList, AdminUserSummary } from '../../server/core/admin-types.js';
+import { laptopAndSecurityKey, minutesBefore } from './passkey-views.js';
 
-const AT = (minutesBefore: number) => new Date(Date.UTC(2026, 5, 1, 12) - minutesBefore * 60_000).toISOString();
+const AT = minutesBefore;
 const DAY = 60 * 24;
 
 export const viewer = { id: 'admin-1', name: 'Grace Hopper', email: 'grace@example.com' };
@@ -64,30 +65,7 @@ export const fullDetail: AdminUserDetail = {
 		{ provider: 'github', providerName: 'GitHub', type: 'oauth', providerAccountId: '583231' },
 		{ provider: 'email', providerName: 'Email', type: 'email', providerAccountId: 'ada@example.com' }
 	],
-	passkeys: [
-		{
-			credentialID: 'Zm9vYmFyLXN5bmNlZC0xMjM0NTY',
-			name: 'Work laptop',
-			authenticatorName: 'iCloud Keychain',
-			createdAt: AT(20 * DAY),
-			lastUsedAt: AT(30),
-			credentialDeviceType: 'multiDevice',
-			credentialBackedUp: true,
-			transports: ['internal', 'hybrid'],
-			canRemove: true
-		},
-		{
-			credentialID: 'YmF6cXV4LWtleS05ODc2NTQ',
-			name: null,
-			authenticatorName: 'YubiKey 5 Series',
-			createdAt: AT(3 * DAY),
-			lastUsedAt: null,
-			credentialDeviceType: 'singleDevice',
-			credentialBackedUp: false,
-			transports: ['usb'],
-			canRemove: true
-		}
-	],
+	passkeys: laptopAndSecurityKey(AT(30)),
 	twoFactor: { enabled: true, enabledAt: AT(60 * DAY) },
 	sessions: [
 		{ id: 'session-a', current: false, createdAt: AT(30), lastSeenAt: AT(2), expires: AT(-30 * DAY), browser: 'Firefox', os: 'Linux' },

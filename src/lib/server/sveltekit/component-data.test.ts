@@ -17,6 +17,7 @@ import UserButton from '../../components/UserButton.svelte';
 import type { KitgateData } from '../../components/types.js';
 import { publicProviders } from '../core/response/component-data.js';
 import { kitgateData, SvelteKitAuth, type SvelteKitAuthConfig } from './index.js';
+import { kitEvent } from './test/events.js';
 
 const SECRET = 'component-data-secret-component-data-secret';
 const LEAKS = ['client-secret-value', 'client-id-value', 'smtp-password', 'issuer.example', 'token-url-secret', 'authorize-source', SECRET];
@@ -60,21 +61,7 @@ function hostileConfig(): SvelteKitAuthConfig {
 /** Runs SvelteKitAuth's handle for a page request, as SvelteKit would, and returns the event the page's loads get. */
 async function pageEvent(config: SvelteKitAuthConfig, path = '/signin'): Promise<RequestEvent> {
 	const { handle } = SvelteKitAuth(config);
-	const url = new URL(`http://localhost${path}`);
-	const event = {
-		url,
-		request: new Request(url),
-		locals: {},
-		cookies: { get: () => undefined, getAll: () => [], set: () => {}, delete: () => {}, serialize: () => '' },
-		getClientAddress: () => '127.0.0.1',
-		platform: undefined,
-		params: {},
-		route: { id: path },
-		setHeaders: () => {},
-		isDataRequest: false,
-		isSubRequest: false,
-		fetch
-	} as unknown as RequestEvent;
+	const event = kitEvent(`http://localhost${path}`);
 	await handle({ event, resolve: async () => new Response('page') });
 	return event;
 }

@@ -3,10 +3,11 @@
 // where; SvelteKit's bare "500 Internal Error" page never appears. In production the server still
 // stops at start-up, and no page ever shows the detail (issue 31, item 7).
 
-import type { Handle, RequestEvent } from '@sveltejs/kit';
+import type { Handle } from '@sveltejs/kit';
 import { afterEach, describe, expect, test, vi } from 'vitest';
 import Credentials from '../providers/credentials.js';
 import type { SvelteKitAuthConfig } from './index.js';
+import { kitEvent } from './test/events.js';
 
 /** A config like the guide's, with no secret (none in the test's environment either). */
 function configWithoutSecret(logged: unknown[][]): SvelteKitAuthConfig {
@@ -18,20 +19,7 @@ function configWithoutSecret(logged: unknown[][]): SvelteKitAuthConfig {
 
 /** What `handle` answers for a request to `path`, as SvelteKit calls it. */
 async function answer(handle: Handle, path: string, accept = 'text/html') {
-	const url = new URL(`http://localhost:5173${path}`);
-	const event = {
-		url,
-		request: new Request(url, { headers: { accept } }),
-		locals: {},
-		cookies: { get: () => undefined, getAll: () => [], set: () => {}, delete: () => {}, serialize: () => '' },
-		getClientAddress: () => '127.0.0.1',
-		params: {},
-		route: { id: path },
-		setHeaders: () => {},
-		isDataRequest: false,
-		isSubRequest: false,
-		fetch
-	} as unknown as RequestEvent;
+	const event = kitEvent(`http://localhost:5173${path}`, { headers: { accept } });
 	const response = await handle({ event, resolve: async () => new Response('the page', { status: 200 }) });
 	return { status: response.status, type: response.headers.get('content-type') ?? '', body: await response.text() };
 }
