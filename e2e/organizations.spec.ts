@@ -10,11 +10,12 @@
 // components (/organizations); Express kitgate's built-in pages (/auth/organizations). Both use
 // kitgate's built-in invitation page (the mail's link).
 
-import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { strategyApps, type DemoApp } from './apps.js';
+import { expect, test } from './fixtures.js';
+import { mailedLink } from './mailbox.js';
+import { signInOnThisPage, uniqueAddress, userSignsIn } from './sign-in.js';
 import { expectNoSeriousA11yViolations, viewport } from './ui.js';
-
-const MAILBOX = 'http://127.0.0.1:2526/messages';
 
 test.use({ viewport });
 
@@ -25,59 +26,10 @@ const settingsPath = (app: DemoApp, id: string) =>
 	`${app.name === 'sveltekit' ? '/organizations/settings' : '/auth/organizations/settings'}?${new URLSearchParams({ id })}`;
 
 /** A fresh address per test: the demo databases outlive a run. */
-const newAddress = (app: DemoApp, what: string) => `org-${what}-${app.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+const newAddress = (app: DemoApp, what: string) => uniqueAddress('org', what, app.name);
 
 /** A fresh organization name (the slug is made from it, and slugs are unique across the demo's database). */
 const newName = (what: string) => `${what} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-
-interface Mail {
-	subject: string;
-	text: string;
-	links: string[];
-}
-
-async function inbox(address: string): Promise<Mail[]> {
-	return ((await (await fetch(`${MAILBOX}?to=${encodeURIComponent(address)}`)).json()) as { messages: Mail[] }).messages;
-}
-
-/** The newest link of a mail to `address` that contains `part`, waiting for it to arrive (after `before` mails). */
-async function mailedLink(address: string, part: string, before = 0): Promise<string> {
-	let link: string | undefined;
-	await expect
-		.poll(async () => {
-			const mails = await inbox(address);
-			// the mailbox lists the newest first
-			link = mails.length > before ? mails[0].links.find((url) => url.includes(part)) : undefined;
-			return link;
-		})
-		.toBeTruthy();
-	return link!;
-}
-
-/** On a sign-in page: asks for a link for `address`, follows the newest one and confirms it. */
-async function signInOnThisPage(page: Page, address: string): Promise<void> {
-	const before = (await inbox(address)).length;
-	await page.getByLabel('Email address').fill(address);
-	await page.getByRole('button', { name: /sign in with email/i }).click();
-	await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-	await page.goto(await mailedLink(address, '/auth/callback/email', before));
-	await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/** From signed out: opens /protected, is sent to sign in, signs in with an email link, and sees /protected as theirs. */
-async function userSignsIn(page: Page, app: DemoApp, address: string): Promise<void> {
-	await page.goto(`${app.origin}/protected`);
-	await expect(page).toHaveURL(/signin\?callbackUrl=/);
-	await signInOnThisPage(page, address);
-	await expect(page).toHaveURL(`${app.origin}/protected`);
-	await expect(page.getByTestId('protected-user')).toContainText(address);
-}
-
-/** A browser of its own (another person). */
-async function newBrowser(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
-	const context = await browser.newContext({ viewport });
-	return { context, page: await context.newPage() };
-}
 
 /** What the demo's /protected page says of the active organization (read on a fresh request). */
 async function protectedOrganization(page: Page, app: DemoApp): Promise<string> {
@@ -122,163 +74,153 @@ async function invite(page: Page, address: string): Promise<void> {
 // both demos on both session strategies: a removed member's JWT and their database session alike lose the organization
 for (const app of strategyApps) {
 	test.describe(`${app.name}, ${app.strategy} sessions`, () => {
-		test('create, invite by email, the colleague signs up from the link and joins; switch; change their role; remove them', async ({ browser }) => {
+		test('create, invite by email, the colleague signs up from the link and joins; switch; change their role; remove them', async ({ newPerson }) => {
 			test.setTimeout(120_000);
 			const ownerAddress = newAddress(app, 'owner');
 			const colleagueAddress = newAddress(app, 'colleague');
 			const first = newName('Acme');
 			const second = newName('Beta');
-			const owner = await newBrowser(browser);
-			const colleague = await newBrowser(browser);
-			try {
-				// the owner signs in, has no organization yet, and creates one from the organizations page
-				await userSignsIn(owner.page, app, ownerAddress);
-				expect(await protectedOrganization(owner.page, app)).toBe('No active organization.');
+			const owner = await newPerson();
+			const colleague = await newPerson();
+			// the owner signs in, has no organization yet, and creates one from the organizations page
+			await userSignsIn(owner.page, ownerAddress, app.origin);
+			expect(await protectedOrganization(owner.page, app)).toBe('No active organization.');
+			await owner.page.goto(`${app.origin}${listPath(app)}`);
+			await expect(owner.page.getByText('You do not belong to any organization yet.')).toBeVisible();
+			await expectNoSeriousA11yViolations(owner.page);
+			const firstId = await createOrganization(owner.page, app, first);
+			await shoot(owner.page, 'list-after-create');
+			await expectNoSeriousA11yViolations(owner.page);
+			expect(await protectedOrganization(owner.page, app)).toBe(`Active organization: ${first} (owner).`);
+
+			// its settings page (from the switcher's link) invites the colleague's address
+			await owner.page.goto(`${app.origin}${listPath(app)}`);
+			await owner.page.getByRole('link', { name: `Settings of ${first}` }).click();
+			await expect(owner.page).toHaveURL(`${app.origin}${settingsPath(app, firstId)}`);
+			await expect(owner.page.getByRole('heading', { name: 'Members' })).toBeVisible();
+			// the only owner is not offered to leave (the organization always keeps an owner)
+			await expect(owner.page.locator('li.kitgate-organization-member').filter({ hasText: ownerAddress }).getByRole('button', { name: 'Leave' })).toHaveCount(0);
+			await invite(owner.page, colleagueAddress);
+			await shoot(owner.page, 'settings-invited');
+			await expectNoSeriousA11yViolations(owner.page);
+
+			// the colleague, signed out in their own browser, opens the mail's link: sign in to join
+			const invitationLink = await mailedLink(colleagueAddress, '/auth/organizations/invitation?token=');
+			expect(new URL(invitationLink).origin).toBe(app.origin);
+			await colleague.page.goto(invitationLink);
+			await expect(colleague.page.getByRole('heading', { name: `Join ${first}` })).toBeVisible();
+			await expect(colleague.page.getByRole('button', { name: `Join ${first}` })).toHaveCount(0);
+			await shoot(colleague.page, 'invitation-signed-out');
+			await expectNoSeriousA11yViolations(colleague.page);
+			await colleague.page.getByRole('link', { name: `Sign in as ${colleagueAddress} to join` }).click();
+			// they have no account: the email link signs them up, and brings them back to the invitation
+			await signInOnThisPage(colleague.page, colleagueAddress);
+			await expect(colleague.page).toHaveURL(invitationLink);
+			// their organizations page lists the invitation waiting for them (joined through the link)
+			await colleague.page.goto(`${app.origin}${listPath(app)}`);
+			const received = colleague.page.getByRole('region', { name: 'Invitations for you' });
+			await expect(received).toContainText(first);
+			await expect(received).toContainText('Open the link in the invitation mail to join.');
+			await shoot(colleague.page, 'list-invited');
+			await expectNoSeriousA11yViolations(colleague.page);
+			await colleague.page.goto(invitationLink);
+			const join = colleague.page.getByRole('button', { name: `Join ${first}` });
+			await expect(join).toBeVisible();
+			await shoot(colleague.page, 'invitation-signed-in');
+			await expectNoSeriousA11yViolations(colleague.page);
+			await join.click();
+			// they land in the organization, which is now their active one
+			await expect(colleague.page.getByRole('status').filter({ hasText: 'You joined the organization.' })).toBeVisible();
+			await expect(colleague.page.locator('.kitgate-organization-members')).toContainText(ownerAddress);
+			await shoot(colleague.page, 'joined');
+			await expectNoSeriousA11yViolations(colleague.page);
+			expect(await protectedOrganization(colleague.page, app)).toBe(`Active organization: ${first} (member).`);
+			// the link works once
+			await colleague.page.goto(invitationLink);
+			await expect(colleague.page.getByRole('button', { name: `Join ${first}` })).toHaveCount(0);
+
+			// the owner creates a second organization (now the active one) and switches back and forth
+			const secondId = await createOrganization(owner.page, app, second);
+			expect(secondId).not.toBe(firstId);
+			expect(await protectedOrganization(owner.page, app)).toBe(`Active organization: ${second} (owner).`);
+			for (const [name, id] of [
+				[first, firstId],
+				[second, secondId]
+			]) {
 				await owner.page.goto(`${app.origin}${listPath(app)}`);
-				await expect(owner.page.getByText('You do not belong to any organization yet.')).toBeVisible();
-				await expectNoSeriousA11yViolations(owner.page);
-				const firstId = await createOrganization(owner.page, app, first);
-				await shoot(owner.page, 'list-after-create');
-				await expectNoSeriousA11yViolations(owner.page);
-				expect(await protectedOrganization(owner.page, app)).toBe(`Active organization: ${first} (owner).`);
-
-				// its settings page (from the switcher's link) invites the colleague's address
-				await owner.page.goto(`${app.origin}${listPath(app)}`);
-				await owner.page.getByRole('link', { name: `Settings of ${first}` }).click();
-				await expect(owner.page).toHaveURL(`${app.origin}${settingsPath(app, firstId)}`);
-				await expect(owner.page.getByRole('heading', { name: 'Members' })).toBeVisible();
-				// the only owner is not offered to leave (the organization always keeps an owner)
-				await expect(owner.page.locator('li.kitgate-organization-member').filter({ hasText: ownerAddress }).getByRole('button', { name: 'Leave' })).toHaveCount(0);
-				await invite(owner.page, colleagueAddress);
-				await shoot(owner.page, 'settings-invited');
-				await expectNoSeriousA11yViolations(owner.page);
-
-				// the colleague, signed out in their own browser, opens the mail's link: sign in to join
-				const invitationLink = await mailedLink(colleagueAddress, '/auth/organizations/invitation?token=');
-				expect(new URL(invitationLink).origin).toBe(app.origin);
-				await colleague.page.goto(invitationLink);
-				await expect(colleague.page.getByRole('heading', { name: `Join ${first}` })).toBeVisible();
-				await expect(colleague.page.getByRole('button', { name: `Join ${first}` })).toHaveCount(0);
-				await shoot(colleague.page, 'invitation-signed-out');
-				await expectNoSeriousA11yViolations(colleague.page);
-				await colleague.page.getByRole('link', { name: `Sign in as ${colleagueAddress} to join` }).click();
-				// they have no account: the email link signs them up, and brings them back to the invitation
-				await signInOnThisPage(colleague.page, colleagueAddress);
-				await expect(colleague.page).toHaveURL(invitationLink);
-				// their organizations page lists the invitation waiting for them (joined through the link)
-				await colleague.page.goto(`${app.origin}${listPath(app)}`);
-				const received = colleague.page.getByRole('region', { name: 'Invitations for you' });
-				await expect(received).toContainText(first);
-				await expect(received).toContainText('Open the link in the invitation mail to join.');
-				await shoot(colleague.page, 'list-invited');
-				await expectNoSeriousA11yViolations(colleague.page);
-				await colleague.page.goto(invitationLink);
-				const join = colleague.page.getByRole('button', { name: `Join ${first}` });
-				await expect(join).toBeVisible();
-				await shoot(colleague.page, 'invitation-signed-in');
-				await expectNoSeriousA11yViolations(colleague.page);
-				await join.click();
-				// they land in the organization, which is now their active one
-				await expect(colleague.page.getByRole('status').filter({ hasText: 'You joined the organization.' })).toBeVisible();
-				await expect(colleague.page.locator('.kitgate-organization-members')).toContainText(ownerAddress);
-				await shoot(colleague.page, 'joined');
-				await expectNoSeriousA11yViolations(colleague.page);
-				expect(await protectedOrganization(colleague.page, app)).toBe(`Active organization: ${first} (member).`);
-				// the link works once
-				await colleague.page.goto(invitationLink);
-				await expect(colleague.page.getByRole('button', { name: `Join ${first}` })).toHaveCount(0);
-
-				// the owner creates a second organization (now the active one) and switches back and forth
-				const secondId = await createOrganization(owner.page, app, second);
-				expect(secondId).not.toBe(firstId);
-				expect(await protectedOrganization(owner.page, app)).toBe(`Active organization: ${second} (owner).`);
-				for (const [name, id] of [
-					[first, firstId],
-					[second, secondId]
-				]) {
-					await owner.page.goto(`${app.origin}${listPath(app)}`);
-					await owner.page.getByLabel('Active organization').selectOption(id);
-					await owner.page.getByRole('button', { name: 'Switch' }).click();
-					await expect(owner.page.getByRole('status').filter({ hasText: 'The active organization was changed.' })).toBeVisible();
-					await expect(owner.page).toHaveURL(new RegExp(`^${app.origin}${listPath(app)}\\?organization=switched$`));
-					await expect(owner.page.locator(`li[data-organization-id="${id}"][data-active]`)).toBeVisible();
-					expect(await protectedOrganization(owner.page, app)).toBe(`Active organization: ${name} (owner).`);
-				}
-				await owner.page.goto(`${app.origin}${listPath(app)}`);
-				await shoot(owner.page, 'list-two-organizations');
-				await expectNoSeriousA11yViolations(owner.page);
-
-				// the owner makes the colleague an admin of the first: the colleague's next request sees it
-				await owner.page.goto(`${app.origin}${settingsPath(app, firstId)}`);
-				const row = owner.page.locator('li.kitgate-organization-member').filter({ hasText: colleagueAddress });
-				await expect(row.locator('[data-badge="role"]')).toHaveText('Member');
-				await row.getByLabel(`Role of ${colleagueAddress}`).selectOption('admin');
-				await row.getByRole('button', { name: 'Change' }).click();
-				await expect(owner.page.getByRole('status').filter({ hasText: 'The role was changed.' })).toBeVisible();
-				await expect(row.locator('[data-badge="role"]')).toHaveText('Admin');
-				expect(await protectedOrganization(colleague.page, app)).toBe(`Active organization: ${first} (admin).`);
-
-				// the owner removes the colleague: their next request no longer sees the organization
-				await row.getByRole('checkbox', { name: `I understand that ${colleagueAddress} loses access` }).check();
-				await row.getByRole('button', { name: `Remove ${colleagueAddress}` }).click();
-				await expect(owner.page.getByRole('status').filter({ hasText: 'The member was removed.' })).toBeVisible();
-				await expect(owner.page.locator('li.kitgate-organization-member').filter({ hasText: colleagueAddress })).toHaveCount(0);
-				await shoot(owner.page, 'settings-removed');
-				expect(await protectedOrganization(colleague.page, app)).toBe('No active organization.');
-				// nor its settings page: not a member is the same answer as no such organization
-				const gone = await colleague.page.goto(`${app.origin}${settingsPath(app, firstId)}`);
-				expect(gone?.status()).toBe(404);
-				await colleague.page.goto(`${app.origin}${listPath(app)}`);
-				await expect(colleague.page.getByText('You do not belong to any organization yet.')).toBeVisible();
-			} finally {
-				await owner.context.close();
-				await colleague.context.close();
+				await owner.page.getByLabel('Active organization').selectOption(id);
+				await owner.page.getByRole('button', { name: 'Switch' }).click();
+				await expect(owner.page.getByRole('status').filter({ hasText: 'The active organization was changed.' })).toBeVisible();
+				await expect(owner.page).toHaveURL(new RegExp(`^${app.origin}${listPath(app)}\\?organization=switched$`));
+				await expect(owner.page.locator(`li[data-organization-id="${id}"][data-active]`)).toBeVisible();
+				expect(await protectedOrganization(owner.page, app)).toBe(`Active organization: ${name} (owner).`);
 			}
+			await owner.page.goto(`${app.origin}${listPath(app)}`);
+			await shoot(owner.page, 'list-two-organizations');
+			await expectNoSeriousA11yViolations(owner.page);
+
+			// the owner makes the colleague an admin of the first: the colleague's next request sees it
+			await owner.page.goto(`${app.origin}${settingsPath(app, firstId)}`);
+			const row = owner.page.locator('li.kitgate-organization-member').filter({ hasText: colleagueAddress });
+			await expect(row.locator('[data-badge="role"]')).toHaveText('Member');
+			await row.getByLabel(`Role of ${colleagueAddress}`).selectOption('admin');
+			await row.getByRole('button', { name: 'Change' }).click();
+			await expect(owner.page.getByRole('status').filter({ hasText: 'The role was changed.' })).toBeVisible();
+			await expect(row.locator('[data-badge="role"]')).toHaveText('Admin');
+			expect(await protectedOrganization(colleague.page, app)).toBe(`Active organization: ${first} (admin).`);
+
+			// the owner removes the colleague: their next request no longer sees the organization
+			await row.getByRole('checkbox', { name: `I understand that ${colleagueAddress} loses access` }).check();
+			await row.getByRole('button', { name: `Remove ${colleagueAddress}` }).click();
+			await expect(owner.page.getByRole('status').filter({ hasText: 'The member was removed.' })).toBeVisible();
+			await expect(owner.page.locator('li.kitgate-organization-member').filter({ hasText: colleagueAddress })).toHaveCount(0);
+			await shoot(owner.page, 'settings-removed');
+			expect(await protectedOrganization(colleague.page, app)).toBe('No active organization.');
+			// nor its settings page: not a member is the same answer as no such organization
+			const gone = await colleague.page.goto(`${app.origin}${settingsPath(app, firstId)}`);
+			expect(gone?.status()).toBe(404);
+			await colleague.page.goto(`${app.origin}${listPath(app)}`);
+			await expect(colleague.page.getByText('You do not belong to any organization yet.')).toBeVisible();
 		});
 
-		test('an invitation link opened by someone signed in with another address says why, and cannot be accepted', async ({ browser }) => {
+		test('an invitation link opened by someone signed in with another address says why, and cannot be accepted', async ({ newPerson }) => {
 			test.setTimeout(90_000);
 			const ownerAddress = newAddress(app, 'owner');
 			const invitedAddress = newAddress(app, 'invited');
 			const otherAddress = newAddress(app, 'other');
 			const name = newName('Gamma');
-			const owner = await newBrowser(browser);
-			const other = await newBrowser(browser);
-			try {
-				await userSignsIn(owner.page, app, ownerAddress);
-				const id = await createOrganization(owner.page, app, name);
-				await owner.page.goto(`${app.origin}${settingsPath(app, id)}`);
-				await invite(owner.page, invitedAddress);
-				const invitationLink = await mailedLink(invitedAddress, '/auth/organizations/invitation?token=');
+			const owner = await newPerson();
+			const other = await newPerson();
+			await userSignsIn(owner.page, ownerAddress, app.origin);
+			const id = await createOrganization(owner.page, app, name);
+			await owner.page.goto(`${app.origin}${settingsPath(app, id)}`);
+			await invite(owner.page, invitedAddress);
+			const invitationLink = await mailedLink(invitedAddress, '/auth/organizations/invitation?token=');
 
-				await userSignsIn(other.page, app, otherAddress);
-				await other.page.goto(invitationLink);
-				await expect(other.page.getByText(`You are signed in as ${otherAddress}, but this invitation is for ${invitedAddress}.`)).toBeVisible();
-				await expect(other.page.getByRole('button', { name: `Join ${name}` })).toHaveCount(0);
-				await shoot(other.page, 'invitation-wrong-address');
-				await expectNoSeriousA11yViolations(other.page);
+			await userSignsIn(other.page, otherAddress, app.origin);
+			await other.page.goto(invitationLink);
+			await expect(other.page.getByText(`You are signed in as ${otherAddress}, but this invitation is for ${invitedAddress}.`)).toBeVisible();
+			await expect(other.page.getByRole('button', { name: `Join ${name}` })).toHaveCount(0);
+			await shoot(other.page, 'invitation-wrong-address');
+			await expectNoSeriousA11yViolations(other.page);
 
-				// posting the accept form anyway (with this browser's CSRF token) is refused with its own code
-				const token = new URL(invitationLink).searchParams.get('token')!;
-				const detail = (await (await other.page.request.get(invitationLink, { headers: { accept: 'application/json' } })).json()) as { csrfToken: string; matchesSignedInUser: boolean };
-				expect(detail.matchesSignedInUser).toBe(false);
-				const refused = await other.page.request.post(`${app.origin}/auth/organizations/accept-invitation`, {
-					headers: { 'content-type': 'application/json', origin: app.origin },
-					data: { token, csrfToken: detail.csrfToken }
-				});
-				expect(refused.status()).toBe(403);
-				expect(await refused.json()).toMatchObject({ error: 'InvitationWrongAddress' });
-				expect(await protectedOrganization(other.page, app)).toBe('No active organization.');
-				await other.page.goto(`${app.origin}${listPath(app)}`);
-				await expect(other.page.getByText('You do not belong to any organization yet.')).toBeVisible();
+			// posting the accept form anyway (with this browser's CSRF token) is refused with its own code
+			const token = new URL(invitationLink).searchParams.get('token')!;
+			const detail = (await (await other.page.request.get(invitationLink, { headers: { accept: 'application/json' } })).json()) as { csrfToken: string; matchesSignedInUser: boolean };
+			expect(detail.matchesSignedInUser).toBe(false);
+			const refused = await other.page.request.post(`${app.origin}/auth/organizations/accept-invitation`, {
+				headers: { 'content-type': 'application/json', origin: app.origin },
+				data: { token, csrfToken: detail.csrfToken }
+			});
+			expect(refused.status()).toBe(403);
+			expect(await refused.json()).toMatchObject({ error: 'InvitationWrongAddress' });
+			expect(await protectedOrganization(other.page, app)).toBe('No active organization.');
+			await other.page.goto(`${app.origin}${listPath(app)}`);
+			await expect(other.page.getByText('You do not belong to any organization yet.')).toBeVisible();
 
-				// the invitation is still pending for its address
-				await owner.page.goto(`${app.origin}${settingsPath(app, id)}`);
-				await expect(owner.page.locator('.kitgate-organization-invitations li').filter({ hasText: invitedAddress })).toContainText('Pending');
-			} finally {
-				await owner.context.close();
-				await other.context.close();
-			}
+			// the invitation is still pending for its address
+			await owner.page.goto(`${app.origin}${settingsPath(app, id)}`);
+			await expect(owner.page.locator('.kitgate-organization-invitations li').filter({ hasText: invitedAddress })).toContainText('Pending');
 		});
 	});
 }

@@ -8,32 +8,10 @@
 // recorded (an init script that wraps it and calls through), so a test can say which request
 // signed in.
 
-import { expect, test, type CDPSession, type Page } from '@playwright/test';
-import { apps, CREDENTIALS_BUTTON, DEMO, type DemoApp } from './apps.js';
-
-/** Where each demo signs in: its own page (components) or the built-in page (script), and the passkey button there. */
-const signInPage: Record<DemoApp['name'], { path: string; button: string }> = {
-	sveltekit: { path: '/signin', button: 'Sign in with a passkey' },
-	express: { path: '/auth/signin', button: 'Sign in with Passkey' }
-};
-
-/** A platform authenticator with user verification; it answers prompts by itself while presence simulation is on. */
-async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; id: string; presence: (enabled: boolean) => Promise<void> }> {
-	const cdp = await page.context().newCDPSession(page);
-	await cdp.send('WebAuthn.enable');
-	const { authenticatorId: id } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-		options: {
-			protocol: 'ctap2',
-			transport: 'internal',
-			hasResidentKey: true,
-			hasUserVerification: true,
-			isUserVerified: true,
-			automaticPresenceSimulation: true
-		}
-	});
-	const presence = async (enabled: boolean) => void (await cdp.send('WebAuthn.setAutomaticPresenceSimulation', { authenticatorId: id, enabled }));
-	return { cdp, id, presence };
-}
+import { expect, test, type Page } from '@playwright/test';
+import { apps, DEMO, type DemoApp } from './apps.js';
+import { addAuthenticator, addPasskey, openAccountSignedIn, passkeySignInPage as signInPage, removeAllPasskeys } from './passkeys.js';
+import { signOut, typeCredentials } from './sign-in.js';
 
 /**
  * Records, across navigations, each `navigator.credentials.get` of the page: `get:<mediation>`
@@ -78,29 +56,11 @@ function recordPasskeyRoutes(page: Page): string[] {
  * and signs out.
  */
 async function registerPasskey(page: Page, app: DemoApp, { removed = false } = {}): Promise<void> {
-	await page.goto(`${app.origin}/account`);
-	await page.getByLabel('Username').fill(DEMO.username);
-	await page.getByLabel('Password').fill(DEMO.password);
-	await page.getByRole('button', { name: CREDENTIALS_BUTTON }).click();
-	await expect(page).toHaveURL(`${app.origin}/account`);
+	await openAccountSignedIn(page, app);
 	await removeAllPasskeys(page, app);
-	await page.getByRole('button', { name: 'Add a passkey' }).click();
-	await expect(page.getByText('Passkey added.')).toBeVisible();
-	await expect(page.locator('li[data-credential-id]')).toHaveCount(1);
+	await addPasskey(page, 1);
 	if (removed) await removeAllPasskeys(page, app);
-	await page.goto(`${app.origin}/`);
-	await app.signOut(page);
-	await expect(page.getByTestId('anonymous')).toBeVisible();
-}
-
-/** Removes the demo user's passkeys through the JSON route (the demo databases outlive a run). */
-async function removeAllPasskeys(page: Page, app: DemoApp): Promise<void> {
-	const route = `${app.origin}/auth/webauthn-authenticators/passkey`;
-	const { authenticators } = (await (await page.request.get(route)).json()) as { authenticators: { credentialID: string }[] };
-	for (const { credentialID } of authenticators) {
-		const { csrfToken } = (await (await page.request.get(`${app.origin}/auth/csrf`)).json()) as { csrfToken: string };
-		expect((await page.request.post(route, { data: { credentialID, csrfToken } })).ok()).toBe(true);
-	}
+	await signOut(page, app);
 }
 
 for (const app of apps) {
@@ -178,9 +138,7 @@ for (const app of apps) {
 		test('the sign-in page keeps its fields and the password sign-in works', async ({ page }) => {
 			await page.goto(`${app.origin}${signInPage[app.name].path}`);
 			await expect(page.getByLabel('Username')).toHaveAttribute('autocomplete', 'username webauthn');
-			await page.getByLabel('Username').fill(DEMO.username);
-			await page.getByLabel('Password').fill(DEMO.password);
-			await page.getByRole('button', { name: CREDENTIALS_BUTTON }).click();
+			await typeCredentials(page);
 			await expect(page.getByTestId('session-user')).toContainText(DEMO.name);
 		});
 	});

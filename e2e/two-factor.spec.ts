@@ -8,84 +8,22 @@
 // demo password user is shared by the other specs) and sign-ins that go stale in seconds; so do
 // twoFactor.required (a new user sets it up at sign-in) and "Trust this browser".
 
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
-import { totpCode, totpStep } from '../src/lib/server/core/two-factor/totp.js';
-import { apps, CREDENTIALS_BUTTON, DEMO, type DemoApp } from './apps.js';
+import type { Page } from '@playwright/test';
+import { apps, DEMO, type DemoApp } from './apps.js';
+import { confirmEnrolment, enrolOnAccountPage, nextCode, wrongCode } from './authenticator-app.js';
+import { expect, test } from './fixtures.js';
+import { accountPath, emailSignIn, sessionOf, signOut, typeCredentials, uniqueAddress } from './sign-in.js';
 import { expectNoSeriousA11yViolations, noScriptContext, viewport } from './ui.js';
-
-const MAILBOX = 'http://127.0.0.1:2526/messages';
 
 test.use({ viewport });
 
-/** Where each demo manages the account: its own page built from AccountSettings, or kitgate's built-in page. */
-const accountPath = (app: DemoApp) => (app.name === 'sveltekit' ? '/account' : '/auth/account');
-
-const newAddress = (app: DemoApp, what: string) => `2fa-${what}-${app.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-
-/** An enrolled key and the last time step the server accepted a code of (a code is accepted once, and only after that step). */
-interface Authenticator {
-	secret: string;
-	lastStep: number;
-}
-
-/**
- * A code the server accepts now: of a step after the last one used and at most one step ahead of
- * the clock (the server's window is ±1 step), waiting for the clock when it must.
- */
-async function nextCode(page: Page, key: Authenticator): Promise<string> {
-	const step = Math.max(key.lastStep + 1, totpStep(Date.now()));
-	while (totpStep(Date.now()) + 1 < step) await page.waitForTimeout(500);
-	key.lastStep = step;
-	return totpCode(key.secret, step);
-}
-
-/** A well-formed code that is none of the codes the server would accept now. */
-function wrongCode(key: Authenticator): string {
-	const now = totpStep(Date.now());
-	const valid = new Set([-1, 0, 1, 2].map((offset) => totpCode(key.secret, now + offset)));
-	for (let offset = 40; ; offset++) if (!valid.has(totpCode(key.secret, now + offset))) return totpCode(key.secret, now + offset);
-}
-
-/** The newest sign-in link in the demo mailbox (newest mail first) sent to `address`, once more mails than `before` arrived. */
-async function mailedLink(address: string, before: number): Promise<string> {
-	let link: string | undefined;
-	await expect
-		.poll(async () => {
-			const { messages } = (await (await fetch(`${MAILBOX}?to=${encodeURIComponent(address)}`)).json()) as { messages: { links: string[] }[] };
-			link = messages.length > before ? messages.flatMap((mail) => mail.links).find((url) => url.includes('/auth/callback/email')) : undefined;
-			return link;
-		})
-		.toBeTruthy();
-	return link!;
-}
-
-async function mailCount(address: string): Promise<number> {
-	return ((await (await fetch(`${MAILBOX}?to=${encodeURIComponent(address)}`)).json()) as { messages: unknown[] }).messages.length;
-}
-
-/** From a signed-out page at `path`: the sign-in page, an email link, its confirmation. Ends wherever the sign-in goes. */
-async function emailSignIn(page: Page, app: DemoApp, address: string, path: string): Promise<void> {
-	await page.goto(`${app.origin}${path}`);
-	await expect(page).toHaveURL(/signin\?callbackUrl=/);
-	const before = await mailCount(address);
-	await page.getByLabel('Email address').fill(address);
-	await page.getByRole('button', { name: /sign in with email/i }).click();
-	await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible();
-	await page.goto(await mailedLink(address, before));
-	await page.getByRole('button', { name: 'Sign in' }).click();
-}
+const newAddress = (app: DemoApp, what: string) => uniqueAddress('2fa', what, app.name);
 
 /** From a signed-out page at `path`: the credentials form with the demo user. */
 async function passwordSignIn(page: Page, origin: string, path: string): Promise<void> {
 	await page.goto(`${origin}${path}`);
 	await expect(page).toHaveURL(/signin\?callbackUrl=/);
-	await page.getByLabel('Username').fill(DEMO.username);
-	await page.getByLabel('Password').fill(DEMO.password);
-	await page.getByRole('button', { name: CREDENTIALS_BUTTON }).click();
+	await typeCredentials(page);
 }
 
 /** The second step's page: one field for a code or a recovery code. */
@@ -100,44 +38,9 @@ async function typeSecondStep(page: Page, code: string): Promise<void> {
 	await page.getByRole('button', { name: 'Verify' }).click();
 }
 
-/** Enrols from the account page: the key read off the page, the first code, the ten recovery codes shown once. */
-async function enrol(page: Page, accountUrl: string): Promise<{ key: Authenticator; recoveryCodes: string[] }> {
-	await page.goto(accountUrl);
-	const section = page.locator('section.kitgate-two-factor');
-	await expect(section).toContainText('Two-step verification is off.');
-	await section.getByRole('button', { name: 'Set up two-step verification' }).click();
-	// the account page in the enrolment step: the key is on the page, never in its address
-	await expect(page.getByRole('img', { name: 'QR code of your authenticator key' })).toBeVisible();
-	const secret = (await page.locator('.kitgate-two-factor-secret code').getAttribute('data-secret'))!;
-	expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
-	expect(page.url()).not.toContain(secret);
-	const key = { secret, lastStep: 0 };
-	// a typo first: the same key is asked for again
-	await page.getByLabel('6-digit code from the app').fill(wrongCode(key));
-	await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
-	await expect(page.getByRole('alert')).toContainText('That code is not right');
-	await expect(page.locator('.kitgate-two-factor-secret code')).toHaveAttribute('data-secret', secret);
-	await page.getByLabel('6-digit code from the app').fill(await nextCode(page, key));
-	await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
-	await expect(page.getByRole('heading', { name: 'Save your recovery codes now' })).toBeVisible();
-	const recoveryCodes = await page.locator('ol.kitgate-recovery-codes code').allTextContents();
-	expect(recoveryCodes).toHaveLength(10);
-	await page.getByRole('link', { name: 'I have saved my recovery codes' }).click();
-	await expect(page.locator('section.kitgate-two-factor')).toContainText('You have 10 recovery codes left.');
-	return { key, recoveryCodes };
-}
-
-/** Signs out from a signed-in page of the demo. */
-async function signOut(page: Page, app: DemoApp, origin = app.origin): Promise<void> {
-	await page.goto(`${origin}/`);
-	await app.signOut(page);
-	await expect(page.getByTestId('anonymous')).toBeVisible();
-}
-
 /** Nobody is signed in as the app sees it: its protected page (locals.auth() / getSession), its home page and /auth/session. */
 async function expectNobodySignedIn(page: Page, origin: string): Promise<void> {
-	const session = (await (await page.request.get(`${origin}/auth/session`)).json()) as { user?: unknown } | null;
-	expect(session?.user).toBeUndefined();
+	expect((await sessionOf(page, origin))?.user).toBeUndefined();
 	await page.goto(`${origin}/`);
 	await expect(page.getByTestId('anonymous')).toBeVisible();
 	await page.goto(`${origin}/protected`);
@@ -149,14 +52,14 @@ for (const app of apps) {
 		test('enrol on the account page, then sign in with an email link and a code; replayed and wrong codes refused; a recovery code', async ({ page }) => {
 			test.setTimeout(120_000);
 			const address = newAddress(app, 'email');
-			await emailSignIn(page, app, address, accountPath(app));
+			await emailSignIn(page, address, app.origin, accountPath(app));
 			await expect(page).toHaveURL(`${app.origin}${accountPath(app)}`);
 			await expectNoSeriousA11yViolations(page);
-			const { key, recoveryCodes } = await enrol(page, `${app.origin}${accountPath(app)}`);
+			const { key, recoveryCodes } = await enrolOnAccountPage(page, `${app.origin}${accountPath(app)}`, { typoFirst: true });
 			await signOut(page, app);
 
 			// the primary sign-in alone signs nobody in
-			await emailSignIn(page, app, address, '/protected');
+			await emailSignIn(page, address, app.origin);
 			await expectSecondStep(page, app.origin);
 			await expectNoSeriousA11yViolations(page);
 			await expectNobodySignedIn(page, app.origin);
@@ -168,15 +71,14 @@ for (const app of apps) {
 			await signOut(page, app);
 
 			// the same code again (same time step): refused, still nobody signed in; a wrong one too
-			await emailSignIn(page, app, address, '/protected');
+			await emailSignIn(page, address, app.origin);
 			await expectSecondStep(page, app.origin);
 			await typeSecondStep(page, code);
 			await expect(page).toHaveURL(/second-factor\?error=InvalidSecondFactor/);
 			await expect(page.getByRole('alert')).toHaveText('That code is not right, or it was already used. Try the next code your app shows.');
 			await typeSecondStep(page, wrongCode(key));
 			await expect(page.getByRole('alert')).toContainText('That code is not right');
-			const session = (await (await page.request.get(`${app.origin}/auth/session`)).json()) as { user?: unknown } | null;
-			expect(session?.user).toBeUndefined();
+			expect((await sessionOf(page, app.origin))?.user).toBeUndefined();
 
 			// a recovery code: signed in, and told how many are left
 			await typeSecondStep(page, recoveryCodes[0]);
@@ -193,10 +95,10 @@ for (const app of apps) {
 		test('repeated wrong codes are throttled: then even the right code is refused', async ({ page }) => {
 			test.setTimeout(90_000);
 			const address = newAddress(app, 'throttle');
-			await emailSignIn(page, app, address, accountPath(app));
-			const { key } = await enrol(page, `${app.origin}${accountPath(app)}`);
+			await emailSignIn(page, address, app.origin, accountPath(app));
+			const { key } = await enrolOnAccountPage(page, `${app.origin}${accountPath(app)}`, { typoFirst: true });
 			await signOut(page, app);
-			await emailSignIn(page, app, address, '/protected');
+			await emailSignIn(page, address, app.origin);
 			await expectSecondStep(page, app.origin);
 			let throttled = false;
 			for (let attempt = 0; attempt < 8 && !throttled; attempt++) {
@@ -217,11 +119,11 @@ for (const app of apps) {
 			try {
 				const page = await context.newPage();
 				const address = newAddress(app, 'nojs');
-				await emailSignIn(page, app, address, accountPath(app));
+				await emailSignIn(page, address, app.origin, accountPath(app));
 				await expect(page).toHaveURL(`${app.origin}${accountPath(app)}`);
-				const { key } = await enrol(page, `${app.origin}${accountPath(app)}`);
+				const { key } = await enrolOnAccountPage(page, `${app.origin}${accountPath(app)}`, { typoFirst: true });
 				await signOut(page, app);
-				await emailSignIn(page, app, address, '/protected');
+				await emailSignIn(page, address, app.origin);
 				await expectSecondStep(page, app.origin);
 				await typeSecondStep(page, await nextCode(page, key));
 				await expect(page).toHaveURL(`${app.origin}/protected`);
@@ -233,173 +135,132 @@ for (const app of apps) {
 	});
 }
 
-/** A demo started by this spec: its own SQLite file, and sign-ins that count as recent for FRESH_SECONDS only. */
+/** The demos this spec starts (each with its own SQLite file), with sign-ins that count as recent for FRESH_SECONDS only. */
 const FRESH_SECONDS = 8;
 const spawned = [
-	{ app: apps[0], port: 4190, command: ['build'], env: (dir: string, origin: string) => ({ ORIGIN: origin, KITGATE_DB_FILE: join(dir, 'demo.sqlite') }) },
-	{ app: apps[1], port: 3190, command: ['examples/express/server.js'], env: (dir: string) => ({ KITGATE_EXPRESS_DB_FILE: join(dir, 'demo.sqlite') }) }
+	{ app: apps[0], port: 4190 },
+	{ app: apps[1], port: 3190 }
 ];
 
-/** Starts a demo; resolves once it says it listens (SvelteKit: "Listening on", Express: "demo on"). */
-function startDemo(command: string[], port: number, env: Record<string, string>): { child: ChildProcess; ready: Promise<void> } {
-	const child = spawn('node', command, {
-		env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', KITGATE_FRESH_SIGN_IN_MAX_AGE: String(FRESH_SECONDS) },
-		stdio: ['ignore', 'pipe', 'inherit']
-	});
-	const ready = new Promise<void>((resolve, reject) => {
-		child.stdout!.on('data', (chunk) => /Listening on|demo on/.test(String(chunk)) && resolve());
-		child.on('exit', (code) => reject(new Error(`the demo exited with ${code}`)));
-		setTimeout(() => reject(new Error('the demo did not start in 30 s')), 30_000);
-	});
-	return { child, ready };
-}
-
 for (const demo of spawned) {
-	test(`${demo.app.name}: password + code; turning it off needs a recent sign-in and a current code`, async ({ page }) => {
+	test(`${demo.app.name}: password + code; turning it off needs a recent sign-in and a current code`, async ({ page, ownDemo }) => {
 		test.setTimeout(150_000);
-		const origin = `http://localhost:${demo.port}`;
-		const dir = mkdtempSync(join(tmpdir(), 'kitgate-2fa-'));
-		const server = startDemo(demo.command, demo.port, demo.env(dir, origin));
-		try {
-			await server.ready;
-			const accountUrl = `${origin}${accountPath(demo.app)}`;
-			await passwordSignIn(page, origin, accountPath(demo.app));
-			await expect(page).toHaveURL(accountUrl);
-			const { key, recoveryCodes } = await enrol(page, accountUrl);
-			await signOut(page, demo.app, origin);
+		const origin = await ownDemo(demo.app, demo.port, { KITGATE_FRESH_SIGN_IN_MAX_AGE: String(FRESH_SECONDS) });
+		const accountUrl = `${origin}${accountPath(demo.app)}`;
+		await passwordSignIn(page, origin, accountPath(demo.app));
+		await expect(page).toHaveURL(accountUrl);
+		const { key, recoveryCodes } = await enrolOnAccountPage(page, accountUrl, { typoFirst: true });
+		await signOut(page, demo.app, origin);
 
-			// password, then the code
-			await passwordSignIn(page, origin, '/protected');
-			await expectSecondStep(page, origin);
-			await expectNobodySignedIn(page, origin);
-			await page.goto(`${origin}/auth/second-factor`);
-			await typeSecondStep(page, await nextCode(page, key));
-			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
+		// password, then the code
+		await passwordSignIn(page, origin, '/protected');
+		await expectSecondStep(page, origin);
+		await expectNobodySignedIn(page, origin);
+		await page.goto(`${origin}/auth/second-factor`);
+		await typeSecondStep(page, await nextCode(page, key));
+		await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
 
-			// once the sign-in is stale, turning it off sends the user to sign in again first
-			await page.waitForTimeout((FRESH_SECONDS + 1) * 1000);
-			await page.goto(accountUrl);
-			const section = page.locator('section.kitgate-two-factor');
-			await expect(section.locator('.kitgate-account-fresh')).toHaveText('For your security, you will be asked to sign in again first.');
-			const removal = section.locator('form.kitgate-account-two-factor-remove');
-			await removal.getByLabel('Current code from the app, or a recovery code').fill(wrongCode(key));
-			await removal.getByRole('button', { name: 'Turn off two-step verification' }).click();
-			await expect(page).toHaveURL(/signin\?.*error=FreshSignInRequired/);
-			await expect(page.getByText('For your security, sign in again to continue.')).toBeVisible();
+		// once the sign-in is stale, turning it off sends the user to sign in again first
+		await page.waitForTimeout((FRESH_SECONDS + 1) * 1000);
+		await page.goto(accountUrl);
+		const section = page.locator('section.kitgate-two-factor');
+		await expect(section.locator('.kitgate-account-fresh')).toHaveText('For your security, you will be asked to sign in again first.');
+		const removal = section.locator('form.kitgate-account-two-factor-remove');
+		await removal.getByLabel('Current code from the app, or a recovery code').fill(wrongCode(key));
+		await removal.getByRole('button', { name: 'Turn off two-step verification' }).click();
+		await expect(page).toHaveURL(/signin\?.*error=FreshSignInRequired/);
+		await expect(page.getByText('For your security, sign in again to continue.')).toBeVisible();
 
-			// signing in again (with a recovery code this time) comes back to the account page, fresh; the
-			// code that turns it off is taken first (it may mean waiting for the app's next code), so the
-			// sign-in is still recent when it is typed
-			const removalCode = await nextCode(page, key);
-			await page.getByLabel('Username').fill(DEMO.username);
-			await page.getByLabel('Password').fill(DEMO.password);
-			await page.getByRole('button', { name: CREDENTIALS_BUTTON }).click();
-			await expectSecondStep(page, origin);
-			await typeSecondStep(page, recoveryCodes[4]);
-			await expect(page.getByTestId('recovery-codes-left')).toHaveText('You have 9 recovery codes left. Each code works once.');
-			await page.getByRole('link', { name: 'Continue' }).click();
-			await expect(page).toHaveURL(accountUrl);
+		// signing in again (with a recovery code this time) comes back to the account page, fresh; the
+		// code that turns it off is taken first (it may mean waiting for the app's next code), so the
+		// sign-in is still recent when it is typed
+		const removalCode = await nextCode(page, key);
+		await typeCredentials(page);
+		await expectSecondStep(page, origin);
+		await typeSecondStep(page, recoveryCodes[4]);
+		await expect(page.getByTestId('recovery-codes-left')).toHaveText('You have 9 recovery codes left. Each code works once.');
+		await page.getByRole('link', { name: 'Continue' }).click();
+		await expect(page).toHaveURL(accountUrl);
 
-			// a wrong code is refused; a current one turns it off
-			await removal.getByLabel('Current code from the app, or a recovery code').fill(wrongCode(key));
-			await removal.getByRole('button', { name: 'Turn off two-step verification' }).click();
-			await expect(page.getByRole('alert').first()).toContainText('That code is not right');
-			await removal.getByLabel('Current code from the app, or a recovery code').fill(removalCode);
-			await removal.getByRole('button', { name: 'Turn off two-step verification' }).click();
-			await expect(page.getByRole('status').first()).toHaveText('Two-step verification is off.');
-			await expect(section).toContainText('Two-step verification is off.');
+		// a wrong code is refused; a current one turns it off
+		await removal.getByLabel('Current code from the app, or a recovery code').fill(wrongCode(key));
+		await removal.getByRole('button', { name: 'Turn off two-step verification' }).click();
+		await expect(page.getByRole('alert').first()).toContainText('That code is not right');
+		await removal.getByLabel('Current code from the app, or a recovery code').fill(removalCode);
+		await removal.getByRole('button', { name: 'Turn off two-step verification' }).click();
+		await expect(page.getByRole('status').first()).toHaveText('Two-step verification is off.');
+		await expect(section).toContainText('Two-step verification is off.');
 
-			// the password alone signs in again
-			await signOut(page, demo.app, origin);
-			await passwordSignIn(page, origin, '/protected');
-			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
-		} finally {
-			server.child.kill('SIGTERM');
-			rmSync(dir, { recursive: true, force: true });
-		}
+		// the password alone signs in again
+		await signOut(page, demo.app, origin);
+		await passwordSignIn(page, origin, '/protected');
+		await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
 	});
 }
 
 /** Demos started with twoFactor.required and "Trust this browser for 30 days" (KITGATE_TWO_FACTOR_REQUIRED, KITGATE_TRUST_BROWSER_DAYS). */
 const policyDemos = [
-	{ app: apps[0], port: 4191, command: ['build'], env: (dir: string, origin: string) => ({ ORIGIN: origin, KITGATE_DB_FILE: join(dir, 'demo.sqlite') }) },
-	{ app: apps[1], port: 3191, command: ['examples/express/server.js'], env: (dir: string) => ({ KITGATE_EXPRESS_DB_FILE: join(dir, 'demo.sqlite') }) }
+	{ app: apps[0], port: 4191 },
+	{ app: apps[1], port: 3191 }
 ];
 
 for (const demo of policyDemos) {
-	test(`${demo.app.name}: two-step verification required — a new user sets it up at sign-in; "Trust this browser" skips the code in that browser only (another, without JavaScript, is asked)`, async ({ browser }) => {
+	test(`${demo.app.name}: two-step verification required — a new user sets it up at sign-in; "Trust this browser" skips the code in that browser only (another, without JavaScript, is asked)`, async ({ browser, newPerson, ownDemo }) => {
 		test.setTimeout(150_000);
-		const origin = `http://localhost:${demo.port}`;
-		const dir = mkdtempSync(join(tmpdir(), 'kitgate-2fa-policy-'));
-		const server = startDemo(demo.command, demo.port, { ...demo.env(dir, origin), KITGATE_TWO_FACTOR_REQUIRED: 'yes', KITGATE_TRUST_BROWSER_DAYS: '30' });
+		const origin = await ownDemo(demo.app, demo.port, {
+			KITGATE_FRESH_SIGN_IN_MAX_AGE: String(FRESH_SECONDS),
+			KITGATE_TWO_FACTOR_REQUIRED: 'yes',
+			KITGATE_TRUST_BROWSER_DAYS: '30'
+		});
 		// axe runs a script in the page: this browser has JavaScript (the pages themselves run none)
-		const context = await browser.newContext({ viewport });
+		const { context, page } = await newPerson();
+
+		// the password alone signs nobody in: the second step sets up the second factor first
+		await passwordSignIn(page, origin, '/protected');
+		await expect(page).toHaveURL(`${origin}/auth/second-factor`);
+		await expect(page.getByRole('heading', { level: 1 })).toHaveText('Two-step verification');
+		await expect(page.getByText('This site asks everyone to use two-step verification.')).toBeVisible();
+		await expect(page.getByRole('img', { name: 'QR code of your authenticator key' })).toBeVisible();
+		await expectNoSeriousA11yViolations(page);
+		await expectNobodySignedIn(page, origin);
+		const account = await page.request.get(`${origin}/auth/account`, { headers: { accept: 'application/json' } });
+		expect(account.status()).toBe(401);
+
+		await page.goto(`${origin}/auth/second-factor`);
+		const { key } = await confirmEnrolment(page, { typoFirst: true });
+		await expectNoSeriousA11yViolations(page);
+		await page.getByRole('link', { name: 'I have saved my recovery codes, continue' }).click();
+		await expect(page).toHaveURL(`${origin}/protected`);
+		await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
+		await signOut(page, demo.app, origin);
+
+		// now a code is asked for, with "Trust this browser for 30 days"
+		await passwordSignIn(page, origin, '/protected');
+		await expectSecondStep(page, origin);
+		const trust = page.getByLabel('Trust this browser for 30 days');
+		await expect(trust).not.toBeChecked();
+		await expectNoSeriousA11yViolations(page);
+		await trust.check();
+		await typeSecondStep(page, await nextCode(page, key));
+		await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
+		const cookie = (await context.cookies(origin)).find((c) => c.name === 'kitgate.trusted-browser');
+		expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+		await signOut(page, demo.app, origin);
+
+		// the same browser: the password is enough
+		await passwordSignIn(page, origin, '/protected');
+		await expect(page).toHaveURL(`${origin}/protected`);
+		await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
+
+		// another browser (without JavaScript) is asked for the code
+		const other = await noScriptContext(browser);
 		try {
-			await server.ready;
-			const page = await context.newPage();
-
-			// the password alone signs nobody in: the second step sets up the second factor first
-			await passwordSignIn(page, origin, '/protected');
-			await expect(page).toHaveURL(`${origin}/auth/second-factor`);
-			await expect(page.getByRole('heading', { level: 1 })).toHaveText('Two-step verification');
-			await expect(page.getByText('This site asks everyone to use two-step verification.')).toBeVisible();
-			await expect(page.getByRole('img', { name: 'QR code of your authenticator key' })).toBeVisible();
-			await expectNoSeriousA11yViolations(page);
-			await expectNobodySignedIn(page, origin);
-			const account = await page.request.get(`${origin}/auth/account`, { headers: { accept: 'application/json' } });
-			expect(account.status()).toBe(401);
-
-			await page.goto(`${origin}/auth/second-factor`);
-			const secret = (await page.locator('.kitgate-two-factor-secret code').getAttribute('data-secret'))!;
-			expect(page.url()).not.toContain(secret);
-			const key = { secret, lastStep: 0 };
-			await page.getByLabel('6-digit code from the app').fill(wrongCode(key));
-			await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
-			await expect(page.getByRole('alert')).toContainText('That code is not right');
-			await expect(page.locator('.kitgate-two-factor-secret code')).toHaveAttribute('data-secret', secret);
-			await page.getByLabel('6-digit code from the app').fill(await nextCode(page, key));
-			await page.getByRole('button', { name: 'Turn on two-step verification' }).click();
-			await expect(page.getByRole('heading', { name: 'Save your recovery codes now' })).toBeVisible();
-			await expect(page.locator('ol.kitgate-recovery-codes code')).toHaveCount(10);
-			await expectNoSeriousA11yViolations(page);
-			await page.getByRole('link', { name: 'I have saved my recovery codes, continue' }).click();
-			await expect(page).toHaveURL(`${origin}/protected`);
-			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
-			await signOut(page, demo.app, origin);
-
-			// now a code is asked for, with "Trust this browser for 30 days"
-			await passwordSignIn(page, origin, '/protected');
-			await expectSecondStep(page, origin);
-			const trust = page.getByLabel('Trust this browser for 30 days');
-			await expect(trust).not.toBeChecked();
-			await expectNoSeriousA11yViolations(page);
-			await trust.check();
-			await typeSecondStep(page, await nextCode(page, key));
-			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
-			const cookie = (await context.cookies(origin)).find((c) => c.name === 'kitgate.trusted-browser');
-			expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
-			await signOut(page, demo.app, origin);
-
-			// the same browser: the password is enough
-			await passwordSignIn(page, origin, '/protected');
-			await expect(page).toHaveURL(`${origin}/protected`);
-			await expect(page.getByTestId('protected-user')).toContainText(DEMO.name);
-
-			// another browser (without JavaScript) is asked for the code
-			const other = await noScriptContext(browser);
-			try {
-				const otherPage = await other.newPage();
-				await passwordSignIn(otherPage, origin, '/protected');
-				await expectSecondStep(otherPage, origin);
-				await expect(otherPage.getByLabel('Trust this browser for 30 days')).not.toBeChecked();
-			} finally {
-				await other.close();
-			}
+			const otherPage = await other.newPage();
+			await passwordSignIn(otherPage, origin, '/protected');
+			await expectSecondStep(otherPage, origin);
+			await expect(otherPage.getByLabel('Trust this browser for 30 days')).not.toBeChecked();
 		} finally {
-			// the demo first: a context that fails to close must not leave it running on its port
-			server.child.kill('SIGTERM');
-			await context.close().catch(() => undefined);
-			rmSync(dir, { recursive: true, force: true });
+			await other.close();
 		}
 	});
 }
