@@ -10,21 +10,7 @@ import Email, { renderVerificationEmail } from '../../providers/email.js';
 import { hashVerificationToken } from '../flows/email/email-token.js';
 import type { AdapterUser, SendVerificationRequestParams, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
-import {
-	ORIGIN,
-	confirmationForm,
-	emailSetup,
-	eventNames,
-	followLink,
-	mailSinkWorld,
-	mailTo,
-	openLink,
-	requestLink,
-	setsSession,
-	signInByEmail,
-	signInLink,
-	sinkProvider
-} from './email-fixtures.js';
+import { ORIGIN, confirmationForm, emailSetup, eventNames, followLink, mailSinkWorld, mailTo, openLink, requestLink, setsSession, signInByEmail, signInLink, sinkProvider } from './email-fixtures.js';
 import { memoryAndSqliteAdapters } from './stored-adapters.js';
 
 const world = mailSinkWorld();

@@ -6,21 +6,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { Auth } from '../auth.js';
 import type { AuthConfig } from '../types.js';
-import {
-	FUZZ_ORIGIN,
-	allowedHosts,
-	carriesValidCredentials,
-	cookieHeader,
-	encodeBody,
-	expectSafeAnswer,
-	fuzzConfig,
-	fuzzRuns,
-	hostileRequest,
-	isSessionCookie,
-	prepareForgedTokens,
-	type CsrfPair,
-	type HostileRequest
-} from './hostile-requests.js';
+import { FUZZ_ORIGIN, allowedHosts, carriesValidCredentials, cookieHeader, encodeBody, expectSafeAnswer, fuzzConfig, fuzzRuns, hostileRequest, isSessionCookie, prepareForgedTokens, type CsrfPair, type HostileRequest } from './hostile-requests.js';
 import { closedPort } from './cuttable-proxy.js';
 
 let config: AuthConfig;

@@ -9,22 +9,7 @@ import { decodeJwt } from '../crypto/jwt.js';
 import type { Account, JWT, OAuthConfig, Profile, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { loginAtIdp, loginAtIdpFormPost } from './idp-browser.js';
-import {
-	CLIENTS,
-	ORIGIN,
-	PROXY_ORIGIN,
-	authorizationUrl,
-	expectErrorRedirect,
-	idpProvider,
-	oauthConfig,
-	quietLogger,
-	setsSession,
-	signInThroughIdp,
-	startRecordingProxy,
-	startSignIn,
-	startTestIdp,
-	testIdpWorld
-} from './oauth-fixtures.js';
+import { CLIENTS, ORIGIN, PROXY_ORIGIN, authorizationUrl, expectErrorRedirect, idpProvider, oauthConfig, quietLogger, setsSession, signInThroughIdp, startRecordingProxy, startSignIn, startTestIdp, testIdpWorld } from './oauth-fixtures.js';
 
 const world = testIdpWorld();
 
