@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hmacSha1Signature, parseOAuthHeader, sameText } from './oauth1-signature.js';
+import { hmacSha1Signature, parseOAuthHeader, sameText } from './oauth1-signature-check.js';
 
 /** The user the server signs in (the shape of `1.1/account/verify_credentials.json`). */
 export interface TestOAuth1User {

@@ -1,7 +1,7 @@
 // Attacks: OAuth 1.0a sign-in after its move onto the shared OAuth helpers (oauth1.ts with
 // oauth-checks.ts, oauth-callback-failure.ts, redirect-proxy.ts). Each attack runs end to end through
 // `Auth()` against a local OAuth 1.0a server that checks every HMAC-SHA1 signature with the test
-// servers' own byte-by-byte RFC 3986 encoder (oauth1-signature.ts, not kitgate's). Tests named
+// servers' own byte-by-byte RFC 3986 encoder (oauth1-signature-check.ts, not kitgate's). Tests named
 // "(fails before the fix)" performed an attack that worked when they were written; the others pin a
 // defence that held.
 
@@ -15,7 +15,7 @@ import type { AuthError } from '../../errors.js';
 import { encodeJwt } from '../../crypto/jwt.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../../types.js';
 import { TEST_SECRET, testClient } from '../client.js';
-import { hmacSha1Signature, parseOAuthHeader, sameText } from '../oauth1-signature.js';
+import { hmacSha1Signature, parseOAuthHeader, sameText } from '../oauth1-signature-check.js';
 
 // ---------------------------------------------------------------------------------------------
 // A small OAuth 1.0a service provider (RFC 5849 with the 1.0a verifier) whose steps a test can
