@@ -50,7 +50,7 @@ describe.each(adapters)('%s adapter, JWT sessions', (_name, makeAdapter) => {
 			// the victim: an email user with a second factor
 			const victim = await w.signedIn('victim@example.com');
 			const victimId = (await w.userOf('victim@example.com')).id;
-			members.mallory = victimId;
+			members.mallory = victimId; // the app's member table gives mallory the number the adapter gave the victim
 			const started = (await (await victim.changeJson('two-factor-start')).json()) as { secret: string; pending: string };
 			expect((await victim.changeJson('two-factor-confirm', { pending: started.pending, code: totpCode(started.secret, totpStep(w.clock.now)) })).status).toBe(200);
 			w.clock.now += 60_000;
