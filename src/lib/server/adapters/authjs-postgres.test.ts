@@ -11,6 +11,8 @@ import { runAdapterTests } from '../../testing/index.js';
 import { authjsDrizzlePostgresTables, authjsPgAdapterTables, PostgresAdapter, type TableMapping } from './postgres.js';
 import { authjsDrizzleSqliteTables } from './sqlite.js';
 import { postgresFromDdl, type AuthjsSchema } from './test/authjs-databases.js';
+import { storedPasskey } from './test/stored-passkey.js';
+import { inTableOrder, KITGATE_POSTGRES_TABLES, KITGATE_TABLES_BESIDE_MAPPING } from './test/postgres-tables.js';
 
 const serverUrl = inject('databaseUrl');
 const cleanups: (() => Promise<void>)[] = [];
@@ -68,6 +70,26 @@ async function catalogOf(raw: pg.Pool, tables: string[]): Promise<unknown> {
 	return { columns: columns.rows, constraints: constraints.rows, indexes: indexes.rows, triggers: triggers.rows };
 }
 
+/**
+ * Migrates `adapter` (kitgate's own migrations only) and uses it — a user with a linked account, what
+ * `use` adds, the user deleted — expecting the catalog of `userTables` exactly as it was before.
+ */
+async function migrateAndUseLeavingTables(
+	adapter: PostgresAdapter,
+	raw: pg.Pool,
+	userTables: string[],
+	id: string,
+	use: (userId: string) => Promise<void> = async () => {}
+): Promise<void> {
+	const before = await catalogOf(raw, userTables);
+	expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping', '0011_organizations_beside_mapping']);
+	const user = await adapter.createUser({ id, email: 'ada@example.com', emailVerified: new Date() });
+	await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'x', providerAccountId: '1', extra_field: true });
+	await use(user.id);
+	await adapter.deleteUser(user.id);
+	expect(await catalogOf(raw, userTables)).toEqual(before);
+}
+
 /** The authenticator table docs/adapters.md tells users of @auth/pg-adapter to add: read from the doc, so the two cannot drift. */
 function documentedAuthenticatorTable(): string {
 	const doc = readFileSync(new URL('../../../../docs/adapters.md', import.meta.url), 'utf8');
@@ -93,36 +115,11 @@ describe('PostgresAdapter on authjsPgAdapterTables (@auth/pg-adapter)', () => {
 
 	test("migrations create kitgate's own tables only, and use leaves the user's tables exactly as they were", async () => {
 		const { adapter, raw } = await authjsDatabase('pg-adapter', authjsPgAdapterTables);
-		const before = await catalogOf(raw, userTables);
-		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping', '0011_organizations_beside_mapping']);
-		const user = await adapter.createUser({ id: 'ignored', email: 'ada@example.com', emailVerified: new Date() });
-		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'x', providerAccountId: '1', extra_field: true });
-		await adapter.createSession({ sessionToken: 's', userId: user.id, expires: new Date() });
-		await adapter.deleteUser(user.id);
-		expect(await catalogOf(raw, userTables)).toEqual(before);
+		await migrateAndUseLeavingTables(adapter, raw, userTables, 'ignored', async (userId) => {
+			await adapter.createSession({ sessionToken: 's', userId, expires: new Date() });
+		});
 		const tables = await raw.query("select table_name from information_schema.tables where table_schema = 'public' order by 1");
-		expect(tables.rows.map((row) => row.table_name)).toEqual([
-			'accounts',
-			'kitgate_account_fields',
-			'kitgate_audit',
-			'kitgate_invitations',
-			'kitgate_members',
-			'kitgate_migrations',
-			'kitgate_organizations',
-			'kitgate_passkey_details',
-			'kitgate_recovery_codes',
-			'kitgate_session_details',
-			'kitgate_session_organizations',
-			'kitgate_team_members',
-			'kitgate_teams',
-			'kitgate_two_factor',
-			'kitgate_user_admin',
-			'rate_limits',
-			'session_revocations',
-			'sessions',
-			'users',
-			'verification_token'
-		]);
+		expect(tables.rows.map((row) => row.table_name)).toEqual(inTableOrder([...userTables, ...KITGATE_POSTGRES_TABLES, ...KITGATE_TABLES_BESIDE_MAPPING]));
 	});
 
 	test('rows written the way @auth/pg-adapter writes them read back right (integer ids, timestamptz, bigint expires_at)', async () => {
@@ -234,15 +231,7 @@ describe('PostgresAdapter on authjsPgAdapterTables (@auth/pg-adapter)', () => {
 		const { adapter, raw } = await authjsDatabase('pg-adapter', authjsPgAdapterTables);
 		const user = await adapter.createUser({ id: 'x', email: 'p@example.com', emailVerified: null });
 		const error = await Promise.resolve(
-			adapter.createAuthenticator({
-				credentialID: 'c',
-				userId: user.id,
-				providerAccountId: 'c',
-				credentialPublicKey: 'pk',
-				counter: 0,
-				credentialDeviceType: 'singleDevice',
-				credentialBackedUp: false
-			})
+			adapter.createAuthenticator(storedPasskey(user.id, 'c'))
 		).catch((reason: unknown) => reason);
 		expect(error).toBeInstanceOf(MissingAdapterMethod);
 		expect((error as Error).message).toMatch(/"authjsPgAdapterTables" has no authenticator table/);
@@ -261,16 +250,7 @@ describe('PostgresAdapter on authjsPgAdapterTables (@auth/pg-adapter)', () => {
 		const adapter = PostgresAdapter({ connectionString: (raw.options as { connectionString: string }).connectionString, tables });
 		try {
 			const user = await adapter.createUser({ id: 'x', email: 'p@example.com', emailVerified: null });
-			const passkey = {
-				credentialID: 'c',
-				userId: user.id,
-				providerAccountId: 'c',
-				credentialPublicKey: 'pk',
-				counter: 0,
-				credentialDeviceType: 'singleDevice',
-				credentialBackedUp: true,
-				transports: 'internal'
-			};
+			const passkey = storedPasskey(user.id, 'c', { credentialBackedUp: true, transports: 'internal' });
 			expect(await adapter.createAuthenticator(passkey)).toEqual(passkey);
 			expect(await adapter.updateAuthenticatorCounter('c', 4_294_967_295)).toEqual({ ...passkey, counter: 4_294_967_295 });
 			expect(await adapter.listAuthenticatorsByUserId(user.id)).toEqual([{ ...passkey, counter: 4_294_967_295 }]);
@@ -288,12 +268,7 @@ describe('PostgresAdapter on authjsDrizzlePostgresTables (@auth/drizzle-adapter)
 
 	test("migrations create kitgate's own tables only, and use leaves the user's tables exactly as they were", async () => {
 		const { adapter, raw } = await authjsDatabase('drizzle-postgres', authjsDrizzlePostgresTables);
-		const before = await catalogOf(raw, userTables);
-		expect(await adapter.migrate()).toEqual(['0002_rate_limits', '0003_account_fields', '0004_account_fields_owner', '0005_account_details', '0006_two_factor', '0007_admin_audit', '0009_user_admin_beside_mapping', '0011_organizations_beside_mapping']);
-		const user = await adapter.createUser({ id: 'u', email: 'ada@example.com', emailVerified: new Date() });
-		await adapter.linkAccount({ userId: user.id, type: 'oauth', provider: 'x', providerAccountId: '1', extra_field: true });
-		await adapter.deleteUser(user.id);
-		expect(await catalogOf(raw, userTables)).toEqual(before);
+		await migrateAndUseLeavingTables(adapter, raw, userTables, 'u');
 	});
 
 	test('dates Drizzle wrote (UTC in `timestamp` columns) read back right in any time zone, and kitgate writes them the same way', async () => {
@@ -322,7 +297,7 @@ describe('PostgresAdapter on authjsDrizzlePostgresTables (@auth/drizzle-adapter)
 	test("a counter past the integer column's range is stored in its 32 bits and reads back unsigned", async () => {
 		const { adapter, raw } = await authjsDatabase('drizzle-postgres', authjsDrizzlePostgresTables);
 		await adapter.createUser({ id: 'u', email: 'c@example.com', emailVerified: null });
-		const passkey = { credentialID: 'c', userId: 'u', providerAccountId: 'c', credentialPublicKey: 'pk', counter: 5, credentialDeviceType: 'singleDevice', credentialBackedUp: false };
+		const passkey = storedPasskey('u', 'c', { counter: 5 });
 		await adapter.createAuthenticator(passkey);
 		expect((await raw.query('select counter, "credentialBackedUp" from authenticator')).rows).toEqual([{ counter: 5, credentialBackedUp: false }]);
 		expect((await adapter.updateAuthenticatorCounter('c', 2 ** 31))?.counter).toBe(2 ** 31);

@@ -10,6 +10,7 @@ import { authjsDrizzlePostgresTables } from './postgres.js';
 import { SqlRateLimitStore } from './rate-limit-store.js';
 import { authjsDrizzleSqliteTables, SQLiteAdapter } from './sqlite.js';
 import { sqliteFromDdl } from './test/authjs-databases.js';
+import { storedPasskey } from './test/stored-passkey.js';
 
 const made: { remove: () => void }[] = [];
 afterAll(() => made.forEach((database) => database.remove()));
@@ -138,15 +139,7 @@ describe('SQLiteAdapter on authjsDrizzleSqliteTables', () => {
 		await adapter.createUser({ id: 'u-2', email: 'grace@example.com', emailVerified: new Date(1234), name: 'Grace' });
 		await adapter.linkAccount({ userId: 'u-2', type: 'oidc', provider: 'google', providerAccountId: 'g-2', expires_at: 1_900_000_000, session_state: 'st' });
 		await adapter.createSession({ sessionToken: 'tok-2', userId: 'u-2', expires: new Date(5678) });
-		await adapter.createAuthenticator({
-			credentialID: 'c-2',
-			userId: 'u-2',
-			providerAccountId: 'c-2',
-			credentialPublicKey: 'pk',
-			counter: 0,
-			credentialDeviceType: 'singleDevice',
-			credentialBackedUp: false
-		});
+		await adapter.createAuthenticator(storedPasskey('u-2', 'c-2'));
 		expect(db.prepare('select * from user').get()).toEqual({ id: 'u-2', name: 'Grace', email: 'grace@example.com', emailVerified: 1234, image: null });
 		expect(db.prepare('select expires_at, session_state, scope from account').get()).toEqual({ expires_at: 1_900_000_000, session_state: 'st', scope: null });
 		expect(db.prepare('select * from session').get()).toEqual({ sessionToken: 'tok-2', userId: 'u-2', expires: 5678 });

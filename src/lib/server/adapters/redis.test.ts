@@ -3,16 +3,13 @@
 // configs on one Redis, and two Node processes on one Redis (exact counts, no lost revocation).
 // Against a real redis-server.
 
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { createClient } from 'redis';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { InvalidConfiguration } from '../core/errors.js';
 import { revokeSessions } from '../core/session/revocation.js';
+import { childProcessBundle, type ChildProcessBundle } from '../core/test/child-process-bundle.js';
 import { TEST_SECRET, testClient } from '../core/test/client.js';
 import { quietLogger, setsSession } from '../core/test/oauth-fixtures.js';
 import type { AuthConfig, Session } from '../core/types.js';
@@ -165,36 +162,19 @@ describe('RedisRateLimitStore in a full Redis (maxmemory, noeviction)', () => {
 
 describe('two app processes on one Redis', () => {
 	const processes: ChildProcess[] = [];
-	let bundleDir: string;
+	let bundle: ChildProcessBundle | undefined;
 	const prefix = unique('fleet') + ':';
 
 	beforeAll(async () => {
-		// node_modules/.cache: the bundle's own import (redis) resolves from the repository
-		const root = fileURLToPath(new URL('../../../../', import.meta.url));
-		bundleDir = join(root, 'node_modules/.cache', `redis-store-${process.pid}`);
-		mkdirSync(bundleDir, { recursive: true });
-		const outfile = join(bundleDir, 'app-process.mjs');
-		await build({
-			entryPoints: [fileURLToPath(new URL('./test/redis-store-process.ts', import.meta.url))],
-			outfile,
-			bundle: true,
-			platform: 'node',
-			format: 'esm',
-			packages: 'external',
-			logLevel: 'silent'
-		});
+		bundle = await childProcessBundle(new URL('./test/redis-store-process.ts', import.meta.url), 'redis-store');
 		for (let i = 0; i < 2; i++) {
-			const child = fork(outfile, [], { env: { ...process.env, REDIS_URL: server.url, REDIS_PREFIX: prefix }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+			const { child } = await bundle.start({ env: { ...process.env, REDIS_URL: server.url, REDIS_PREFIX: prefix } });
 			processes.push(child);
-			await new Promise<void>((resolve, reject) => {
-				child.once('message', () => resolve());
-				child.once('exit', (code) => reject(new Error(`the app process exited with ${code}`)));
-			});
 		}
 	});
 	afterAll(() => {
 		for (const child of processes) child.disconnect();
-		if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+		bundle?.remove();
 	});
 
 	let nextId = 0;

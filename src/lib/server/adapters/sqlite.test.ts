@@ -9,6 +9,7 @@ import type { AdapterAccount } from '../core/types.js';
 import { runAdapterTests } from '../../testing/index.js';
 import { sqlCore } from './sql/adapter.js';
 import { SQLiteAdapter } from './sqlite.js';
+import { storedPasskey } from './test/stored-passkey.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'kitgate-sqlite-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -183,15 +184,7 @@ describe('SQLiteAdapter', () => {
 	test('stores dates as epoch milliseconds and booleans as 0/1', async () => {
 		const adapter = SQLiteAdapter({ filename: ':memory:' });
 		await adapter.createUser({ id: 'u1', email: 'a@example.com', emailVerified: new Date(1234) });
-		await adapter.createAuthenticator({
-			credentialID: 'c1',
-			userId: 'u1',
-			providerAccountId: 'p1',
-			credentialPublicKey: 'k',
-			counter: 1,
-			credentialDeviceType: 'singleDevice',
-			credentialBackedUp: true
-		});
+		await adapter.createAuthenticator(storedPasskey('u1', 'c1', { providerAccountId: 'p1', credentialPublicKey: 'k', counter: 1, credentialBackedUp: true }));
 		expect(adapter.database.prepare('select email_verified from users').get()).toEqual({ email_verified: 1234 });
 		expect(adapter.database.prepare('select credential_backed_up from authenticators').get()).toEqual({
 			credential_backed_up: 1

@@ -13,6 +13,7 @@ import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { encodeJwt } from '../crypto/jwt.js';
 import { revokeSessions } from './revocation.js';
 import { TEST_SECRET, testClient } from '../test/client.js';
+import { ownClockAndLog } from '../test/credentials-fixture.js';
 import { quietLogger } from '../test/oauth-fixtures.js';
 import type { AuthConfig, JWT, Session } from '../types.js';
 
@@ -41,10 +42,7 @@ async function authjsToken(claims: JWT, options: { secret?: string; salt?: strin
 
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
 	return {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => NOW,
-		logger: quietLogger().logger,
+		...ownClockAndLog({ now: NOW }, quietLogger()),
 		providers: [Credentials({ minFailureMs: 0, authorize: ({ username }) => (username ? { id: String(username), name: String(username) } : null) })],
 		migrateSessionsFrom: 'authjs',
 		...overrides

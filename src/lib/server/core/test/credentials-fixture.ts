@@ -9,8 +9,14 @@ import type { AuthConfig, RateLimitOptions, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
 import { quietLogger, setsSession } from './oauth-fixtures.js';
 
-/** What both worlds start from: the test secret, a trusted host, their clock and their logger. */
-function ownClockAndLog(clock: { now: number }, log: ReturnType<typeof quietLogger>) {
+/**
+ * What both worlds start from (and other engine tests on a clock of their own): the test secret, a
+ * trusted host, `clock`'s time and `log`'s logger.
+ *
+ * @example
+ * const config: AuthConfig = { ...ownClockAndLog({ now: Date.UTC(2030, 0, 1) }, quietLogger()), providers: [] };
+ */
+export function ownClockAndLog(clock: { now: number }, log: ReturnType<typeof quietLogger>) {
 	return { secret: TEST_SECRET, trustHost: true, now: () => clock.now, logger: log.logger };
 }
 

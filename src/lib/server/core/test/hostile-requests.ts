@@ -5,12 +5,12 @@
 import fc from 'fast-check';
 import { expect } from 'vitest';
 import { encodeJwt } from '../crypto/jwt.js';
-import { MemoryAdapter } from '../../adapters/memory.js';
 import Credentials from '../../providers/credentials.js';
 import Passkey from '../../providers/passkey.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { AuthConfig, EmailConfig, SendVerificationRequestParams } from '../types.js';
 import { TEST_SECRET } from './client.js';
+import { memoryJwtConfig } from './memory-jwt-config.js';
 
 export const FUZZ_ORIGIN = 'http://localhost:3000';
 export const BASE = '/auth';
@@ -342,12 +342,7 @@ export function fuzzConfig(closedPort: number, overrides: Partial<AuthConfig> = 
 		type: 'email',
 		sendVerificationRequest: (params) => void sentMail.push(params)
 	};
-	return {
-		secret: TEST_SECRET,
-		trustHost: true,
-		adapter: MemoryAdapter(),
-		session: { strategy: 'jwt' },
-		experimental: { enableWebAuthn: true },
+	return memoryJwtConfig({
 		rateLimit: { store: MemoryRateLimitStore() },
 		logger: { error: () => {}, warn: () => {}, debug: () => {} },
 		providers: [
@@ -361,7 +356,7 @@ export function fuzzConfig(closedPort: number, overrides: Partial<AuthConfig> = 
 			Passkey()
 		],
 		...overrides
-	};
+	});
 }
 
 /** How many runs a fuzz property makes: `FUZZ_RUNS` overrides. */

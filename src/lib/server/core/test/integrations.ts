@@ -11,6 +11,7 @@ import express from 'express';
 import { inject } from 'vitest';
 import { ExpressAuth, getSession } from '../../express/index.js';
 import type { AuthConfig } from '../types.js';
+import { encodeRequest, sendCookies } from './test-request.js';
 
 /** The two integrations every flow test runs on. */
 export const INTEGRATIONS = ['express', 'sveltekit'] as const;
@@ -186,17 +187,8 @@ export class Browser {
 	async request(url: string | URL, init: BrowserRequest = {}): Promise<Response> {
 		const target = new URL(url);
 		const headers = new Headers(init.headers);
-		const cookies = this.jar.get(target.host);
-		if (cookies?.size && !headers.has('cookie')) headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-		let body: string | undefined;
-		if (init.form) {
-			headers.set('content-type', 'application/x-www-form-urlencoded');
-			body = new URLSearchParams(init.form).toString();
-		} else if (init.json !== undefined) {
-			headers.set('content-type', 'application/json');
-			body = JSON.stringify(init.json);
-		}
-		const method = init.method ?? (body !== undefined ? 'POST' : 'GET');
+		sendCookies(headers, this.jar.get(target.host));
+		const { method, body } = encodeRequest(init, headers);
 		if (method === 'POST' && init.origin !== null && !headers.has('origin')) headers.set('origin', init.origin ?? target.origin);
 		const response = await fetch(target, { method, headers, body, redirect: 'manual' });
 		this.store(target.host, response);

@@ -1,9 +1,10 @@
 // A small OAuth 1.0a service provider for tests (node:http on 127.0.0.1): request token, authorize,
 // access token and a verify_credentials profile, each request's HMAC-SHA1 signature checked.
 
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { hmacSha1Signature, parseOAuthHeader, sameText } from './oauth1-signature-check.js';
 
 /** The user the server signs in (the shape of `1.1/account/verify_credentials.json`). */
 export interface TestOAuth1User {
@@ -111,7 +112,7 @@ export async function startOAuth1Server(options: OAuth1ServerOptions = {}): Prom
 			return;
 		}
 
-		const oauth = parseAuthorizationHeader(req.headers.authorization);
+		const oauth = parseOAuthHeader(req.headers.authorization);
 		if (!oauth) return refuse(401, 'no OAuth Authorization header');
 		const tokenSecretOf = (): string | undefined => {
 			if (url.pathname === '/oauth/request_token') return '';
@@ -134,7 +135,7 @@ export async function startOAuth1Server(options: OAuth1ServerOptions = {}): Prom
 		if (req.method === 'POST' && url.pathname === '/oauth/access_token') {
 			const token = oauth.oauth_token ?? '';
 			const pending = requestTokens.get(token);
-			if (!pending?.verifier || !oauth.oauth_verifier || !equal(pending.verifier, oauth.oauth_verifier)) {
+			if (!pending?.verifier || !oauth.oauth_verifier || !sameText(pending.verifier, oauth.oauth_verifier)) {
 				return refuse(401, 'wrong oauth_verifier');
 			}
 			// request tokens are single use
@@ -171,17 +172,9 @@ export async function startOAuth1Server(options: OAuth1ServerOptions = {}): Prom
 		const nonceKey = `${oauth.oauth_timestamp}:${oauth.oauth_nonce}:${oauth.oauth_token ?? ''}`;
 		if (!oauth.oauth_nonce || seenNonces.has(nonceKey)) return 'nonce missing or replayed';
 
-		const params: [string, string][] = [...url.searchParams];
-		if ((contentType ?? '').startsWith('application/x-www-form-urlencoded')) params.push(...new URLSearchParams(body));
-		for (const [name, value] of Object.entries(oauth)) if (name !== 'oauth_signature' && name !== 'realm') params.push([name, value]);
-		const normalized = params
-			.map(([name, value]) => `${rfc3986(name)}=${rfc3986(value)}`)
-			.sort((a, b) => compareBytes(a.split('=')[0], b.split('=')[0]) || compareBytes(a, b))
-			.join('&');
-		const baseUri = `${url.protocol}//${url.host}${url.pathname}`;
-		const baseString = `${method.toUpperCase()}&${rfc3986(baseUri)}&${rfc3986(normalized)}`;
-		const expected = createHmac('sha1', `${rfc3986(consumerSecret)}&${rfc3986(tokenSecret)}`).update(baseString).digest('base64');
-		if (!oauth.oauth_signature || !equal(expected, oauth.oauth_signature)) return 'invalid signature';
+		const bodyParams = (contentType ?? '').startsWith('application/x-www-form-urlencoded') ? new URLSearchParams(body) : [];
+		const expected = hmacSha1Signature(method, url, oauth, consumerSecret, tokenSecret, bodyParams);
+		if (!oauth.oauth_signature || !sameText(expected, oauth.oauth_signature)) return 'invalid signature';
 		seenNonces.add(nonceKey);
 		return undefined;
 	}
@@ -202,36 +195,6 @@ export async function startOAuth1Server(options: OAuth1ServerOptions = {}): Prom
 				server.close((error) => (error ? reject(error) : resolve()));
 			})
 	};
-}
-
-/** `OAuth a="b", c="d"` → `{ a: "b", c: "d" }` (values percent-decoded); undefined when not OAuth. */
-function parseAuthorizationHeader(header: string | undefined): Record<string, string> | undefined {
-	if (!header || !/^OAuth\s/i.test(header)) return undefined;
-	const params: Record<string, string> = {};
-	for (const match of header.slice(6).matchAll(/([A-Za-z0-9_%.~-]+)\s*=\s*"([^"]*)"/g)) {
-		params[decodeURIComponent(match[1])] = decodeURIComponent(match[2]);
-	}
-	return params;
-}
-
-/** RFC 3986 percent-encoding byte by byte: unreserved characters stay, everything else is %XX. */
-function rfc3986(value: string): string {
-	let out = '';
-	for (const byte of Buffer.from(value, 'utf8')) {
-		const char = String.fromCharCode(byte);
-		out += /[A-Za-z0-9\-._~]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-	}
-	return out;
-}
-
-function compareBytes(a: string, b: string): number {
-	return Buffer.compare(Buffer.from(a), Buffer.from(b));
-}
-
-function equal(a: string, b: string): boolean {
-	const left = Buffer.from(a);
-	const right = Buffer.from(b);
-	return left.length === right.length && timingSafeEqual(left, right);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {

@@ -9,24 +9,20 @@ import Credentials from '../../providers/credentials.js';
 import Passkey from '../../providers/passkey.js';
 import { failures, type ErrorType } from '../errors.js';
 import type { AuthConfig } from '../types.js';
-import { TEST_SECRET, testClient } from './client.js';
+import { testClient } from './client.js';
+import { memoryJwtConfig } from './memory-jwt-config.js';
 
 const SCRIPT = { 'x-auth-return-redirect': '1' };
 
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
-	return {
-		secret: TEST_SECRET,
-		trustHost: true,
-		adapter: MemoryAdapter(),
-		session: { strategy: 'jwt' },
-		experimental: { enableWebAuthn: true },
+	return memoryJwtConfig({
 		logger: { error: () => {}, warn: () => {} },
 		providers: [
 			Credentials({ credentials: { username: {}, password: { type: 'password' } }, authorize: ({ password }) => (password === 'right' ? { id: '1', name: 'Ada' } : null) }),
 			Passkey()
 		],
 		...overrides
-	};
+	});
 }
 
 describe('MissingCSRF is 403 on every state-changing route', () => {

@@ -16,6 +16,7 @@ import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import { purposeKey } from '../two-factor/purpose-seal.js';
 import type { AuthConfig, OAuthConfig, Session } from '../types.js';
 import { TEST_SECRET, testClient } from './client.js';
+import { ownClockAndLog } from './credentials-fixture.js';
 import { quietLogger, setsSession } from './oauth-fixtures.js';
 import { policyWorld } from './two-factor-fixture.js';
 
@@ -41,10 +42,7 @@ const GITHUB_LIKE: OAuthConfig = {
 
 function config(overrides: Partial<AuthConfig> = {}): AuthConfig {
 	return {
-		secret: TEST_SECRET,
-		trustHost: true,
-		now: () => NOW,
-		logger: quietLogger().logger,
+		...ownClockAndLog({ now: NOW }, quietLogger()),
 		rateLimit: { store: MemoryRateLimitStore() },
 		providers: [Credentials({ minFailureMs: 0, authorize: ({ username }) => (typeof username === 'string' ? { id: username, name: username } : null) }), GITHUB_LIKE],
 		...overrides

@@ -76,6 +76,16 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 				return link!;
 			}
 
+			/** Ada signed in on the link config, with a change link to a first new address, then one to a second. */
+			async function adaWithTwoChangeLinks() {
+				app().use(linkConfig(adapter, strategy));
+				const ada = await signedIn('ada');
+				const firstLink = await requestChange(ada.browser, address('first'));
+				const second = address('second');
+				const secondLink = await requestChange(ada.browser, second);
+				return { ada, second, firstLink, secondLink };
+			}
+
 			test('a sign-in link asked for an address shaped like a change identifier is refused and never changes an address', async () => {
 				app().use(linkConfig(adapter, strategy));
 				const victim = await signedIn('victim');
@@ -116,24 +126,14 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 			});
 
 			test('a change link ends when a later change is confirmed', async () => {
-				app().use(linkConfig(adapter, strategy));
-				const ada = await signedIn('ada');
-				const first = address('first');
-				const second = address('second');
-				const firstLink = await requestChange(ada.browser, first);
-				const secondLink = await requestChange(ada.browser, second);
+				const { ada, second, firstLink, secondLink } = await adaWithTwoChangeLinks();
 				expect(query(await confirmIn(ada.browser, secondLink)).get('account')).toBe('email-changed');
 				expect(query(await confirmIn(ada.browser, firstLink)).get('accountError')).toBe('Verification');
 				expect((await adapter.getUser(ada.user.id))?.email).toBe(second);
 			});
 
 			test('asking for a new change link ends the one before; the new one works', async () => {
-				app().use(linkConfig(adapter, strategy));
-				const ada = await signedIn('ada');
-				const first = address('first');
-				const second = address('second');
-				const firstLink = await requestChange(ada.browser, first);
-				const secondLink = await requestChange(ada.browser, second);
+				const { ada, second, firstLink, secondLink } = await adaWithTwoChangeLinks();
 				expect(query(await confirmIn(ada.browser, firstLink)).get('accountError')).toBe('Verification');
 				expect((await adapter.getUser(ada.user.id))?.email).toBe(ada.email);
 				expect(query(await confirmIn(ada.browser, secondLink)).get('account')).toBe('email-changed');

@@ -3,15 +3,12 @@
 // passed. The Express server runs in a child process of its own, whose memory is measured; the
 // SvelteKit app (adapter-node's own BODY_SIZE_LIMIT) must refuse the same posts with a 4xx.
 
-import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
 import { request, type IncomingHttpHeaders } from 'node:http';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
 import { MAX_BODY_BYTES } from '../../request/body.js';
+import { childProcessBundle, type ChildProcessBundle } from '../child-process-bundle.js';
 import { TEST_SECRET } from '../client.js';
 import { Browser } from '../integrations.js';
 import { attackWorld } from './flows.js';
@@ -73,31 +70,15 @@ function postHuge(url: string, options: { total: number; chunked: boolean; heade
 }
 
 describe('Express in a child process', () => {
-	let child: ChildProcess;
+	let child: ChildProcess | undefined;
 	let origin: string;
-	let bundleDir: string;
+	let bundle: ChildProcessBundle | undefined;
 
 	beforeAll(async () => {
-		// node_modules/.cache: the bundle's own imports (express, jose…) resolve from the repository
-		const root = fileURLToPath(new URL('../../../../../../', import.meta.url));
-		bundleDir = join(root, 'node_modules/.cache', `express-body-limit-${process.pid}`);
-		mkdirSync(bundleDir, { recursive: true });
-		const outfile = join(bundleDir, 'server.mjs');
-		await build({
-			entryPoints: [fileURLToPath(new URL('./express-body-limit-server.ts', import.meta.url))],
-			outfile,
-			bundle: true,
-			platform: 'node',
-			format: 'esm',
-			packages: 'external',
-			logLevel: 'silent'
-		});
-		child = fork(outfile, [], { execArgv: ['--expose-gc'], env: { ...process.env, AUTH_SECRET: TEST_SECRET }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-		const port = await new Promise<number>((resolve, reject) => {
-			child.once('message', (message) => resolve((message as { port: number }).port));
-			child.once('exit', (code) => reject(new Error(`the server exited with ${code}`)));
-		});
-		origin = `http://127.0.0.1:${port}`;
+		bundle = await childProcessBundle(new URL('./express-body-limit-server.ts', import.meta.url), 'express-body-limit');
+		const started = await bundle.start({ execArgv: ['--expose-gc'], env: { ...process.env, AUTH_SECRET: TEST_SECRET } });
+		child = started.child;
+		origin = `http://127.0.0.1:${(started.ready as { port: number }).port}`;
 		// warm up every path the measured requests take
 		await signIn();
 		await postHuge(`${origin}/auth/callback/credentials`, { total: 2 * MB, chunked: true });
@@ -105,7 +86,7 @@ describe('Express in a child process', () => {
 	});
 	afterAll(() => {
 		child?.kill();
-		if (bundleDir) rmSync(bundleDir, { recursive: true, force: true });
+		bundle?.remove();
 	});
 
 	async function signIn(): Promise<Response> {

@@ -12,7 +12,7 @@
 import { describe, expect, test } from 'vitest';
 import Credentials from '../../../providers/credentials.js';
 import { totpCode, totpStep } from '../../two-factor/totp.js';
-import type { JWT } from '../../types.js';
+import type { Adapter, JWT } from '../../types.js';
 import { accountWorld, outcomeOf } from '../account-fixture.js';
 import { memoryAndSqliteAdapters } from '../stored-adapters.js';
 
@@ -22,25 +22,35 @@ const adapters = memoryAndSqliteAdapters('jwt-session-user-binding');
 const mergingJwt = ({ token, trigger, session }: { token: JWT; trigger?: string; session?: unknown }) =>
 	trigger === 'update' && session && typeof session === 'object' ? { ...token, ...(session as JWT) } : token;
 
+/**
+ * An account world on JWT sessions whose app also signs in the members of its own table (Credentials)
+ * and merges update data with `mergingJwt`. Mallory (password `mallory-password`) is the member
+ * numbered `members.mallory` (the table's numbering is not the adapter's), with her own address.
+ */
+function memberTableWorld(adapter: Adapter) {
+	const w = accountWorld(adapter, 'jwt');
+	const members = { mallory: '' };
+	w.config.providers = [
+		...w.config.providers,
+		Credentials({
+			credentials: { username: {}, password: { type: 'password' } },
+			authorize: async (fields) => (fields.username === 'mallory' && fields.password === 'mallory-password' ? { id: members.mallory, email: 'mallory@members.example' } : null)
+		})
+	];
+	w.config.callbacks = { jwt: mergingJwt };
+	return { w, members };
+}
+
 describe.each(adapters)('%s adapter, JWT sessions', (_name, makeAdapter) => {
 	describe('the sign-in\'s address maps the session, not the token\'s', () => {
 		test("a member whose authorize() id is another stored user's id writes that user's address into `email` with a session update and becomes that user: no second step, a fresh sign-in, the address changed", async () => {
 			// attack: mallory's credentials session (sub = the victim's id, her own address) maps to nobody; one update with { email: victim's } makes every account route and linking decision take it for the victim
-			const w = accountWorld(makeAdapter(), 'jwt');
-			let victimId = '';
-			w.config.providers = [
-				...w.config.providers,
-				Credentials({
-					credentials: { username: {}, password: { type: 'password' } },
-					// the app's member table: mallory is member `victimId` (its numbering is not the adapter's)
-					authorize: async (fields) => (fields.username === 'mallory' && fields.password === 'mallory-password' ? { id: victimId, email: 'mallory@members.example' } : null)
-				})
-			];
-			w.config.callbacks = { jwt: mergingJwt };
+			const { w, members } = memberTableWorld(makeAdapter());
 
 			// the victim: an email user with a second factor
 			const victim = await w.signedIn('victim@example.com');
-			victimId = (await w.userOf('victim@example.com')).id;
+			const victimId = (await w.userOf('victim@example.com')).id;
+			members.mallory = victimId; // the app's member table gives mallory the number the adapter gave the victim
 			const started = (await (await victim.changeJson('two-factor-start')).json()) as { secret: string; pending: string };
 			expect((await victim.changeJson('two-factor-confirm', { pending: started.pending, code: totpCode(started.secret, totpStep(w.clock.now)) })).status).toBe(200);
 			w.clock.now += 60_000;
@@ -64,18 +74,10 @@ describe.each(adapters)('%s adapter, JWT sessions', (_name, makeAdapter) => {
 
 	describe('held', () => {
 		test('without the address in the token, the same member session stays nobody: account routes 401, nothing changed', async () => {
-			const w = accountWorld(makeAdapter(), 'jwt');
-			let victimId = '';
-			w.config.providers = [
-				...w.config.providers,
-				Credentials({
-					credentials: { username: {}, password: { type: 'password' } },
-					authorize: async (fields) => (fields.username === 'mallory' && fields.password === 'mallory-password' ? { id: victimId, email: 'mallory@members.example' } : null)
-				})
-			];
-			w.config.callbacks = { jwt: mergingJwt };
+			const { w, members } = memberTableWorld(makeAdapter());
 			await w.signedIn('victim@example.com');
-			victimId = (await w.userOf('victim@example.com')).id;
+			const victimId = (await w.userOf('victim@example.com')).id;
+			members.mallory = victimId;
 			const mallory = w.browser();
 			await mallory.request('/auth/callback/credentials', { form: { csrfToken: await mallory.client.csrfToken(), username: 'mallory', password: 'mallory-password', callbackUrl: '/' } });
 			// an update that tries the claims kitgate keeps: sub, subject, owner, sid, iat, auth_time

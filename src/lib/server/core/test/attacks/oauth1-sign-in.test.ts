@@ -1,10 +1,11 @@
 // Attacks: OAuth 1.0a sign-in after its move onto the shared OAuth helpers (oauth1.ts with
 // oauth-checks.ts, oauth-callback-failure.ts, redirect-proxy.ts). Each attack runs end to end through
-// `Auth()` against a local OAuth 1.0a server that checks every HMAC-SHA1 signature with its own,
-// byte-by-byte RFC 3986 encoder (not kitgate's). Tests named "(fails before the fix)" performed an
-// attack that worked when they were written; the others pin a defence that held.
+// `Auth()` against a local OAuth 1.0a server that checks every HMAC-SHA1 signature with the test
+// servers' own byte-by-byte RFC 3986 encoder (oauth1-signature-check.ts, not kitgate's). Tests named
+// "(fails before the fix)" performed an attack that worked when they were written; the others pin a
+// defence that held.
 
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
@@ -14,6 +15,7 @@ import type { AuthError } from '../../errors.js';
 import { encodeJwt } from '../../crypto/jwt.js';
 import type { Adapter, AuthConfig, OAuthConfig, Session } from '../../types.js';
 import { TEST_SECRET, testClient } from '../client.js';
+import { hmacSha1Signature, parseOAuthHeader, sameText } from '../oauth1-signature-check.js';
 
 // ---------------------------------------------------------------------------------------------
 // A small OAuth 1.0a service provider (RFC 5849 with the 1.0a verifier) whose steps a test can
@@ -40,22 +42,6 @@ interface Oauth1Provider {
 	/** The oauth_callback of each request token issued. */
 	callbacks: string[];
 	close(): Promise<void>;
-}
-
-/** RFC 3986 percent-encoding byte by byte (RFC 5849 §3.6): unreserved characters stay, every other byte is %XX. */
-function rfc3986(value: string): string {
-	let out = '';
-	for (const byte of Buffer.from(value, 'utf8')) {
-		const char = String.fromCharCode(byte);
-		out += /[A-Za-z0-9\-._~]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-	}
-	return out;
-}
-
-function sameText(a: string, b: string): boolean {
-	const left = Buffer.from(a);
-	const right = Buffer.from(b);
-	return left.length === right.length && timingSafeEqual(left, right);
 }
 
 async function startProvider(profile: Record<string, unknown>): Promise<Oauth1Provider> {
@@ -103,7 +89,7 @@ async function startProvider(profile: Record<string, unknown>): Promise<Oauth1Pr
 			return void res.writeHead(302, { location: target.href }).end();
 		}
 
-		const oauth = parseAuthorization(req.headers.authorization);
+		const oauth = parseOAuthHeader(req.headers.authorization);
 		const step: Step | undefined =
 			url.pathname === '/request_token' ? 'requestToken' : url.pathname === '/access_token' ? 'accessToken' : url.pathname === '/profile' ? 'profile' : undefined;
 		if (!step || !oauth) {
@@ -153,26 +139,9 @@ async function startProvider(profile: Record<string, unknown>): Promise<Oauth1Pr
 	return state;
 }
 
-/** `OAuth a="b", c="d"` → `{ a: 'b', c: 'd' }`, percent-decoded. */
-function parseAuthorization(header: string | undefined): Record<string, string> | undefined {
-	if (!header || !/^OAuth\s/i.test(header)) return undefined;
-	const params: Record<string, string> = {};
-	for (const match of header.slice(6).matchAll(/([A-Za-z0-9_%.~-]+)\s*=\s*"([^"]*)"/g)) params[decodeURIComponent(match[1])] = decodeURIComponent(match[2]);
-	return params;
-}
-
 /** Why the signature is wrong (RFC 5849 §3.4), or undefined. No body parameters: kitgate sends none. */
 function checkSignature(method: string, url: URL, oauth: Record<string, string>, consumerSecret: string, tokenSecret: string): string | undefined {
-	const params: [string, string][] = [...url.searchParams];
-	for (const [name, value] of Object.entries(oauth)) if (name !== 'oauth_signature' && name !== 'realm') params.push([name, value]);
-	const compare = (a: string, b: string) => Buffer.compare(Buffer.from(a), Buffer.from(b));
-	const normalized = params
-		.map(([name, value]) => [rfc3986(name), rfc3986(value)] as const)
-		.sort(([an, av], [bn, bv]) => compare(an, bn) || compare(av, bv))
-		.map(([name, value]) => `${name}=${value}`)
-		.join('&');
-	const base = `${method.toUpperCase()}&${rfc3986(`${url.protocol}//${url.host}${url.pathname}`)}&${rfc3986(normalized)}`;
-	const expected = createHmac('sha1', `${rfc3986(consumerSecret)}&${rfc3986(tokenSecret)}`).update(base).digest('base64');
+	const expected = hmacSha1Signature(method, url, oauth, consumerSecret, tokenSecret);
 	return oauth.oauth_signature && sameText(expected, oauth.oauth_signature) ? undefined : 'invalid signature';
 }
 
