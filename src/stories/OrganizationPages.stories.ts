@@ -2,17 +2,7 @@
 // in a browser): the components in the page shell, light and dark, French, each role, each invitation state.
 
 import type { Meta, StoryObj } from '@storybook/sveltekit';
-import {
-	adminDetail,
-	emptyOrganizationList,
-	INVITATION_TOKEN,
-	invitationForSomeoneElse,
-	invitationForYou,
-	invitationSignedOut,
-	memberDetail,
-	organizationList,
-	ownerDetail
-} from '$lib/components/test/organization-views.js';
+import { adminDetail, emptyOrganizationList, INVITATION_TOKEN, invitationForSomeoneElse, invitationForYou, invitationSignedOut, memberDetail, organizationList, ownerDetail } from '$lib/components/test/organization-views.js';
 import PagePreview from './PagePreview.svelte';
 
 const ORIGIN = 'https://app.example.com';

@@ -12,18 +12,7 @@ import { enOrganization } from '../../messages/en-organization.js';
 import { failures } from '../../failures.js';
 import type { OrganizationResult } from '../../server/core/organization-types.js';
 import { buttons, inputs, withoutMarkers } from '../test/html.js';
-import {
-	adminDetail,
-	CSRF,
-	emptyOrganizationList,
-	INVITATION_TOKEN,
-	invitationForSomeoneElse,
-	invitationForYou,
-	invitationSignedOut,
-	memberDetail,
-	organizationList,
-	ownerDetail
-} from '../test/organization-views.js';
+import { adminDetail, CSRF, emptyOrganizationList, INVITATION_TOKEN, invitationForSomeoneElse, invitationForYou, invitationSignedOut, memberDetail, organizationList, ownerDetail } from '../test/organization-views.js';
 import CreateOrganization from './CreateOrganization.svelte';
 import OrganizationInvitation from './OrganizationInvitation.svelte';
 import OrganizationMembers from './OrganizationMembers.svelte';
