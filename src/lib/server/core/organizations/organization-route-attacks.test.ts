@@ -15,6 +15,7 @@ import { describeEachApp } from '../test/attacks/each-app.js';
 import { signedInByEmail, type SignedInPerson } from '../test/attacks/signed-in-person.js';
 import type { OrganizationDetail, OrganizationList } from '../organization-types.js';
 import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
+import { answer } from './test/invitation-fixture.js';
 
 const world = attackWorld({ sink: true });
 const adapters: [string, () => Required<Adapter>][] = memorySqliteAndPostgresAdapters('organization-route-attacks');
@@ -33,11 +34,6 @@ async function post(person: Person | Browser, app: AppServer, operation: string,
 	return options.json === false
 		? browser.request(url, { form: body as Record<string, string>, headers: { accept: 'text/html' } })
 		: browser.request(url, { json: body });
-}
-
-async function answer(response: Response): Promise<{ status: number; body: unknown }> {
-	const text = await response.text();
-	return { status: response.status, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
 
 describeEachApp(world, ({ app, strategy, makeAdapter }) => {
