@@ -4,32 +4,22 @@
 // connections (a deletion against a ban, one address created twice at once). Never a 5xx, never
 // a second user with one address, never an admin record of a deleted user.
 
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { authjsPgAdapterTables, PostgresAdapter } from '../../adapters/postgres.js';
 import { postgresFromDdl } from '../../adapters/test/authjs-databases.js';
-import { memoryAndSqliteAdapters, SESSION_STRATEGIES } from '../test/stored-adapters.js';
+import { SESSION_STRATEGIES } from '../test/stored-adapters.js';
+import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
 import { adminWorld } from '../test/admin-fixture.js';
 import { MemoryRateLimitStore } from '../limits/memory-rate-limit-store.js';
 import type { Adapter } from '../types.js';
 
 const connectionString = inject('databaseUrl');
-const schemas: string[] = [];
+// PostgreSQL (a schema of its own per world), memory and SQLite
+const [postgres, ...memoryAndSqlite] = memorySqliteAndPostgresAdapters('admin-input-postgres');
 const opened: PostgresAdapter[] = [];
 afterAll(async () => {
 	await Promise.all(opened.map((adapter) => adapter.close()));
-	const pool = new pg.Pool({ connectionString, max: 1 });
-	for (const schema of schemas) await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-	await pool.end();
 });
-function postgresAdapter(): Adapter {
-	const schema = `adm_${randomBytes(6).toString('hex')}`;
-	schemas.push(schema);
-	const adapter = PostgresAdapter({ connectionString, schema });
-	opened.push(adapter);
-	return adapter;
-}
 
 // @auth/pg-adapter's own tables: integer user ids, so an id or a search that is no number must not reach SQL as one
 let authjsUrl = '';
@@ -48,11 +38,7 @@ function authjsPostgresAdapter(): Adapter {
 	return adapter;
 }
 
-const adapters: [string, () => Adapter][] = [
-	['postgres', postgresAdapter],
-	["@auth/pg-adapter's tables on postgres", authjsPostgresAdapter],
-	...memoryAndSqliteAdapters('admin-input-postgres')
-];
+const adapters: [string, () => Adapter][] = [postgres, ["@auth/pg-adapter's tables on postgres", authjsPostgresAdapter], ...memoryAndSqlite];
 
 async function answer(response: Response): Promise<{ status: number; body: Record<string, unknown> }> {
 	return { status: response.status, body: (await response.json()) as Record<string, unknown> };

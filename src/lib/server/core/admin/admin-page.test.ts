@@ -4,37 +4,13 @@
 // only code-like notices shown, the config's language and theme. Who may see them: the admin routes.
 
 import { describe, expect, test } from 'vitest';
-import { resolveConfig } from '../config/resolve-config.js';
-import { createContext } from '../request/context.js';
-import { TEST_SECRET } from '../test/client.js';
-import type { AuthConfig } from '../types.js';
-import type { Outcome } from '../response/outcome.js';
+import { PAGE_ORIGIN as ORIGIN, pageContext, pageForms, pageOf } from '../test/built-in-pages.js';
 import { bannedDetail, fullDetail, otherAdminDetail, usersPage } from '../../../components/test/admin-views.js';
 import { showAdminListPage, showAdminUserPage } from './admin-page.js';
 
-const ORIGIN = 'http://localhost:3000';
-
-function contextOf(path: string, config: Partial<AuthConfig> = {}) {
-	return createContext(new Request(`${ORIGIN}${path}`), resolveConfig({ secret: TEST_SECRET, trustHost: true, providers: [], ...config }));
-}
-
-/** The page an outcome carries, with its headers. */
-function page(outcome: Outcome): { html: string; headers: Record<string, string>; status: number } {
-	if (outcome.type !== 'html') throw new Error(`expected a page, got ${outcome.type}`);
-	return { html: outcome.html, headers: outcome.headers ?? {}, status: outcome.status ?? 200 };
-}
-
-/** The POST forms of a page: action and hidden fields. */
-function pageForms(html: string): { action: string; fields: Record<string, string> }[] {
-	return [...html.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map(([, action, inner]) => ({
-		action,
-		fields: Object.fromEntries([...inner.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name, value.replaceAll('&amp;', '&')]))
-	}));
-}
-
 describe('the list page', () => {
 	test('a complete document: one <h1> "Users" and its title, the list, no script, not cached, varying by cookie', () => {
-		const { html, headers, status } = page(showAdminListPage(contextOf('/auth/admin'), usersPage, {}));
+		const { html, headers, status } = pageOf(showAdminListPage(pageContext('/auth/admin'), usersPage, {}));
 		expect(status).toBe(200);
 		expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
 		expect(html).toContain('<title>Users</title>');
@@ -49,7 +25,7 @@ describe('the list page', () => {
 	});
 
 	test('search, pages and "Create a user" come back to the page; the link home', () => {
-		const { html } = page(showAdminListPage(contextOf('/auth/admin?q=a'), usersPage, {}));
+		const { html } = pageOf(showAdminListPage(pageContext('/auth/admin?q=a'), usersPage, {}));
 		expect(html).toMatch(/<form method="get" action="http:\/\/localhost:3000\/auth\/admin"/);
 		expect(html).toContain('href="http://localhost:3000/auth/admin?page=3" rel="next"');
 		const [create] = pageForms(html);
@@ -59,15 +35,15 @@ describe('the list page', () => {
 	});
 
 	test('the notice: a result or error code is shown, anything else is dropped', () => {
-		expect(page(showAdminListPage(contextOf('/auth/admin'), usersPage, { result: 'user-deleted' })).html).toMatch(/role="status">\s*The user was deleted\./);
-		expect(page(showAdminListPage(contextOf('/auth/admin'), usersPage, { error: 'AdminRequired' })).html).toMatch(/role="alert">\s*Only an admin can do this\./);
-		const hostile = page(showAdminListPage(contextOf('/auth/admin'), usersPage, { result: '<b>x</b>', error: 'a b' })).html;
+		expect(pageOf(showAdminListPage(pageContext('/auth/admin'), usersPage, { result: 'user-deleted' })).html).toMatch(/role="status">\s*The user was deleted\./);
+		expect(pageOf(showAdminListPage(pageContext('/auth/admin'), usersPage, { error: 'AdminRequired' })).html).toMatch(/role="alert">\s*Only an admin can do this\./);
+		const hostile = pageOf(showAdminListPage(pageContext('/auth/admin'), usersPage, { result: '<b>x</b>', error: 'a b' })).html;
 		expect(hostile).not.toContain('role="alert"');
 		expect(hostile).not.toContain('role="status"');
 	});
 
 	test('the config’s language and theme', () => {
-		const { html } = page(showAdminListPage(contextOf('/auth/admin', { locale: 'fr', theme: { colorScheme: 'dark' } }), usersPage, {}));
+		const { html } = pageOf(showAdminListPage(pageContext('/auth/admin', { locale: 'fr', theme: { colorScheme: 'dark' } }), usersPage, {}));
 		expect(html).toContain('<html lang="fr">');
 		expect(html).toContain('<title>Utilisateurs</title>');
 		expect(html).toContain('Créer un utilisateur');
@@ -78,7 +54,7 @@ describe('the list page', () => {
 describe('the user page', () => {
 	test('one <h1> and its title, every change posting back to this page (with the id), deletion to the list, impersonation home', () => {
 		const weird = { ...fullDetail, user: { ...fullDetail.user, id: 'user 1&x' } };
-		const { html, headers } = page(showAdminUserPage(contextOf('/auth/admin/user?id=user+1%26x'), weird, { result: 'role-set' }));
+		const { html, headers } = pageOf(showAdminUserPage(pageContext('/auth/admin/user?id=user+1%26x'), weird, { result: 'role-set' }));
 		expect(html).toContain('<title>Manage a user</title>');
 		expect(html.match(/<h1[ >]/g)).toHaveLength(1);
 		expect(html).toMatch(/role="status">\s*The role was set\./);
@@ -96,8 +72,8 @@ describe('the user page', () => {
 	});
 
 	test('a banned user offers unban; another admin is read-only with the reason', () => {
-		expect(pageForms(page(showAdminUserPage(contextOf('/auth/admin/user'), bannedDetail, {})).html).map((form) => form.action)).toContain('/auth/admin/unban');
-		const readOnly = page(showAdminUserPage(contextOf('/auth/admin/user'), otherAdminDetail, { error: 'AdminTargetForbidden' })).html;
+		expect(pageForms(pageOf(showAdminUserPage(pageContext('/auth/admin/user'), bannedDetail, {})).html).map((form) => form.action)).toContain('/auth/admin/unban');
+		const readOnly = pageOf(showAdminUserPage(pageContext('/auth/admin/user'), otherAdminDetail, { error: 'AdminTargetForbidden' })).html;
 		expect(pageForms(readOnly)).toEqual([]);
 		expect(readOnly).toContain('This user is an admin.');
 		expect(readOnly).toMatch(/role="alert">\s*Admins cannot change an admin, themselves included\./);
@@ -106,7 +82,7 @@ describe('the user page', () => {
 	test('hostile values of the view stay text in the page', () => {
 		const XSS = '<script>alert(1)</script>';
 		const hostile = { ...fullDetail, user: { ...fullDetail.user, name: XSS, banReason: XSS }, audit: [{ ...fullDetail.audit[0], detail: { reason: XSS } }] };
-		const { html } = page(showAdminUserPage(contextOf('/auth/admin/user'), hostile, {}));
+		const { html } = pageOf(showAdminUserPage(pageContext('/auth/admin/user'), hostile, {}));
 		expect(html).not.toContain('<script>');
 		expect(html).toContain('&lt;script>alert(1)&lt;/script>');
 	});

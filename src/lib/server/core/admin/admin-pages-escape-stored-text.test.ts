@@ -6,6 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { memoryAndSqliteAdapters } from '../test/stored-adapters.js';
 import { adminWorld } from '../test/admin-fixture.js';
+import { expectUnframedScriptlessUncached } from '../test/built-in-pages.js';
 import type { Adapter } from '../types.js';
 
 const adapters = memoryAndSqliteAdapters('admin-pages-escape');
@@ -99,12 +100,7 @@ describe.each(adapters)('%s adapter', (_name, makeAdapter) => {
 		const bob = await world.signedInUser('bob@example.com');
 		for (const path of ['/auth/admin', `/auth/admin/user?id=${bob.user.id}`]) {
 			const { headers } = await page(admin, path);
-			const policy = headers.get('content-security-policy') ?? '';
-			const framing = /frame-ancestors 'none'/.test(policy) || /^(deny|sameorigin)$/i.test(headers.get('x-frame-options') ?? '');
-			expect(framing, `${path}: ${policy}`).toBe(true);
-			expect(policy, path).toMatch(/script-src|default-src/);
-			expect(policy, path).not.toContain("'unsafe-inline'");
-			expect(headers.get('cache-control') ?? '', path).toMatch(/no-store|private/);
+			expectUnframedScriptlessUncached(headers, path);
 		}
 	});
 });

@@ -5,10 +5,11 @@
 
 import { describe, expect, test } from 'vitest';
 import { MemoryAdapter } from '../../adapters/memory.js';
-import type { Adapter, AdapterUser, AuthConfig } from '../types.js';
+import type { Adapter, AuthConfig } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
-import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
-import { address, attackConfig, attackWorld, signInByEmail } from '../test/attacks/flows.js';
+import { INTEGRATIONS, type AppServer } from '../test/integrations.js';
+import { address, attackConfig, attackWorld } from '../test/attacks/flows.js';
+import { signedInByEmail } from '../test/attacks/signed-in-person.js';
 import { INVITATIONS_PER_ADDRESS } from './invitation-limits.js';
 import { answer, invitationLinkIn, invite, organizationWith, type Person } from './test/invitation-fixture.js';
 
@@ -23,12 +24,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 		app().use(attackConfig(adapter, 'database', { providers: [sinkProvider(world.sink)], organizations: {}, ...overrides }));
 	}
 
-	async function person(name: string): Promise<Person> {
-		const browser = new Browser();
-		const email = address(name);
-		await signInByEmail(browser, app(), world.sink, email);
-		return { browser, email, user: (await adapter.getUserByEmail(email)) as AdapterUser };
-	}
+	const person = (name: string): Promise<Person> => signedInByEmail(app(), world.sink, adapter, address(name));
 
 	test('line breaks in the inviter or organization name add no header and no recipient', async () => {
 		use();
@@ -74,11 +70,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 		const organization = await organizationWith(adapter, 'Acme', owner.user);
 		const bo = address('bo');
 		world.sink.clear();
-		const csrfToken = await owner.browser.csrfToken(app().origin);
-		const sent = await owner.browser.request(`${app().origin}/auth/organizations/invite`, {
-			json: { csrfToken, organizationId: organization.id, email: bo, role: 'member' },
-			headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', forwarded: 'host=evil.example;proto=https' }
-		});
+		const sent = await invite(app(), owner, organization.id, bo, 'member', { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', forwarded: 'host=evil.example;proto=https' });
 		expect(sent.status).toBe(200);
 		expect(invitationLinkIn(world.sink, bo).origin).toBe(app().origin);
 	});

@@ -7,10 +7,11 @@
 // other away at the same moment over HTTP: one owner always stays.
 
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
+import type { Adapter, AdapterOrganization } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
-import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
-import { address, attackConfig, attackWorld, signInByEmail } from '../test/attacks/flows.js';
+import { INTEGRATIONS, type AppServer } from '../test/integrations.js';
+import { address, attackConfig, attackWorld } from '../test/attacks/flows.js';
+import { signedInByEmail, type SignedInPerson } from '../test/attacks/signed-in-person.js';
 import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
 import { answer, post } from './test/invitation-fixture.js';
 
@@ -36,10 +37,7 @@ function interleaving(adapter: Required<Adapter>) {
 
 const world = attackWorld({ sink: true });
 
-interface Person {
-	browser: Browser;
-	user: AdapterUser;
-}
+type Person = SignedInPerson;
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
 	describe.each(adapters)('%s adapter', (_adapterName, makeAdapter) => {
@@ -49,12 +47,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 		let olga: Person, adam: Person;
 		let org: AdapterOrganization;
 
-		async function signedIn(name: string): Promise<Person> {
-			const browser = new Browser();
-			const email = address(`${name}-${crypto.randomUUID().slice(0, 8)}`);
-			await signInByEmail(browser, app(), world.sink, email);
-			return { browser, user: (await store.getUserByEmail(email))! };
-		}
+		const signedIn = (name: string) => signedInByEmail(app(), world.sink, store, address(`${name}-${crypto.randomUUID().slice(0, 8)}`));
 
 		async function roleOf(userId: string): Promise<string | null> {
 			return (await store.getMembership(org.id, userId))?.member.role ?? null;

@@ -5,11 +5,7 @@
 // the config's language; the invitation page with its token in the Join form only, no referrer, never stored.
 
 import { describe, expect, test } from 'vitest';
-import { resolveConfig } from '../config/resolve-config.js';
-import { createContext } from '../request/context.js';
-import { TEST_SECRET } from '../test/client.js';
-import type { AuthConfig } from '../types.js';
-import type { Outcome } from '../response/outcome.js';
+import { PAGE_ORIGIN as ORIGIN, pageContext, pageForms, pageOf } from '../test/built-in-pages.js';
 import {
 	INVITATION_TOKEN,
 	invitationForSomeoneElse,
@@ -21,25 +17,6 @@ import {
 } from '../../../components/test/organization-views.js';
 import { showInvitationPage, showOrganizationListPage, showOrganizationSettingsPage } from './organization-page.js';
 
-const ORIGIN = 'http://localhost:3000';
-
-function contextOf(path: string, config: Partial<AuthConfig> = {}) {
-	return createContext(new Request(`${ORIGIN}${path}`), resolveConfig({ secret: TEST_SECRET, trustHost: true, providers: [], ...config }));
-}
-
-function page(outcome: Outcome): { html: string; headers: Record<string, string>; status: number } {
-	if (outcome.type !== 'html') throw new Error(`expected a page, got ${outcome.type}`);
-	return { html: outcome.html, headers: outcome.headers ?? {}, status: outcome.status ?? 200 };
-}
-
-/** The POST forms of a page: action and hidden fields. */
-function pageForms(html: string): { action: string; fields: Record<string, string> }[] {
-	return [...html.matchAll(/<form method="post" action="([^"]+)"[^>]*>([\s\S]*?)<\/form>/g)].map(([, action, inner]) => ({
-		action,
-		fields: Object.fromEntries([...inner.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map(([, name, value]) => [name, value.replaceAll('&amp;', '&')]))
-	}));
-}
-
 const expectPageHeaders = (headers: Record<string, string>) => {
 	expect(headers['content-security-policy']).toMatch(/^script-src 'none';/);
 	expect(headers['x-frame-options']).toBe('DENY');
@@ -48,7 +25,7 @@ const expectPageHeaders = (headers: Record<string, string>) => {
 
 describe('the organizations page', () => {
 	test('a complete document: one <h1> "Organizations", the switcher, the invitations waiting, create; no script; varying by cookie', () => {
-		const { html, headers, status } = page(showOrganizationListPage(contextOf('/auth/organizations'), organizationList, {}));
+		const { html, headers, status } = pageOf(showOrganizationListPage(pageContext('/auth/organizations'), organizationList, {}));
 		expect(status).toBe(200);
 		expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
 		expect(html).toContain('<title>Organizations</title>');
@@ -66,15 +43,15 @@ describe('the organizations page', () => {
 	});
 
 	test('no create form when the user may not create; a notice only when it looks like a code', () => {
-		const { html } = page(showOrganizationListPage(contextOf('/auth/organizations'), { ...organizationList, canCreate: false }, { result: 'created' }));
+		const { html } = pageOf(showOrganizationListPage(pageContext('/auth/organizations'), { ...organizationList, canCreate: false }, { result: 'created' }));
 		expect(pageForms(html).map((form) => form.action)).toEqual(['/auth/organizations/set-active']);
 		expect(html).toContain('The organization was created.');
-		const hostile = page(showOrganizationListPage(contextOf('/auth/organizations'), organizationList, { error: '<script>alert(1)</script>' })).html;
+		const hostile = pageOf(showOrganizationListPage(pageContext('/auth/organizations'), organizationList, { error: '<script>alert(1)</script>' })).html;
 		expect(hostile).not.toContain('role="alert"');
 	});
 
 	test('French from the config', () => {
-		const { html } = page(showOrganizationListPage(contextOf('/auth/organizations', { locale: 'fr' }), organizationList, { error: 'OrganizationForbidden' }));
+		const { html } = pageOf(showOrganizationListPage(pageContext('/auth/organizations', { locale: 'fr' }), organizationList, { error: 'OrganizationForbidden' }));
 		expect(html).toContain('<html lang="fr">');
 		expect(html).toContain('<h1>Organisations</h1>');
 		expect(html).toContain('Votre rôle dans cette organisation ne permet pas cette action.');
@@ -83,7 +60,7 @@ describe('the organizations page', () => {
 
 describe('the settings page', () => {
 	test('OrganizationSettings with every change coming back to this page; leaving and deleting go to the list', () => {
-		const { html, headers } = page(showOrganizationSettingsPage(contextOf('/auth/organizations/settings?id=org-1'), ownerDetail, { result: 'role-changed' }));
+		const { html, headers } = pageOf(showOrganizationSettingsPage(pageContext('/auth/organizations/settings?id=org-1'), ownerDetail, { result: 'role-changed' }));
 		expect(html).toContain('<title>Organization settings</title>');
 		expect(html.match(/<h1[ >]/g)).toHaveLength(1);
 		expectPageHeaders(headers);
@@ -96,7 +73,7 @@ describe('the settings page', () => {
 	});
 
 	test('a member sees no change form but Leave', () => {
-		const { html } = page(showOrganizationSettingsPage(contextOf('/auth/organizations/settings?id=org-1'), memberDetail, {}));
+		const { html } = pageOf(showOrganizationSettingsPage(pageContext('/auth/organizations/settings?id=org-1'), memberDetail, {}));
 		expect(pageForms(html).map((form) => form.action)).toEqual(['/auth/organizations/leave']);
 	});
 });
@@ -105,7 +82,7 @@ describe('the invitation page', () => {
 	const path = `/auth/organizations/invitation?token=${encodeURIComponent(INVITATION_TOKEN)}`;
 
 	test('signed in as the invited address: the Join form with the token of the link; no referrer, never stored, varying by cookie', () => {
-		const { html, headers } = page(showInvitationPage(contextOf(path), invitationForYou, {}));
+		const { html, headers } = pageOf(showInvitationPage(pageContext(path), invitationForYou, {}));
 		expect(html).toContain('<title>Invitation</title>');
 		expect(html.match(/<h1[ >]/g)).toHaveLength(1);
 		expectPageHeaders(headers);
@@ -116,7 +93,7 @@ describe('the invitation page', () => {
 	});
 
 	test('signed out: "Sign in as … to join" leads to the sign-in page, coming back to this page', () => {
-		const { html } = page(showInvitationPage(contextOf(path), invitationSignedOut, {}));
+		const { html } = pageOf(showInvitationPage(pageContext(path), invitationSignedOut, {}));
 		expect(pageForms(html)).toEqual([]);
 		const href = /href="([^"]+)">Sign in as grace@example.com to join/.exec(html)![1].replaceAll('&amp;', '&');
 		const url = new URL(href);
@@ -125,7 +102,7 @@ describe('the invitation page', () => {
 	});
 
 	test('signed in as another address: the explanation and a sign-out link coming back here; no form', () => {
-		const { html } = page(showInvitationPage(contextOf(path), invitationForSomeoneElse, { error: 'InvitationWrongAddress' }));
+		const { html } = pageOf(showInvitationPage(pageContext(path), invitationForSomeoneElse, { error: 'InvitationWrongAddress' }));
 		expect(pageForms(html)).toEqual([]);
 		expect(html).toContain('You are signed in as mallory@example.com');
 		expect(html).toContain('This invitation was sent to another email address.');

@@ -6,12 +6,14 @@
 // headers (script policy, framing, caching). Always text, never markup or a script URL.
 
 import { beforeAll, describe, expect, test } from 'vitest';
-import type { Adapter, AdapterOrganization, AdapterUser } from '../types.js';
+import type { Adapter, AdapterOrganization } from '../types.js';
 import { sinkProvider } from '../test/email-fixtures.js';
 import { Browser, INTEGRATIONS, type AppServer } from '../test/integrations.js';
-import { address, attackConfig, attackWorld, signInByEmail } from '../test/attacks/flows.js';
+import { address, attackConfig, attackWorld } from '../test/attacks/flows.js';
+import { signedInByEmail, type SignedInPerson } from '../test/attacks/signed-in-person.js';
 import { invitationLinkIn, post } from './test/invitation-fixture.js';
 import { memorySqliteAndPostgresAdapters } from '../test/stored-adapters-with-postgres.js';
+import { expectUnframedScriptlessUncached } from '../test/built-in-pages.js';
 
 const adapters: [string, () => Required<Adapter>][] = memorySqliteAndPostgresAdapters('organization-pages-escape');
 const world = attackWorld({ sink: true });
@@ -28,10 +30,7 @@ function expectNoPlantedMarkup(html: string, where: string) {
 	expect(html, where).not.toMatch(/(?:href|src|action|formaction)\s*=\s*["']?\s*\/\/evil/i);
 }
 
-interface Person {
-	browser: Browser;
-	user: AdapterUser;
-}
+type Person = SignedInPerson;
 
 describe.each(INTEGRATIONS)('%s', (integration) => {
 	describe.each(adapters)('%s adapter', (_adapterName, makeAdapter) => {
@@ -40,12 +39,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 		let olga: Person, mia: Person;
 		let org: AdapterOrganization;
 
-		async function signedIn(name: string): Promise<Person> {
-			const browser = new Browser();
-			const email = address(`${name}-${crypto.randomUUID().slice(0, 8)}`);
-			await signInByEmail(browser, app(), world.sink, email);
-			return { browser, user: (await store.getUserByEmail(email))! };
-		}
+		const signedIn = (name: string) => signedInByEmail(app(), world.sink, store, address(`${name}-${crypto.randomUUID().slice(0, 8)}`));
 
 		async function page(person: Person | Browser, path: string, status = 200) {
 			const browser = person instanceof Browser ? person : person.browser;
@@ -137,12 +131,7 @@ describe.each(INTEGRATIONS)('%s', (integration) => {
 		test('the organization pages forbid framing and inline scripts, and no shared cache keeps them', async () => {
 			for (const path of ['/auth/organizations', `/auth/organizations/settings?id=${encodeURIComponent(org.id)}`]) {
 				const { headers } = await page(olga, path);
-				const policy = headers.get('content-security-policy') ?? '';
-				const framing = /frame-ancestors 'none'/.test(policy) || /^(deny|sameorigin)$/i.test(headers.get('x-frame-options') ?? '');
-				expect(framing, `${path}: ${policy}`).toBe(true);
-				expect(policy, path).toMatch(/script-src|default-src/);
-				expect(policy, path).not.toContain("'unsafe-inline'");
-				expect(headers.get('cache-control') ?? '', path).toMatch(/no-store|private/);
+				expectUnframedScriptlessUncached(headers, path);
 			}
 		});
 	});

@@ -46,19 +46,25 @@ export async function organizationWith(
 
 /**
  * `POST /auth/organizations/<operation>` as a script (JSON body, the browser's CSRF token unless
- * `fields` brings its own or `csrf: false` leaves it out).
+ * `fields` brings its own or `csrf: false` leaves it out), with `headers` added to the request.
  *
  * @example
  * await post(app, owner, 'revoke-invitation', { organizationId, invitationId });
  */
-export async function post(app: AppServer, person: Pick<Person, 'browser'>, operation: string, fields: Record<string, unknown>, options: { csrf?: boolean } = {}): Promise<Response> {
+export async function post(
+	app: AppServer,
+	person: Pick<Person, 'browser'>,
+	operation: string,
+	fields: Record<string, unknown>,
+	options: { csrf?: boolean; headers?: Record<string, string> } = {}
+): Promise<Response> {
 	const csrfToken = options.csrf === false ? undefined : (fields.csrfToken ?? (await person.browser.csrfToken(app.origin)));
-	return person.browser.request(`${app.origin}/auth/organizations/${operation}`, { json: { ...fields, ...(csrfToken === undefined ? {} : { csrfToken }) } });
+	return person.browser.request(`${app.origin}/auth/organizations/${operation}`, { json: { ...fields, ...(csrfToken === undefined ? {} : { csrfToken }) }, headers: options.headers });
 }
 
-/** `invite` as a script. */
-export function invite(app: AppServer, person: Pick<Person, 'browser'>, organizationId: string, email: string, role: string): Promise<Response> {
-	return post(app, person, 'invite', { organizationId, email, role });
+/** `invite` as a script (with `headers`, such as a forged Host, added to the request). */
+export function invite(app: AppServer, person: Pick<Person, 'browser'>, organizationId: string, email: string, role: string, headers?: Record<string, string>): Promise<Response> {
+	return post(app, person, 'invite', { organizationId, email, role }, { headers });
 }
 
 /** `accept-invitation` as a script. */
