@@ -22,6 +22,7 @@ import { fillEmptyProfile } from './fill-empty-profile.js';
 import { refuseBannedUser } from '../session/ban.js';
 import { isImpersonatedRequest, refuseWhileImpersonating } from '../admin/impersonation-guard.js';
 import { recordUserCreated } from './sign-in-bookkeeping.js';
+import { keyedQueue } from '../util/one-at-a-time.js';
 
 /** What a provider flow hands over once it knows who signed in. */
 export interface CompletedSignIn {
@@ -86,7 +87,7 @@ export async function completeSignIn(ctx: RequestContext, signIn: CompletedSignI
 
 	assertAdapterMethods(adapter, neededMethods(ctx));
 	const address = signIn.user.email ? `address\u0000${signIn.user.email}` : undefined;
-	const decided = await oneAtATime(`${account.provider}\u0000${account.providerAccountId}`, () => oneAtATime(address, async () => {
+	const decided = await oneSignInAtATime(`${account.provider}\u0000${account.providerAccountId}`, () => oneSignInAtATime(address, async () => {
 		let plan: Plan;
 		try {
 			plan = await planSignIn(ctx, adapter, signIn);
@@ -133,8 +134,6 @@ async function connectsToOwnSession(ctx: RequestContext, adapter: GuardedAdapter
 	return signedIn?.id === userId;
 }
 
-const identityQueues = new Map<string, Promise<unknown>>();
-
 /**
  * Runs `task` after any earlier task for the same identity in this process has finished: two
  * first sign-ins of one account never interleave their reads and writes here. Across processes
@@ -142,19 +141,9 @@ const identityQueues = new Map<string, Promise<unknown>>();
  * flow (flows/credentials/stored-user.ts).
  *
  * @example
- * await oneAtATime(`${account.provider}\u0000${account.providerAccountId}`, () => signIn());
+ * await oneSignInAtATime(`${account.provider}\u0000${account.providerAccountId}`, () => signIn());
  */
-export async function oneAtATime<T>(key: string | undefined, task: () => Promise<T>): Promise<T> {
-	if (key === undefined) return task();
-	const previous = identityQueues.get(key) ?? Promise.resolve();
-	const current = previous.catch(() => undefined).then(task);
-	identityQueues.set(key, current);
-	try {
-		return await current;
-	} finally {
-		if (identityQueues.get(key) === current) identityQueues.delete(key);
-	}
-}
+export const oneSignInAtATime = keyedQueue();
 
 /** Every adapter method this sign-in may call, so a missing one fails before any write or spent token. */
 export function neededMethods(ctx: RequestContext): AdapterMethod[] {

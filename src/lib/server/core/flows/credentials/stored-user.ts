@@ -7,7 +7,7 @@
 import { randomUuid } from '../../crypto/random.js';
 import { isUniqueViolation } from '../../store/unique-violation.js';
 import type { GuardedAdapter } from '../../store/adapter-guard.js';
-import { oneAtATime } from '../complete-sign-in.js';
+import { oneSignInAtATime } from '../complete-sign-in.js';
 import type { RequestContext } from '../../request/context.js';
 import { AuthError, CallbackRouteError } from '../../errors.js';
 import { emitEvent } from '../../config/events.js';
@@ -35,7 +35,7 @@ const ADDRESS_HINT =
 export async function storeCredentialsUser(ctx: RequestContext, provider: CredentialsConfig, user: User): Promise<AdapterUser> {
 	const adapter = ctx.config.adapter!;
 	const id = user.id as string;
-	return oneAtATime(`${provider.id}\u0000${id}`, async () => {
+	return oneSignInAtATime(`${provider.id}\u0000${id}`, async () => {
 		try {
 			const found = await findCredentialsUser(adapter, provider.id, { id, email: user.email });
 			if (found.kind === 'linked') return found.user;
