@@ -11,7 +11,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
  * @example
  * rfc3986('a b+é'); // 'a%20b%2B%C3%A9'
  */
-export function rfc3986(value: string): string {
+function rfc3986(value: string): string {
 	let out = '';
 	for (const byte of Buffer.from(value, 'utf8')) {
 		const char = String.fromCharCode(byte);
